@@ -1,0 +1,1 @@
+"""Rule engines: tiles, notation, hands, MCR and Sichuan scoring, referee audit."""

@@ -1,0 +1,170 @@
+"""Text notation for tiles and hands, both ways.
+
+Tiles use the common ``123m456p789s1234567z`` style (m = characters, p = dots, s = bamboo,
+z = honours 1-7 = East South West North White Green Red) and ``1f..8f`` for flowers
+(spring summer autumn winter plum orchid chrysanthemum bamboo). ``0`` is read as a red five (5).
+
+A hand is whitespace-separated groups:
+
+    123m456p11z [345m<] [777z^] [1111m>] [5555p] +6p 15f
+
+* plain groups: the concealed tiles (flowers written here go to the flowers);
+* ``[...]``: a meld; the mark says where the claimed tile came from:
+  ``<`` left player (上家), ``^`` across (对家), ``>`` right player (下家).
+  Four tiles with no mark are a concealed kong; ``[1111m>+]`` is a kong added to a pung.
+* ``+X``: the winning tile (exactly one tile).
+"""
+from __future__ import annotations
+
+import re
+
+from . import tiles as T
+from .hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
+
+
+class NotationError(ValueError):
+    """Bad notation; the message names the offending token."""
+
+
+_GROUP = re.compile(r"([0-9]+)([mpszf])")
+_MARKS = {"<": LEFT, "^": ACROSS, ">": RIGHT}
+_MARK_OF = {v: k for k, v in _MARKS.items()}
+
+
+def parse_tiles(text: str) -> list[int]:
+    """``"123m11z2f"`` -> tile ids. Raises NotationError naming the bad token."""
+    s = text.replace(" ", "")
+    if not s:
+        return []
+    out: list[int] = []
+    pos = 0
+    for m in _GROUP.finditer(s):
+        if m.start() != pos:
+            raise NotationError(f"bad tile token {s[pos:m.start()]!r} in {text!r}")
+        digits, letter = m.groups()
+        su = T.SUIT_LETTERS.index(letter)
+        for d in digits:
+            r = 5 if (d == "0" and su < T.HONOR) else int(d)
+            limit = 9 if su < T.HONOR else (7 if su == T.HONOR else 8)
+            if not 1 <= r <= limit:
+                raise NotationError(f"bad tile token {d + letter!r} in {text!r}: no such tile")
+            out.append(T.make(su, r))
+        pos = m.end()
+    if pos != len(s):
+        raise NotationError(f"bad tile token {s[pos:]!r} in {text!r} (a digit group must end with m, p, s, z or f)")
+    return out
+
+
+def format_tiles(tiles) -> str:
+    """Tile ids -> compact notation, in the given order (consecutive tiles of a suit share a letter)."""
+    out: list[str] = []
+    run_suit = None
+    for t in tiles:
+        if t == T.BACK:
+            raise NotationError("a face-down tile has no notation")
+        su = T.suit(t)
+        if run_suit is not None and su != run_suit:
+            out.append(T.SUIT_LETTERS[run_suit])
+        out.append(str(T.rank(t)))
+        run_suit = su
+    if run_suit is not None:
+        out.append(T.SUIT_LETTERS[run_suit])
+    return "".join(out)
+
+
+def format_sorted(tiles) -> str:
+    return format_tiles(sorted(tiles))
+
+
+def parse_meld(token: str) -> Meld:
+    """``"[345m<]"`` -> Meld."""
+    if not (token.startswith("[") and token.endswith("]")):
+        raise NotationError(f"bad meld {token!r}: write melds as [345m<], [777z^], [1111m>] or [1111m]")
+    body = token[1:-1]
+    added = body.endswith("+")
+    if added:
+        body = body[:-1]
+    source = None
+    if body and body[-1] in _MARKS:
+        source = _MARKS[body[-1]]
+        body = body[:-1]
+    try:
+        ts = parse_tiles(body)
+    except NotationError as e:
+        raise NotationError(f"bad meld {token!r}: {e}") from None
+    ts.sort()
+    if any(T.is_flower(t) for t in ts):
+        raise NotationError(f"bad meld {token!r}: flowers cannot be melded")
+    if len(ts) == 3 and ts[0] == ts[1] == ts[2]:
+        kind = PUNG
+    elif len(ts) == 3 and T.is_suited(ts[0]) and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2 \
+            and T.suit(ts[0]) == T.suit(ts[2]):
+        kind = CHOW
+    elif len(ts) == 4 and len(set(ts)) == 1:
+        kind = KONG
+    else:
+        raise NotationError(f"bad meld {token!r}: not a chow, pung or kong")
+    if source is None and kind != KONG:
+        raise NotationError(f"bad meld {token!r}: a melded {kind} needs its source mark < ^ or >")
+    if added and (kind != KONG or source is None):
+        raise NotationError(f"bad meld {token!r}: '+' (added kong) only goes on a melded kong")
+    return Meld(kind, ts[0], concealed=source is None, source=source, added=added)
+
+
+def format_meld(m: Meld) -> str:
+    mark = "" if m.concealed else _MARK_OF.get(m.source, "?")
+    return f"[{format_tiles(m.tiles)}{mark}{'+' if m.added else ''}]"
+
+
+def parse_hand(text: str, situation: Situation | None = None) -> Hand:
+    """Parse the hand notation described in the module docstring."""
+    concealed: list[int] = []
+    flowers: list[int] = []
+    melds: list[Meld] = []
+    winning = None
+    for tok in text.split():
+        if tok.startswith("["):
+            melds.append(parse_meld(tok))
+        elif tok.startswith("+"):
+            ts = parse_tiles(tok[1:])
+            if len(ts) != 1 or T.is_flower(ts[0]):
+                raise NotationError(f"bad winning tile {tok!r}: write exactly one playing tile, e.g. +6p")
+            if winning is not None:
+                raise NotationError(f"second winning tile {tok!r}")
+            winning = ts[0]
+        else:
+            for t in parse_tiles(tok):
+                (flowers if T.is_flower(t) else concealed).append(t)
+    if not concealed and not melds and winning is None:
+        raise NotationError(f"no tiles in {text!r}")
+    return Hand(tuple(concealed), tuple(melds), winning, tuple(flowers), situation or Situation())
+
+
+def format_hand(h: Hand) -> str:
+    parts = []
+    if h.concealed:
+        parts.append(format_sorted(h.concealed))
+    parts += [format_meld(m) for m in h.melds]
+    if h.winning_tile is not None:
+        parts.append("+" + format_tiles([h.winning_tile]))
+    if h.flowers:
+        parts.append(format_sorted(h.flowers))
+    return " ".join(parts)
+
+
+def chinese_tiles(tiles) -> str:
+    return " ".join(T.chinese(t) for t in tiles)
+
+
+def chinese_hand(h: Hand) -> str:
+    src = {LEFT: "上家", ACROSS: "对家", RIGHT: "下家"}
+    parts = ["手牌: " + chinese_tiles(sorted(h.concealed))]
+    for m in h.melds:
+        kind = {"chow": "吃", "pung": "碰", "kong": "杠"}[m.kind]
+        where = "暗杠" if m.concealed else f"{kind}({src[m.source]})"
+        parts.append(f"{where}: {chinese_tiles(m.tiles)}")
+    if h.winning_tile is not None:
+        parts.append("和张: " + T.chinese(h.winning_tile))
+    if h.flowers:
+        parts.append("花: " + chinese_tiles(sorted(h.flowers)))
+    return "; ".join(parts)

@@ -1,0 +1,55 @@
+"""What a referee sees on the table: output of the layout parser, input of the audit.
+
+Seats are absolute positions around the table as seen by the camera/referee:
+``self`` (the photographed player, or the bottom of an overhead frame), ``right``, ``across``, ``left``.
+For a phone photo only the ``self`` area is filled.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .hand import Meld
+
+SEATS = ("self", "right", "across", "left")   # counter-clockwise from the bottom of the frame
+
+
+@dataclass(frozen=True)
+class MeldOnTable:
+    """A meld as it lies: its tiles left to right (from the owner's point of view).
+
+    ``tiles``: tile id per position, or None where the tile lies face down.
+    ``sideways``: index of the tile lying sideways (the claimed tile), or None.
+    ``meld``: the interpreted meld (source seat from the sideways position), None if it could not be read.
+    """
+    tiles: tuple[Optional[int], ...]
+    sideways: Optional[int] = None
+    meld: Optional[Meld] = None
+
+
+@dataclass
+class PlayerArea:
+    seat: str = "self"
+    concealed: Optional[tuple[int, ...]] = None        # standing/laid-down hand, None if not shown
+    concealed_face_down: int = 0                       # hand tiles seen only from the back
+    melds: tuple[MeldOnTable, ...] = ()
+    winning_tile: Optional[int] = None
+    winning_tile_apart: bool = True                    # was it set apart from the hand
+    flowers: tuple[int, ...] = ()
+    discards: tuple[int, ...] = ()                     # river, in order (rows of 6, left to right)
+    exposed: tuple[int, ...] = ()                      # face-up tiles lying where they should not (暴露张)
+    declared_win: bool = False
+    void_suit: Optional[int] = None                    # Sichuan 定缺
+
+
+@dataclass
+class TableState:
+    players: list[PlayerArea] = field(default_factory=list)
+    rules: str = "mcr"                                 # "mcr" or "sichuan"
+    unplaced: list[str] = field(default_factory=list)  # what the layout parser could not place, in words
+
+    def player(self, seat: str) -> Optional[PlayerArea]:
+        for p in self.players:
+            if p.seat == seat:
+                return p
+        return None

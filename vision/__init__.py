@@ -1,0 +1,1 @@
+"""Vision: tile detector (onnxruntime), layout parser, video."""
