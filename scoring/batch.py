@@ -1,0 +1,113 @@
+"""Score many hands: JSON lines in, JSON lines out.
+
+    python -m scoring.batch < hands.jsonl > results.jsonl        (also: mjtable batch)
+
+Each input line is one hand (see scoring.jsonio for the keys). Each output line is, in input order,
+
+    {"id": ..., "line": n, "hand": "<notation>", "rules": "mcr", "profile": "default", "is_win": true,
+     "total": 12, "base": 10, "fans": [{"id", "name_cn", "name_en", "value", "count", "points"}, ...],
+     "payments": {...}, "reason": null, "decomposition": ..., "notes": [...]}
+
+or, for a line that cannot be scored (bad JSON, bad notation, impossible hand, engine failure),
+
+    {"line": n, "error": "...", "id": ...}
+
+A bad line never stops the batch. Blank lines are skipped. ``run`` returns the number of error lines.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import json
+import sys
+
+from .jsonio import RULES, JsonInputError, hand_from_dict, hand_to_dict, result_to_dict
+
+ENGINES = {"mcr": "scoring.mcr", "sichuan": "scoring.sichuan"}   # rules -> module with score(hand, profile)
+
+
+def _engine(rules: str):
+    try:
+        return importlib.import_module(ENGINES[rules]).score
+    except (ImportError, AttributeError) as e:
+        raise JsonInputError(f"the {rules} scoring engine is not available ({e})") from None
+
+
+def score_line(text: str, line_no: int, default_rules: str = "mcr", default_profile: str | None = None) -> dict:
+    """One input line -> one output object (an error object if the line cannot be scored)."""
+    ident = None
+    try:
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise JsonInputError(f"invalid JSON: {e.msg} at column {e.colno}") from None
+        if isinstance(d, dict):
+            ident = d.get("id")
+            d = dict(d)
+            if "rules" not in d:
+                d["rules"] = default_rules
+            if "profile" not in d and default_profile and d["rules"] == default_rules:
+                d["profile"] = default_profile
+        hand, rules, profile = hand_from_dict(d)
+        problems = hand.problems()
+        if problems:
+            raise JsonInputError("impossible hand: " + "; ".join(problems))
+        score = _engine(rules)
+        try:
+            res = score(hand, profile=profile)
+        except (ValueError, KeyError) as e:          # e.g. unknown profile
+            raise JsonInputError(f"{rules}: {e}") from None
+        out = {"id": ident} if ident is not None else {}
+        out["line"] = line_no
+        out["hand"] = hand_to_dict(hand)["hand"]
+        out.update(result_to_dict(res))
+        return out
+    except JsonInputError as e:
+        return _error(line_no, str(e), ident)
+    except Exception as e:                           # an engine bug must not stop the batch
+        return _error(line_no, f"internal error: {type(e).__name__}: {e}", ident)
+
+
+def _error(line_no: int, message: str, ident) -> dict:
+    out = {"line": line_no, "error": message}
+    if ident is not None:
+        out["id"] = ident
+    return out
+
+
+def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None) -> int:
+    """Score every line of ``in_stream`` into ``out_stream``; returns the number of error lines."""
+    errors = 0
+    for n, line in enumerate(in_stream, 1):
+        if not line.strip():
+            continue
+        out = score_line(line, n, rules, profile)
+        errors += "error" in out
+        out_stream.write(json.dumps(out, ensure_ascii=False) + "\n")
+        out_stream.flush()
+    return errors
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m scoring.batch",
+                                 description="Score JSON-lines hands from stdin to stdout.")
+    ap.add_argument("--rules", choices=sorted(RULES), default="mcr", help="rules for lines that do not say")
+    ap.add_argument("--profile", help="profile for lines that do not say (default: the rules' default)")
+    args = ap.parse_args(argv)
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    stdout = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True)
+    try:
+        errors = run(stdin, stdout, args.rules, args.profile)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        stdout.flush()
+        stdout.detach()
+    if errors:
+        print(f"{errors} line(s) could not be scored (see the \"error\" lines)", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+"""JSON <-> the scoring data model (scoring.hand, scoring.result), shared by ``mjtable --json`` and batch scoring.
+
+A hand as JSON, either in notation::
+
+    {"hand": "123m456p11z [345m<] [777z^] +6p 15f", "self_drawn": true, "seat_wind": "S"}
+
+or structured::
+
+    {"concealed": "123m456p11z" | [0, 1, 2, ...],
+     "melds": [{"kind": "chow", "tiles": "345m", "source": "left"},   # kind may be left out
+               {"tiles": "1111m", "concealed": true},                 # concealed kong
+               "[777z^]"],                                            # or a meld in notation
+     "winning_tile": "6p" | 14, "flowers": "15f" | [34, 38]}
+
+plus, with either form, the situation and rules (all optional)::
+
+    "self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy", "winning_tile_apart",
+    "after_kong_discard": true/false;  "seat_wind", "prevalent_wind": "E"|"S"|"W"|"N" (or east.., or 27..30);
+    "void_suit": "m"|"p"|"s";  "rules": "mcr"|"sichuan";  "profile": "default"|"competition"|"sbr2025"...;
+    "id": anything (echoed in the output).
+
+Unknown keys are an error (a misspelt flag must not be silently ignored).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from . import tiles as T
+from .hand import MELD_KINDS, SOURCES, Hand, Meld, Situation
+from .notation import NotationError, format_hand, parse_hand, parse_meld, parse_tiles
+from .result import Finding, ScoreResult
+
+
+class JsonInputError(ValueError):
+    """A JSON hand we cannot read; the message names the key and the problem."""
+
+
+RULES = {"mcr": "default", "sichuan": "sbr2025"}      # rule system -> default profile
+
+_BOOL_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy",
+               "winning_tile_apart", "after_kong_discard")
+_WIND_KEYS = ("seat_wind", "prevalent_wind")
+_HAND_KEYS = ("concealed", "melds", "winning_tile", "flowers")
+_OTHER_KEYS = ("hand", "void_suit", "rules", "profile", "id")
+KNOWN_KEYS = frozenset(_BOOL_FLAGS + _WIND_KEYS + _HAND_KEYS + _OTHER_KEYS)
+
+_WINDS = {}
+for _i, _names in enumerate((("e", "east", "1z", "东"), ("s", "south", "2z", "南"),
+                             ("w", "west", "3z", "西"), ("n", "north", "4z", "北"))):
+    for _n in _names:
+        _WINDS[_n] = T.EAST + _i
+_SUITS = {"m": T.MAN, "p": T.PIN, "s": T.SOU, "man": T.MAN, "pin": T.PIN, "sou": T.SOU,
+          "万": T.MAN, "饼": T.PIN, "筒": T.PIN, "条": T.SOU, "索": T.SOU}
+
+
+def _tiles(value, key: str) -> list[int]:
+    """Notation string or list of tile ids (or of one-tile codes) -> tile ids."""
+    try:
+        if isinstance(value, str):
+            return parse_tiles(value)
+        if isinstance(value, list):
+            out = []
+            for v in value:
+                if isinstance(v, bool) or not isinstance(v, (int, str)):
+                    raise JsonInputError(f"{key}: {v!r} is not a tile")
+                if isinstance(v, int):
+                    if not 0 <= v < T.N_TILES:
+                        raise JsonInputError(f"{key}: tile id {v} out of range 0..{T.N_TILES - 1}")
+                    out.append(v)
+                else:
+                    out.extend(parse_tiles(v))
+            return out
+    except NotationError as e:
+        raise JsonInputError(f"{key}: {e}") from None
+    raise JsonInputError(f"{key}: want tiles as notation (\"123m\") or a list of tile ids, got {value!r}")
+
+
+def _one_tile(value, key: str) -> int:
+    ts = _tiles(value if isinstance(value, (str, list)) else [value], key)
+    if len(ts) != 1:
+        raise JsonInputError(f"{key}: want exactly one tile, got {value!r}")
+    return ts[0]
+
+
+def _meld(value, i: int) -> Meld:
+    key = f"melds[{i}]"
+    if isinstance(value, str):
+        try:
+            return parse_meld(value.strip())
+        except NotationError as e:
+            raise JsonInputError(f"{key}: {e}") from None
+    if not isinstance(value, dict):
+        raise JsonInputError(f"{key}: want an object like {{\"tiles\": \"345m\", \"source\": \"left\"}} "
+                             f"or notation like \"[345m<]\"")
+    unknown = set(value) - {"kind", "tiles", "source", "concealed", "claimed", "added"}
+    if unknown:
+        raise JsonInputError(f"{key}: unknown key(s) {', '.join(sorted(unknown))}")
+    if "tiles" not in value:
+        raise JsonInputError(f"{key}: missing \"tiles\"")
+    ts = sorted(_tiles(value["tiles"], f"{key}.tiles"))
+    concealed = _bool(value.get("concealed", False), f"{key}.concealed")
+    added = _bool(value.get("added", False), f"{key}.added")
+    source = value.get("source")
+    if source is not None and source not in SOURCES:
+        raise JsonInputError(f"{key}.source: want one of {', '.join(SOURCES)}, got {source!r}")
+    if len(ts) == 4 and len(set(ts)) == 1:
+        kind = "kong"
+    elif len(ts) == 3 and len(set(ts)) == 1:
+        kind = "pung"
+    elif len(ts) == 3 and T.is_suited(ts[0]) and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2 \
+            and T.suit(ts[0]) == T.suit(ts[2]):
+        kind = "chow"
+    else:
+        raise JsonInputError(f"{key}: tiles {value['tiles']!r} are not a chow, pung or kong")
+    given = value.get("kind")
+    if given is not None and given not in MELD_KINDS:
+        raise JsonInputError(f"{key}.kind: want one of {', '.join(MELD_KINDS)}, got {given!r}")
+    if given is not None and given != kind:
+        raise JsonInputError(f"{key}: kind {given!r} but tiles {value['tiles']!r} make a {kind}")
+    claimed = None if value.get("claimed") is None else _one_tile(value["claimed"], f"{key}.claimed")
+    m = Meld(kind, ts[0], concealed=concealed, source=None if concealed else source, claimed=claimed, added=added)
+    try:
+        m.validate()
+    except ValueError as e:
+        raise JsonInputError(f"{key}: {e}") from None
+    return m
+
+
+def _bool(value, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise JsonInputError(f"{key}: want true or false, got {value!r}")
+    return value
+
+
+def _wind(value, key: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value in T.WINDS:
+        return value
+    if isinstance(value, str) and value.strip().lower() in _WINDS:
+        return _WINDS[value.strip().lower()]
+    raise JsonInputError(f"{key}: want E, S, W or N, got {value!r}")
+
+
+def _void(value) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value in (T.MAN, T.PIN, T.SOU):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _SUITS:
+        return _SUITS[value.strip().lower()]
+    raise JsonInputError(f"void_suit: want m, p or s, got {value!r}")
+
+
+def situation_from_dict(d: dict, base: Situation | None = None) -> Situation:
+    s = base or Situation()
+    changes: dict[str, Any] = {}
+    for k in _BOOL_FLAGS:
+        if k in d:
+            changes[k] = _bool(d[k], k)
+    for k in _WIND_KEYS:
+        if k in d:
+            changes[k] = _wind(d[k], k)
+    if d.get("void_suit") is not None:
+        changes["void_suit"] = _void(d["void_suit"])
+    return replace(s, **changes)
+
+
+def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
+    """A JSON object -> (Hand, rules, profile). Raises JsonInputError with a readable message.
+
+    The hand may still be impossible (wrong tile count, five copies ...): check ``hand.problems()``.
+    """
+    if not isinstance(d, dict):
+        raise JsonInputError(f"want a JSON object per hand, got {type(d).__name__}")
+    unknown = set(d) - KNOWN_KEYS
+    if unknown:
+        raise JsonInputError(f"unknown key(s) {', '.join(sorted(unknown))} "
+                             f"(known: {', '.join(sorted(KNOWN_KEYS))})")
+    rules = d.get("rules", "mcr")
+    if rules not in RULES:
+        raise JsonInputError(f"rules: want one of {', '.join(RULES)}, got {rules!r}")
+    profile = d.get("profile", RULES[rules])
+    if not isinstance(profile, str) or not profile:
+        raise JsonInputError(f"profile: want a profile name, got {profile!r}")
+    situation = situation_from_dict(d)
+    if "hand" in d:
+        if any(k in d for k in _HAND_KEYS):
+            raise JsonInputError("give either \"hand\" (notation) or concealed/melds/winning_tile/flowers, not both")
+        if not isinstance(d["hand"], str):
+            raise JsonInputError(f"hand: want a notation string, got {d['hand']!r}")
+        try:
+            hand = parse_hand(d["hand"], situation)
+        except NotationError as e:
+            raise JsonInputError(f"hand: {e}") from None
+        return hand, rules, profile
+    if "concealed" not in d and "melds" not in d:
+        raise JsonInputError("no hand: give \"hand\" (notation) or \"concealed\" (+ \"melds\", \"winning_tile\")")
+    concealed = _tiles(d.get("concealed", []), "concealed")
+    flowers = [t for t in concealed if T.is_flower(t)]          # flowers written among the tiles, as in notation
+    concealed = [t for t in concealed if not T.is_flower(t)]
+    melds = d.get("melds", [])
+    if not isinstance(melds, list):
+        raise JsonInputError("melds: want a list")
+    winning = None if d.get("winning_tile") is None else _one_tile(d["winning_tile"], "winning_tile")
+    if winning is not None and T.is_flower(winning):
+        raise JsonInputError("winning_tile: a flower cannot be the winning tile")
+    if "flowers" in d:
+        flowers += _tiles(d["flowers"], "flowers")
+    hand = Hand(tuple(concealed), tuple(_meld(m, i) for i, m in enumerate(melds)), winning,
+                tuple(flowers), situation)
+    return hand, rules, profile
+
+
+def hand_to_dict(hand: Hand) -> dict:
+    """The hand in notation plus its situation (the inverse of hand_from_dict, notation form)."""
+    s = hand.situation
+    out: dict[str, Any] = {"hand": format_hand(hand)}
+    for k in _BOOL_FLAGS:
+        out[k] = getattr(s, k)
+    out["seat_wind"] = T.WIND_NAMES[s.seat_wind - T.EAST]
+    out["prevalent_wind"] = T.WIND_NAMES[s.prevalent_wind - T.EAST]
+    if s.void_suit is not None:
+        out["void_suit"] = T.SUIT_LETTERS[s.void_suit]
+    return out
+
+
+def fan_to_dict(f) -> dict:
+    return {"id": f.id, "name_cn": f.name_cn, "name_en": f.name_en, "value": f.value, "count": f.count,
+            "points": f.points}
+
+
+def result_to_dict(res: ScoreResult) -> dict:
+    """A ScoreResult as plain JSON types. Every key is always present (``reason`` is null for a win)."""
+    return {"rules": res.rules, "profile": res.profile, "is_win": res.is_win, "total": res.total,
+            "base": res.base, "fans": [fan_to_dict(f) for f in res.fans], "payments": dict(res.payments),
+            "reason": res.reason, "decomposition": res.decomposition, "notes": list(res.notes)}
+
+
+def finding_to_dict(f: Finding) -> dict:
+    return {"kind": f.kind, "seat": f.seat, "message": f.message, "clause": f.clause, "penalty": f.penalty,
+            "severity": f.severity}
+
+
+def findings_to_dict(findings) -> list[dict]:
+    return [finding_to_dict(f) for f in findings]
