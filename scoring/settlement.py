@@ -1,0 +1,243 @@
+"""Sichuan SBR 2025 settlement of one deal (血战到底), from its events.
+
+Source: /work/shared/rules/sichuan-sbr-2025.txt 第九条二 (blood battle), 第十条 (settlement), 第十二条十 (主动花猪),
+and the 2V2 supplement 第一条七 (IMP table).
+
+A deal is four seats 0..3 and its events in order:
+
+* ``Kong(seat, kind, discarder=None, drawn=True)``: 刮风下雨. kind "melded" (点杠: the discarder pays 2),
+  "added" (加杠 with the just-drawn tile: each player still in pays 1; with another hand tile: nothing),
+  "concealed" (暗杠: each player still in pays 2). A robbed added kong (抢杠) never happened: do not record it.
+* ``Win(winners, fans, discarder=None, kong_discard=False)``: one or several winners (一炮多响) on one
+  discard, or one self-drawn winner (discarder None). Discard win: the discarder pays each winner base;
+  self-draw: each player still in pays base + 1. ``kong_discard`` (杠上炮): the discarder's last kong is
+  refunded to those who paid it (退税, 无呼叫转移).
+
+If the wall ran out with two or more players still in (流局), ``Deal.draw`` gives each of them an ``EndHand``;
+the settlement then checks 花猪 and 大叫 and refunds the kongs of players who are not tenpai.
+
+``settle(deal)`` returns point transfers (always summing to zero), referee penalties (主动花猪 deductions,
+which are not paid to anyone) and an itemised ledger.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from . import tiles as T
+from .hand import Meld
+from .sichuan import SUIT_CN, base_points, max_wait_fans
+
+N_SEATS = 4
+KONG_KINDS = ("melded", "added", "concealed")
+ACTIVE_PIG_PENALTY = 24      # 第十二条十（一）→ 第十一条二（二）第二类: 扣当盘副分 24 分
+
+# status of a player still in at a draw (第十条三（一）, （三）)
+TENPAI, NOT_TENPAI, PIG_PASSIVE, PIG_ACTIVE = "tenpai", "not_tenpai", "pig_passive", "pig_active"
+
+
+class SettlementError(ValueError):
+    """An impossible deal (bad seat, a winner who already won, ...); the message says which event."""
+
+
+@dataclass(frozen=True)
+class Kong:
+    seat: int
+    kind: str                          # "melded" | "added" | "concealed"
+    discarder: Optional[int] = None    # melded kong: who discarded the tile
+    drawn: bool = True                 # added kong: made with the tile just drawn (及时雨)
+
+
+@dataclass(frozen=True)
+class Win:
+    winners: tuple[int, ...]
+    fans: tuple[int, ...]              # one per winner, uncapped (the cap is applied here)
+    discarder: Optional[int] = None    # None = self-drawn (incl. 杠上花)
+    kong_discard: bool = False         # 杠上炮: refund the discarder's last kong
+
+
+@dataclass(frozen=True)
+class EndHand:
+    """A player still in when the wall ran out: the standing tiles and melds, void suit, discards."""
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...] = ()
+    void_suit: Optional[int] = None
+    discards: tuple[int, ...] = ()     # everything the player discarded this deal
+
+
+@dataclass
+class Deal:
+    events: list = field(default_factory=list)
+    draw: Optional[dict[int, EndHand]] = None     # seat -> hand, when the deal ended in a draw
+
+
+@dataclass(frozen=True)
+class LedgerItem:
+    kind: str                # "kong", "kong_refund", "win", "cha_da_jiao", "pig_penalty"
+    payer: int
+    payee: Optional[int]     # None for a penalty (deducted, paid to nobody)
+    amount: int
+    note: str
+
+
+@dataclass
+class Settlement:
+    transfers: list[int]          # per seat, sums to zero
+    penalties: list[int]          # per seat, <= 0 (referee deductions)
+    ledger: list[LedgerItem]
+    statuses: dict[int, str] = field(default_factory=dict)   # draw statuses, if any
+
+    @property
+    def net(self) -> list[int]:
+        return [a + b for a, b in zip(self.transfers, self.penalties)]
+
+
+# ------------------------------------------------------------------------------------------ draw statuses
+
+def draw_status(h: EndHand) -> tuple[str, Optional[tuple[int, int]]]:
+    """(status, (fans, wait) if tenpai) for a player still in at a draw (第十条三)."""
+    n = len(h.concealed) + sum(3 for m in h.melds)
+    if n != 13 or any(not T.is_suited(t) for t in h.concealed):
+        raise SettlementError(f"draw: a standing hand has 13 suited tiles (kongs as 3), got {n}: "
+                              f"{' '.join(T.code(t) for t in h.concealed)}")
+    if h.void_suit is not None:
+        own = list(h.concealed) + [t for m in h.melds for t in m.tiles]
+        if any(T.suit(t) == h.void_suit for t in own):
+            # 被动花猪: every discard so far was of the void suit -> only treated as not tenpai
+            active = any(T.suit(t) != h.void_suit for t in h.discards)
+            return (PIG_ACTIVE if active else PIG_PASSIVE), None
+    best = max_wait_fans(h.concealed, h.melds, h.void_suit)
+    return (TENPAI, best) if best is not None else (NOT_TENPAI, None)
+
+
+# ------------------------------------------------------------------------------------------ settlement
+
+def _check_seat(s, what: str, i: int) -> None:
+    if not isinstance(s, int) or not 0 <= s < N_SEATS:
+        raise SettlementError(f"event {i}: {what} {s!r} is not a seat 0..{N_SEATS - 1}")
+
+
+def settle(deal: Deal) -> Settlement:
+    out = Settlement([0] * N_SEATS, [0] * N_SEATS, [])
+    won: list[int] = []
+    kong_items: dict[int, list[list[LedgerItem]]] = {s: [] for s in range(N_SEATS)}   # per kong, its payments
+
+    def pay(kind, payer, payee, amount, note):
+        if amount <= 0:
+            return None
+        item = LedgerItem(kind, payer, payee, amount, note)
+        out.ledger.append(item)
+        out.transfers[payer] -= amount
+        out.transfers[payee] += amount
+        return item
+
+    def refund(items: Iterable[LedgerItem], why: str):
+        for it in items:
+            pay("kong_refund", it.payee, it.payer, it.amount, why)
+
+    for i, ev in enumerate(deal.events):
+        if isinstance(ev, Kong):
+            _check_seat(ev.seat, "kong seat", i)
+            if ev.seat in won:
+                raise SettlementError(f"event {i}: seat {ev.seat} already won and cannot kong")
+            if ev.kind not in KONG_KINDS:
+                raise SettlementError(f"event {i}: kong kind {ev.kind!r} not one of {', '.join(KONG_KINDS)}")
+            items = []
+            if ev.kind == "melded":
+                _check_seat(ev.discarder, "kong discarder", i)
+                if ev.discarder == ev.seat or ev.discarder in won:
+                    raise SettlementError(f"event {i}: discarder {ev.discarder} cannot feed this kong")
+                items.append(pay("kong", ev.discarder, ev.seat, 2, "刮风: melded kong, discarder pays 2"))
+            else:
+                amount = 2 if ev.kind == "concealed" else (1 if ev.drawn else 0)
+                note = ("下雨: concealed kong, 2 from each player still in" if ev.kind == "concealed" else
+                        "下雨: added kong with the drawn tile, 1 from each player still in")
+                for p in range(N_SEATS):
+                    if p != ev.seat and p not in won:
+                        items.append(pay("kong", p, ev.seat, amount, note))
+            kong_items[ev.seat].append([x for x in items if x is not None])
+        elif isinstance(ev, Win):
+            if not ev.winners or len(ev.winners) != len(ev.fans):
+                raise SettlementError(f"event {i}: a win needs one fan count per winner")
+            if len(set(ev.winners)) != len(ev.winners):
+                raise SettlementError(f"event {i}: a seat appears twice among the winners")
+            for w in ev.winners:
+                _check_seat(w, "winner", i)
+                if w in won:
+                    raise SettlementError(f"event {i}: seat {w} already won (血战到底: a player wins once)")
+            if any(f < 0 for f in ev.fans):
+                raise SettlementError(f"event {i}: negative fans")
+            if ev.discarder is None:
+                if len(ev.winners) != 1:
+                    raise SettlementError(f"event {i}: a self-drawn win has one winner")
+                if ev.kong_discard:
+                    raise SettlementError(f"event {i}: 杠上炮 needs a discarder")
+            else:
+                _check_seat(ev.discarder, "discarder", i)
+                if ev.discarder in won or ev.discarder in ev.winners:
+                    raise SettlementError(f"event {i}: discarder {ev.discarder} is not a player still in")
+            if len(won) + len(ev.winners) > N_SEATS - 1:
+                raise SettlementError(f"event {i}: more than three winners in one deal")
+            for w, f in zip(ev.winners, ev.fans):
+                base = base_points(f)
+                if ev.discarder is None:
+                    for p in range(N_SEATS):
+                        if p != w and p not in won:
+                            pay("win", p, w, base + 1, f"self-draw {f} fan(s): base {base} + 1 from each still in")
+                else:
+                    pay("win", ev.discarder, w, base, f"discard win {f} fan(s): discarder pays base {base}")
+            if ev.kong_discard:
+                if not kong_items[ev.discarder]:
+                    raise SettlementError(f"event {i}: 杠上炮 but seat {ev.discarder} made no kong")
+                refund(kong_items[ev.discarder].pop(), "杠上炮: this kong's points are refunded (退税)")
+            won.extend(ev.winners)
+        else:
+            raise SettlementError(f"event {i}: unknown event {type(ev).__name__}")
+
+    if deal.draw is not None:
+        _settle_draw(deal.draw, won, kong_items, out, pay, refund)
+    return out
+
+
+def _settle_draw(draw, won, kong_items, out: Settlement, pay, refund) -> None:
+    """流局结算 (第十条三) + kong refunds of players not tenpai (第十条一（三）)."""
+    still_in = [p for p in range(N_SEATS) if p not in won]
+    if sorted(draw) != still_in:
+        raise SettlementError(f"draw: end hands given for seats {sorted(draw)}, players still in are {still_in}")
+    if len(still_in) < 2:
+        raise SettlementError("draw: a deal with three winners is over, there is no draw settlement")
+    prices = {}
+    for p in still_in:
+        st, best = draw_status(draw[p])
+        out.statuses[p] = st
+        if best is not None:
+            prices[p] = best
+    for p in still_in:
+        if out.statuses[p] == PIG_ACTIVE:
+            suit = SUIT_CN.get(draw[p].void_suit, "?")
+            out.penalties[p] -= ACTIVE_PIG_PENALTY
+            out.ledger.append(LedgerItem("pig_penalty", p, None, ACTIVE_PIG_PENALTY,
+                                         f"主动花猪 (holds void suit {suit}): 第二类 扣当盘副分24分"))
+    for p in still_in:
+        if out.statuses[p] == TENPAI:
+            continue
+        for items in kong_items[p]:
+            refund(items, "流局未听牌: kong points refunded (第十条一（三）)")
+        kong_items[p] = []
+        for q, (fans, wait) in sorted(prices.items()):
+            pay("cha_da_jiao", p, q, base_points(fans),
+                f"查大叫: {fans} fan(s) on {T.code(wait)}, base {base_points(fans)}")
+
+
+# ------------------------------------------------------------------------------------------ 2v2 IMP
+
+# 2V2 补充细则 第一条七: (lowest 副差分, IMP)
+IMP_TABLE: tuple[tuple[int, int], ...] = (
+    (0, 0), (1, 1), (3, 2), (6, 3), (9, 4), (12, 5), (16, 6), (20, 7), (26, 8), (32, 9), (40, 10))
+
+
+def imp(diff: int) -> int:
+    """IMP for a board's 副差分 (a team's open + closed room points); not positive -> 0 (第一条六)."""
+    if diff <= 0:
+        return 0
+    return max(v for lo, v in IMP_TABLE if diff >= lo)
