@@ -1,0 +1,108 @@
+"""Generate synthetic table photos with YOLO labels and ground-truth JSON.
+
+    python -m datasets.generate --out DIR --kind phone|overhead|mixed --n N --seed S [--imgsz 640] [--workers 2]
+
+Writes DIR/images/*.jpg, DIR/labels/*.txt (YOLO: class x y w h, class = tile id 0..41 or 42 = back),
+DIR/angles/*.txt (one line per label row: image angle of the tile's up axis in degrees, 0 = up, 90 = left,
+180 = down, 270 = right; used to train the orientation head) and DIR/gt/*.json (notes/contracts.md).
+Every image depends only on (seed, kind, index): the same command writes the same files.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import zlib
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+
+from .ground_truth import to_json
+from .scenes import overhead_scene, phone_scene
+from .tileart import load_faces
+
+_ART = None
+
+
+def _art():
+    global _ART
+    if _ART is None:
+        _ART = load_faces()
+    return _ART
+
+
+def scene_seed(seed: int, kind: str, index: int) -> int:
+    return zlib.crc32(f"{seed}:{kind}:{index}".encode())
+
+
+def make_scene(kind: str, seed: int, index: int, imgsz: int = 640):
+    """(image BGR, GroundTruth, angles) for one scene; deterministic."""
+    rng = random.Random(scene_seed(seed, kind, index))
+    name = f"{kind}_{seed}_{index:06d}.jpg"
+    if kind == "phone":
+        return phone_scene(_art(), rng, name, (imgsz, imgsz * 3 // 4))
+    if kind == "overhead":
+        return overhead_scene(_art(), rng, name, (imgsz, imgsz))
+    raise ValueError(f"unknown scene kind {kind!r} (phone or overhead)")
+
+
+def yolo_lines(gt, w: int, h: int) -> list[str]:
+    out = []
+    for o in gt.objects:
+        x1, y1, x2, y2 = o.box
+        out.append(f"{o.kind} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    return out
+
+
+def write_scene(out: Path, kind: str, seed: int, index: int, imgsz: int) -> int:
+    img, gt, angles = make_scene(kind, seed, index, imgsz)
+    stem = Path(gt.image).stem
+    h, w = img.shape[:2]
+    cv2.imwrite(str(out / "images" / gt.image), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    (out / "labels" / f"{stem}.txt").write_text("\n".join(yolo_lines(gt, w, h)) + "\n")
+    (out / "angles" / f"{stem}.txt").write_text("\n".join(f"{a:.1f}" for a in angles) + "\n")
+    (out / "gt" / f"{stem}.json").write_text(json.dumps(to_json(gt)))
+    return len(gt.objects)
+
+
+def _job(args):
+    return write_scene(*args)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m datasets.generate", description=__doc__.split("\n")[0])
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--kind", choices=("phone", "overhead", "mixed"), default="mixed")
+    ap.add_argument("--n", type=int, required=True)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--imgsz", type=int, default=640)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--start", type=int, default=0, help="first scene index (to extend a dataset)")
+    a = ap.parse_args(argv)
+    if a.n <= 0 or a.imgsz < 96:
+        print("error: --n must be > 0 and --imgsz >= 96", file=sys.stderr)
+        return 2
+    for sub in ("images", "labels", "angles", "gt"):
+        (a.out / sub).mkdir(parents=True, exist_ok=True)
+    _art()  # build the tile art cache once before forking
+    jobs = []
+    for i in range(a.start, a.start + a.n):
+        kind = a.kind if a.kind != "mixed" else ("phone" if i % 2 == 0 else "overhead")
+        jobs.append((a.out, kind, a.seed, i, a.imgsz))
+    from tqdm import tqdm
+    n_obj = 0
+    if a.workers > 1:
+        with Pool(a.workers) as pool:
+            for n in tqdm(pool.imap_unordered(_job, jobs, chunksize=4), total=len(jobs), desc="scenes"):
+                n_obj += n
+    else:
+        for j in tqdm(jobs, desc="scenes"):
+            n_obj += _job(j)
+    print(f"wrote {len(jobs)} scenes with {n_obj} tiles to {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,241 @@
+"""Table layouts: a phone photo of one finished hand, and an overhead broadcast view of four players."""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from scoring import tiles as T
+from scoring.hand import Situation
+from scoring.table import MeldOnTable, PlayerArea, TableState
+
+from .ground_truth import GroundTruth, GTObject
+from .hands import meld_on_table, random_winning_hand
+from .render import BACK_COLOURS, IVORY_BODIES, Style, TileSpec, render
+
+SEAT_ROT = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}   # CCW, seats counter-clockwise
+# how often each art source is used (real-looking sets more often)
+SOURCE_WEIGHTS = {"kde_default": 1.0, "kde_traditional": 1.0, "kde_jade": 0.3, "kde_classic": 0.4,
+                  "gnome_smooth": 1.0, "xmj_real": 1.5, "learner": 1.5, "font_symbola": 0.4, "font_noto": 0.4}
+
+
+def pick_style(art: dict, rng: random.Random) -> Style:
+    names = [n for n in art if n in SOURCE_WEIGHTS]
+    name = rng.choices(names, [SOURCE_WEIGHTS[n] for n in names])[0]
+    return Style(art[name], rng.choice(BACK_COLOURS), rng.choice(IVORY_BODIES),
+                 rng.uniform(0.45, 0.8), rng.uniform(0.35, 0.6))
+
+
+def _tile_points(tiles: list[TileSpec], d_flat, d_stand) -> np.ndarray:
+    return np.vstack([t.corners() + dd for t in tiles for dd in (np.zeros(2), d_stand if t.standing else d_flat)])
+
+
+def _camera(pts: np.ndarray, out_w, out_h, rng, persp, rot_deg, margin) -> np.ndarray:
+    """Homography plane -> image: a perspective over a square around the tiles (far edge shorter by
+    `persp`), a rotation, then scale/offset so that every tile point fits the frame with a margin."""
+    x0, y0 = pts.min(0)
+    x1, y1 = pts.max(0)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    L = max(x1 - x0, y1 - y0) / 2
+    src = np.float32([[cx - L, cy - L], [cx + L, cy - L], [cx + L, cy + L], [cx - L, cy + L]])
+    k = persp
+    dst = np.float32([[-k * L, -L], [k * L, -L], [L, L], [-L, L]])
+    a = math.radians(rot_deg)
+    R = np.float32([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    P0 = cv2.getPerspectiveTransform(src, np.float32(dst @ R.T))
+    q = cv2.perspectiveTransform(np.float32(pts).reshape(1, -1, 2), P0)[0]
+    lo, hi = q.min(0), q.max(0)
+    span = hi - lo
+    s = min(out_w * (1 - 2 * margin) / span[0], out_h * (1 - 2 * margin) / span[1])
+    free = np.array([out_w, out_h]) - span * s
+    off = np.array([rng.uniform(0.2, 0.8) * free[0], rng.uniform(0.2, 0.8) * free[1]]) - lo * s
+    A = np.float64([[s, 0, off[0]], [0, s, off[1]], [0, 0, 1]])
+    return A @ P0
+
+
+def _finish(kind, name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table, situation,
+            n_distractors):
+    out_w, out_h = out_size
+    pts = _tile_points(tiles, d_flat, d_stand)
+    for _ in range(6):
+        Hm = _camera(pts, out_w, out_h, rng, persp, rot, margin)
+        # the plane must cover the whole frame (no mirrored tiles): map the frame corners back
+        e = 0.05
+        corners = np.float32([[-e * out_w, -e * out_h], [(1 + e) * out_w, -e * out_h],
+                              [(1 + e) * out_w, (1 + e) * out_h], [-e * out_w, (1 + e) * out_h]])
+        back = cv2.perspectiveTransform(corners.reshape(1, -1, 2), np.linalg.inv(Hm))[0]
+        allp = np.vstack([pts, back])
+        lo, hi = allp.min(0) - tiles[0].w, allp.max(0) + tiles[0].w
+        if np.all(np.isfinite(back)) and (hi - lo).max() < 6000:
+            break
+        persp = (1 + persp) / 2
+    shift = -lo
+    tiles = [replace(t, cx=t.cx + shift[0], cy=t.cy + shift[1]) for t in tiles]
+    Hm = Hm @ np.float64([[1, 0, -shift[0]], [0, 1, -shift[1]], [0, 0, 1]])
+    plane_size = (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)
+    img, objs = render(tiles, plane_size, d_flat, d_stand, style, Hm, out_size, rng, n_distractors)
+    gt_objs = [GTObject(tuple(round(v, 1) for v in box), t.kind, o, t.seat, t.group)
+               for t, box, o, ang in objs if box is not None]
+    angles = [ang for t, box, o, ang in objs if box is not None]
+    return img, GroundTruth(kind, name, table, situation, gt_objs), angles
+
+
+def _row(tiles_out, kinds, x, y, w, h, angle, seat, group, standing=False, gap=0.0, sideways=None,
+         face_down_h=None):
+    """Place tiles left to right starting at x (left edge), bottoms aligned at y. Returns the new x."""
+    for i, k in enumerate(kinds):
+        if sideways is not None and i == sideways:
+            tiles_out.append(TileSpec(k, x + h / 2, y - w / 2, angle + 90, w, h, standing, seat, group))
+            x += h + gap
+        else:
+            hh = face_down_h if (face_down_h and k == T.BACK) else h
+            tiles_out.append(TileSpec(k, x + w / 2, y - hh / 2, angle, w, hh, standing, seat, group))
+            x += w + gap
+    return x
+
+
+# ------------------------------------------------------------------ phone photo of a finished hand
+
+def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480)):
+    style = pick_style(art, rng)
+    hand = random_winning_hand(rng)
+    if 34 not in style.faces:
+        hand = replace(hand, flowers=())
+    w = 60.0
+    h = w * rng.uniform(1.28, 1.4)
+    t = style.thickness * w
+    standing = rng.random() < 0.4
+    d_flat = np.array([0.0, t * rng.uniform(0.35, 0.6)])
+    d_stand = np.array([0.0, -t * rng.uniform(0.5, 0.9)])
+    gap = w * rng.uniform(0.0, 0.06)
+    tiles: list[TileSpec] = []
+    conc = list(hand.concealed)
+    if rng.random() < 0.15:
+        rng.shuffle(conc)        # players do not always sort their hand
+    h_c = h * (rng.uniform(0.8, 1.0) if standing else 1.0)
+    y_hand = 0.0
+    x = _row(tiles, conc, 0.0, y_hand, w, h_c, 0.0, "self", "concealed", standing, gap)
+    x += w * rng.uniform(0.5, 1.5)
+    win_standing = standing and rng.random() < 0.5
+    _row(tiles, [hand.winning_tile], x, y_hand, w, h_c if win_standing else h, 0.0, "self", "winning",
+         win_standing)
+    x_end = x + w
+    mots = [meld_on_table(m, rng) for m in hand.melds]
+    melds_in_front = rng.random() < 0.6 or standing
+    if melds_in_front:
+        xm, ym = rng.uniform(-1, 3) * w, y_hand + h * rng.uniform(1.15, 1.5) + (abs(d_flat[1]) if not standing else 0)
+    else:
+        xm, ym = x_end + w * rng.uniform(0.8, 1.5), y_hand
+    for i, mot in enumerate(mots):
+        kinds = [T.BACK if k is None else k for k in mot.tiles]
+        xm = _row(tiles, kinds, xm, ym, w, h, 0.0, "self", f"meld:{i}", False, gap, mot.sideways)
+        xm += w * rng.uniform(0.35, 0.8)
+    if hand.flowers:
+        if rng.random() < 0.5:
+            xf, yf = -w * (len(hand.flowers) + 1.2), y_hand if not standing else y_hand + h * 1.3
+        else:
+            xf, yf = xm + w * 0.5, ym if mots else y_hand + h * 1.3
+        _row(tiles, list(hand.flowers), xf, yf, w, h, 0.0, "self", "flower", False, gap)
+    table = TableState(players=[PlayerArea(
+        seat="self", concealed=tuple(conc), concealed_face_down=0, melds=tuple(mots),
+        winning_tile=hand.winning_tile, winning_tile_apart=True, flowers=hand.flowers)])
+    persp = rng.uniform(0.7, 0.97)
+    rot = rng.uniform(-8, 8)
+    margin = rng.uniform(0.02, 0.12)
+    return _finish("phone", name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table,
+                   hand.situation, rng.randrange(0, 4))
+
+
+# ------------------------------------------------------------------ overhead broadcast view
+
+def _to_seat(tiles: list[TileSpec], seat: str) -> list[TileSpec]:
+    a = math.radians(SEAT_ROT[seat])
+    ca, sa = math.cos(a), math.sin(a)
+    out = []
+    for t in tiles:
+        # rotate CCW on screen (y down): x' = x cos + y sin, y' = -x sin + y cos
+        x, y = t.cx * ca + t.cy * sa, -t.cx * sa + t.cy * ca
+        out.append(replace(t, cx=x, cy=y, angle=t.angle + SEAT_ROT[seat], seat=seat))
+    return out
+
+
+def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)):
+    style = pick_style(art, rng)
+    has_flowers = 34 in style.faces
+    w = 40.0
+    h = w * rng.uniform(1.28, 1.4)
+    t = style.thickness * w
+    d_flat = np.array([rng.uniform(-0.15, 0.15), rng.uniform(0.0, 0.3)]) * t
+    d_stand = d_flat
+    counts = [0] * T.N_KINDS
+    flower_pool = list(T.FLOWERS) if has_flowers else []
+    rng.shuffle(flower_pool)
+
+    def draw_kind() -> int:
+        while True:
+            k = rng.randrange(T.N_KINDS)
+            if counts[k] < 4:
+                counts[k] += 1
+                return k
+
+    tiles: list[TileSpec] = []
+    players = []
+    stray_seat = rng.choice(list(SEAT_ROT)) if rng.random() < 0.3 else None
+    for seat in SEAT_ROT:
+        local: list[TileSpec] = []
+        # wall: a row of stacks in front of the player, some already drawn
+        n_wall = rng.randrange(0, 19)
+        start = rng.randrange(0, 19 - n_wall) if n_wall < 18 else 0
+        _row(local, [T.BACK] * n_wall, -9 * w + start * w, 9.5 * w + h / 2, w, h, 0.0, seat, "wall")
+        # river: rows of 6, first row nearest the centre
+        n_disc = rng.randrange(0, 20)
+        disc = [draw_kind() for _ in range(n_disc)]
+        for r in range(0, n_disc, 6):
+            _row(local, disc[r:r + 6], -3 * w, 3.8 * w + (r // 6 + 1) * h, w, h, 0.0, seat, "discard",
+                 gap=w * 0.03)
+        # melds just outside the wall, right of centre; flowers at their left
+        n_m = rng.choice((0, 0, 1, 1, 2, 3))
+        mots = []
+        for _ in range(n_m):
+            hand_like = random_winning_hand(rng)
+            if not hand_like.melds:
+                continue
+            m = hand_like.melds[0]
+            if any(counts[k] + m.tiles.count(k) > 4 for k in set(m.tiles)):
+                continue
+            for k in m.tiles:
+                counts[k] += 1
+            mots.append(meld_on_table(m, rng))
+        y_m = 9.5 * w + h + 0.4 * w + h
+        xm = 9 * w - sum((len(m.tiles) - 1) * w + (h if m.sideways is not None else w) + 0.4 * w for m in mots)
+        for i, mot in enumerate(mots):
+            kinds = [T.BACK if k is None else k for k in mot.tiles]
+            xm = _row(local, kinds, xm, y_m, w, h, 0.0, seat, f"meld:{i}", sideways=mot.sideways) + 0.4 * w
+        n_fl = min(len(flower_pool), rng.choice((0, 0, 1, 2)))
+        fl = tuple(sorted(flower_pool.pop() for _ in range(n_fl)))
+        _row(local, list(fl), -9 * w, y_m, w, h, 0.0, seat, "flower")
+        # standing hand seen from above: only the backs show, foreshortened
+        n_hand = 13 - 3 * len(mots) + (1 if rng.random() < 0.25 else 0)
+        hh = h * rng.uniform(0.45, 0.7)
+        _row(local, [T.BACK] * n_hand, -n_hand * w / 2 - 2 * w, y_m + 0.3 * w + hh, w, h, 0.0, seat, "concealed",
+             face_down_h=hh)
+        exposed = ()
+        if seat == stray_seat:
+            k = draw_kind()
+            exposed = (k,)
+            local.append(TileSpec(k, rng.uniform(-7, 7) * w, 7.2 * w, rng.choice((0.0, 0.0, 180.0)), w, h,
+                                  False, seat, "exposed"))
+        tiles.extend(_to_seat(local, seat))
+        players.append(PlayerArea(seat=seat, concealed=None, concealed_face_down=n_hand, melds=tuple(mots),
+                                  winning_tile=None, winning_tile_apart=False, flowers=fl,
+                                  discards=tuple(disc), exposed=exposed))
+    situation = Situation(self_drawn=False, seat_wind=rng.choice(T.WINDS), prevalent_wind=rng.choice(T.WINDS))
+    table = TableState(players=players)
+    persp = rng.uniform(0.9, 1.0)
+    rot = rng.choice((0.0, rng.uniform(-4, 4)))
+    margin = rng.uniform(0.01, 0.06)
+    return _finish("overhead", name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table,
+                   situation, rng.randrange(0, 6))
