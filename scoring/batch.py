@@ -39,7 +39,7 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
     ident = None
     try:
         try:
-            d = json.loads(text)
+            d = json.loads(text.strip())
         except json.JSONDecodeError as e:
             raise JsonInputError(f"invalid JSON: {e.msg} at column {e.colno}") from None
         if isinstance(d, dict):
