@@ -1,0 +1,225 @@
+"""Referee audit: one table state with each violation and one without, per kind, both rule systems."""
+import pytest
+
+from scoring import tiles as T
+from scoring.audit import CATALOGUE, AuditError, audit, read_meld, rule_for
+from scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Meld, Situation
+from scoring.notation import parse_tiles
+from scoring.table import MeldOnTable, PlayerArea, TableState
+
+P = parse_tiles
+H13 = "123m456m789m123p5p"      # a 13-tile standing hand
+H10 = "123m456m789m5p"          # 10 tiles: + one meld = 13
+
+
+def meld(text, sideways=None, down=(), meld=None):
+    ts = [None if i in down else t for i, t in enumerate(P(text))]
+    return MeldOnTable(tuple(ts), sideways, meld)
+
+
+def area(seat="self", concealed=None, melds=(), win=None, apart=True, declared=False, **kw):
+    return PlayerArea(seat=seat, concealed=None if concealed is None else tuple(P(concealed)), melds=tuple(melds),
+                      winning_tile=P(win)[0] if win else None, winning_tile_apart=apart, declared_win=declared, **kw)
+
+
+def run(players, rules="sichuan", profile=None, **sit):
+    return audit(TableState(list(players), rules), Situation(**sit), rules, profile)
+
+
+def kinds(fs):
+    return sorted(f.kind for f in fs)
+
+
+def one(fs, kind):
+    got = [f for f in fs if f.kind == kind]
+    assert len(got) == 1, fs
+    return got[0]
+
+
+# ------------------------------------------------------------------------------------------ catalogue
+
+def test_every_entry_names_a_rule_file_and_a_penalty():
+    for (rs, case), r in CATALOGUE.items():
+        assert r.clause.split()[0] in ("mcr-wmo-2006.txt", "competition-variant.txt", "sichuan-sbr-2025.txt"), case
+        assert r.penalty_cn and r.penalty_en and r.severity in ("violation", "warning")
+
+
+def test_catalogue_quotes_are_in_the_texts():
+    """Each Chinese penalty quote (its pieces between …/；/（ ）) appears verbatim in the rule file it cites."""
+    import re
+    texts = {f: open(f"/work/shared/rules/{f}", encoding="utf-8").read().replace(" ", "")
+             for f in ("mcr-wmo-2006.txt", "competition-variant.txt", "sichuan-sbr-2025.txt")}
+    for (rs, case), r in CATALOGUE.items():
+        files = [f for f in texts if f in r.clause]
+        for piece in re.split(r"[…；（）]", r.penalty_cn):
+            piece = piece.replace(" ", "")
+            if len(piece) < 8 or "未定" in piece or "未列举" in piece:
+                continue
+            assert any(piece in texts[f] for f in files), (case, piece)
+
+
+def test_competition_falls_back_to_wmo():
+    assert rule_for("mcr-competition", "wrong_side").clause.startswith("competition-variant.txt")
+    assert rule_for("mcr-competition", "concealed_kong_shown").clause.startswith("mcr-wmo-2006.txt")
+
+
+def test_bad_rules():
+    with pytest.raises(AuditError, match="unknown rules"):
+        run([], rules="riichi")
+    with pytest.raises(AuditError, match="twice"):
+        run([area(), area()])
+
+
+# ------------------------------------------------------------------------------------------ meld reading
+
+def test_read_meld_kinds_and_sources():
+    assert read_meld(meld("345m", 0)).meld == Meld(CHOW, 2, source=LEFT)
+    assert read_meld(meld("777p", 1)).meld == Meld(PUNG, 15, source=ACROSS)
+    assert read_meld(meld("1111s", 3)).meld == Meld(KONG, 18, source=RIGHT)
+    assert read_meld(meld("1111s", 2)).meld.source == ACROSS
+    assert read_meld(meld("5555p", None, down=(0, 3))).meld == Meld(KONG, 13, concealed=True)
+    assert read_meld(meld("5555p", None, down=(0, 1, 2, 3))).meld is None
+    assert read_meld(meld("135m", 0)).problem == "not_a_set"
+    assert read_meld(meld("123m", 0, down=(1,))).problem is None            # 1m ? 3m: unreadable, not wrong
+    assert read_meld(meld("1m3m5m", 0, down=(1,))).problem == "not_a_set"     # 1m ? 5m: no set fits
+    assert read_meld(meld("1m1m5p", 0, down=(1,))).problem == "not_a_set"
+
+
+# ------------------------------------------------------------------------------------------ Sichuan
+
+WIN_SC = dict(concealed="123m456m789m234p5p", win="5p", declared=True)
+
+
+def test_clean_sichuan_win_has_no_findings():
+    assert run([area(**WIN_SC)]) == []
+    assert run([area(concealed="123m456m789m5p", melds=[meld("2222p", None, down=(0, 3))], win="5p",
+                     declared=True)]) == []
+
+
+def test_sichuan_three_suits_is_a_false_win():
+    fs = run([area(concealed="123m456p789s234m5m", win="5m", declared=True)])
+    f = one(fs, "three_suits")
+    assert "第十二条十一（二）" in f.clause and "不再额外判罚主动花猪" in f.penalty
+    assert kinds(fs) == ["three_suits"]
+
+
+def test_sichuan_not_winning_is_false_win():
+    f = one(run([area(concealed="123m456m789m234p5p", win="6p", declared=True)]), "false_win")
+    assert f.clause.startswith("sichuan-sbr-2025.txt") and "杠分均应退回" in f.penalty
+
+
+def test_sichuan_void_suit_in_winning_hand():
+    assert run([area(**WIN_SC)], void_suit=T.SOU) == []
+    f = one(run([area(**WIN_SC)], void_suit=T.PIN), "void_suit_tiles")
+    assert "第六条一" in f.clause
+
+
+def test_sichuan_active_pig_during_play():
+    ok = area("right", concealed="123m456m789m1s234p", discards=tuple(P("9s")), void_suit=T.SOU)
+    assert run([ok]) == []                                       # still discarding the void suit first
+    bad = area("right", concealed="123m456m789m1s234p", discards=tuple(P("9s1p")), void_suit=T.SOU)
+    f = one(run([bad]), "void_suit_tiles")
+    assert "第十二条十（一）" in f.clause and "24" in f.penalty
+    melded = area("right", concealed="123m456m789m1p", melds=[meld("777s", 1)], void_suit=T.SOU)
+    assert "主动花猪" in one(run([melded]), "void_suit_tiles").message
+
+
+def test_sichuan_chow_is_illegal():
+    fs = run([area("left", concealed=H10, melds=[meld("123m", 0)])])
+    assert "第七条一" in one(fs, "illegal_meld").clause
+
+
+def test_sichuan_concealed_kong_display():
+    good = area("left", concealed=H10, melds=[meld("2222p", None, down=(0, 3))])
+    assert run([good]) == []
+    for down in [(), (0, 1, 2, 3)]:
+        bad = area("left", concealed=H10, melds=[meld("2222p", None, down=down)])
+        assert "第七条五（一）" in one(run([bad]), "illegal_meld").clause
+
+
+def test_sichuan_foreign_tiles():
+    fs = run([area("left", concealed=H13, discards=tuple(P("1z")))])
+    assert "第二条一" in one(fs, "too_many_copies").clause and "1z" in fs[0].message
+
+
+def test_sichuan_exposed_tile():
+    assert run([area("left", concealed=H13)]) == []
+    f = one(run([area("left", concealed=H13, exposed=tuple(P("3p")))]), "exposed_tile")
+    assert "第十二条六" in f.clause and "第四类" in f.penalty
+
+
+def test_sichuan_winning_tile_not_apart():
+    fs = run([area(concealed="123m456m789m234p55p", apart=False, declared=True)])
+    assert kinds(fs) == ["winning_tile_not_apart"]                 # still a valid win, judged on every tile
+
+
+# ------------------------------------------------------------------------------------------ both systems
+
+@pytest.mark.parametrize("rules", ["sichuan", "mcr"])
+def test_wrong_tile_count(rules):
+    assert run([area("left", concealed=H13)], rules) == []                # 13
+    assert run([area("left", concealed=H13 + "6p")], rules) == []              # 14 (just drew)
+    f = one(run([area("left", concealed=H13, melds=[meld("555s", 1)])], rules), "wrong_tile_count")
+    assert "16" in f.message and "大相公" in f.message
+    f = one(run([area("left", concealed=H10)], rules), "wrong_tile_count")
+    assert "小相公" in f.message
+    assert run([area("left", concealed_face_down=13)], rules) == []
+    assert run([area("left")], rules) == []                                             # hand unseen
+
+
+@pytest.mark.parametrize("rules", ["sichuan", "mcr"])
+def test_too_many_copies(rules):
+    a = area("left", concealed=H13, discards=tuple(P("5m5m")))
+    assert run([a], rules) == []
+    b = area("right", discards=tuple(P("5m5m")))
+    f = one(run([a, b], rules), "too_many_copies")
+    assert f.seat is None and "5 copies of 5m" in f.message
+    assert run([a, area("right", discards=tuple(P("5m")))], rules) == []
+
+
+def test_flower_twice_on_mcr_table():
+    a = area("left", concealed=H13, flowers=tuple(P("1f")))
+    assert run([a], "mcr") == []
+    b = area("right", flowers=tuple(P("1f")))
+    assert "copies of 1f" in one(run([a, b], "mcr"), "too_many_copies").message
+
+
+@pytest.mark.parametrize("rules, side_ok, side_bad", [("mcr", 1, 0), ("sichuan", 2, 0)])
+def test_claimed_tile_on_wrong_side(rules, side_ok, side_bad):
+    src = ACROSS if rules == "mcr" else RIGHT
+    ok = area("left", concealed=H10, melds=[meld("777p", side_ok, meld=Meld(PUNG, 15, source=src))])
+    assert run([ok], rules) == []
+    bad = area("left", concealed=H10, melds=[meld("777p", side_bad, meld=Meld(PUNG, 15, source=src))])
+    f = one(run([bad], rules), "illegal_meld")
+    assert "position 1" in f.message and f.severity == "warning"
+    flat = area("left", concealed=H10, melds=[meld("777p", None)])
+    assert "sideways" in one(run([flat], rules), "illegal_meld").message
+
+
+def test_mcr_chow_not_from_left():
+    ok = area("left", concealed=H10, melds=[meld("345s", 0)])
+    assert run([ok], "mcr") == []
+    bad = area("left", concealed=H10, melds=[meld("345s", 1)])
+    f = one(run([bad], "mcr"), "illegal_meld")
+    assert "3.11.6 2" in f.clause and "停和陪打" in f.penalty
+    assert "行牌 13" in one(run([bad], "mcr", "competition"), "illegal_meld").clause
+
+
+def test_mcr_not_a_set():
+    bad = area("left", concealed=H10, melds=[meld("135s", 0)])
+    assert "错吃" in one(run([bad], "mcr"), "illegal_meld").message
+
+
+def test_mcr_concealed_kong_face_down_during_play():
+    ok = area("left", concealed=H10, melds=[meld("5555s", None, down=(0, 1, 2, 3))])
+    assert run([ok], "mcr") == []
+    bad = area("left", concealed=H10, melds=[meld("5555s", None, down=(0, 3))])
+    assert "3.6.8" in one(run([bad], "mcr"), "illegal_meld").clause
+
+
+def test_mcr_exposed_tile_during_play():
+    f = one(run([area("left", concealed=H13, exposed=tuple(P("9s")))], "mcr"), "exposed_tile")
+    assert "3.11.6 7(1)" in f.clause and "罚张" in f.penalty
+    f = one(run([area("left", concealed=H13, exposed=tuple(P("9s")))], "mcr", "competition"),
+            "exposed_tile")
+    assert "行牌 21" in f.clause
