@@ -47,7 +47,7 @@ class Rule:
 
 W, C, S = "mcr-wmo-2006.txt", "competition-variant.txt", "sichuan-sbr-2025.txt"
 _NOT_SIDEWAYS_MCR = Rule("illegal_meld", f"{W} 3.6.5; 3.11.1",
-                         "3.6.5 摆牌未定专门罚则；3.11.1 有违例、犯规或干扰竞赛的言行,由裁判员当场给予警告",
+                         "有违例、犯规或干扰竞赛的言行,由裁判员当场给予警告（3.6.5 摆牌未定专门罚则）",
                          "no specific penalty; a warning (3.11.1)", "warning")
 _NOT_SIDEWAYS_COMP = Rule("illegal_meld", f"{C} 行牌 7",
                           "凡吃、碰、杠上家的那张牌，要横放在该副牌左边…如果由于未按规定摆放而造成其他家误和，则由乱放牌者负全责",
@@ -99,7 +99,7 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "错和:和牌没有达到起和8分…而宣布和牌者,判该盘停和陪打,并向各家罚付10分",
         "win under 8 points: barred from winning this hand and pays 10 to each player"),
     ("mcr", "wrong_winning_tile"): Rule("false_win", f"{W} 3.11.6 6(1)",
-        "错和:误以为他人打出的牌是自己的和牌,而宣布和牌者,判该盘停和陪打,并向各家罚付10分",
+        "错和:…或误以为他人打出的牌是自己的和牌,而宣布和牌者,判该盘停和陪打,并向各家罚付10分",
         "tenpai but not on this tile: barred from winning this hand and pays 10 to each player"),
     ("mcr", "false_win"): Rule("false_win", f"{W} 3.11.6 6(2)",
         "诈和:尚差一张(或以上)才能听牌,却误以为已经听牌…判该盘停和陪打,并向各家罚付20分",
@@ -108,7 +108,7 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "诈和…判该盘停和陪打,并向各家罚付20分（手牌张数不符）",
         "win declared with a wrong tile count: barred from winning, pays 20 to each player"),
     ("mcr", "winning_tile_not_apart"): Rule("winning_tile_not_apart", f"{W} 3.4.28",
-        "单放:自摸成和的那一张牌,不可随意放入立牌中,应单独摆放,以便核查（未定罚则）",
+        "单放:自摸成“和”的那一张牌,不可随意放入立牌中,应单独摆放,以便核查（未定罚则）",
         "the winning tile must lie apart for checking; no penalty stated", "warning"),
     # --- MCR, competition variant (overrides)
     ("mcr-competition", "exposed_tile"): Rule("exposed_tile", f"{C} 行牌 21",
@@ -148,7 +148,7 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "not counted: edge/closed/single wait, last copy, Nine Gates"),
     # --- Sichuan SBR 2025
     ("sichuan", "exposed_tile"): Rule("exposed_tile", f"{S} 第十二条六（一）（二）",
-        "无意间暴露了自己的手牌（1-13 张）并迅速恢复的，按第四类判罚尺度判罚；有意展示的，按第三类判罚尺度判罚",
+        "无意间暴露了自己的手牌（1-13 张）并迅速恢复的，按第四类判罚尺度判罚；有意展示自己部分或全部手牌给其他选手看的…按第三类判罚尺度判罚",
         "accidental: warning/serious warning (category 4); deliberate: 0.5-1 table points or 1-8 deal points"),
     ("sichuan", "wrong_tile_count"): Rule("wrong_tile_count", f"{S} 第四条二十八; 第十二条七（一）",
         "形成了大相公或小相公…判罚该选手本副牌停和陪打", "too many/few tiles: barred from winning this deal"),
@@ -179,7 +179,7 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "诈和…按第二类判罚尺度判罚，当副牌该选手所获得的杠分均应退回",
         "false win: 24 deal points (or 2 table points) deducted, kong points returned"),
     ("sichuan", "winning_tile_not_apart"): Rule("winning_tile_not_apart", f"{S} 第九条一（三）（五）; 第十二条九（三）2",
-        "所和牌张…明放于手牌一侧…不得插入手牌；仍能识别出和牌张按第三类判罚尺度判罚，已无法识别则视为诈和",
+        "所和牌张…明放于手牌一侧…不得插入手牌；若裁判员判定仍能识别出和牌所对应的牌张，按第三类判罚尺度判罚；若裁判员判定已无法识别出和牌所对应的牌张，则该选手视为诈和",
         "winning tile must lie beside the hand: category 3 if still identifiable, else a false win"),
 }
 

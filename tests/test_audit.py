@@ -46,8 +46,11 @@ def test_every_entry_names_a_rule_file_and_a_penalty():
 
 def test_catalogue_quotes_are_in_the_texts():
     """Each Chinese penalty quote (its pieces between …/；/（ ）) appears verbatim in the rule file it cites."""
+    import os
     import re
-    texts = {f: open(f"/work/shared/rules/{f}", encoding="utf-8").read().replace(" ", "")
+    if not os.path.isdir("/work/shared/rules"):
+        pytest.skip("rule texts not available on this machine")
+    texts = {f: re.sub(r"\s", "", open(f"/work/shared/rules/{f}", encoding="utf-8").read())
              for f in ("mcr-wmo-2006.txt", "competition-variant.txt", "sichuan-sbr-2025.txt")}
     for (rs, case), r in CATALOGUE.items():
         files = [f for f in texts if f in r.clause]
