@@ -20,6 +20,7 @@ import argparse
 import importlib
 import io
 import json
+import os
 import sys
 
 from .jsonio import RULES, JsonInputError, hand_from_dict, hand_to_dict, result_to_dict
@@ -101,9 +102,15 @@ def main(argv=None) -> int:
         errors = run(stdin, stdout, args.rules, args.profile)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:                   # reader went away (e.g. piped into head)
+        sys.stdout = open(os.devnull, "w")
+        return 1
     finally:
-        stdout.flush()
-        stdout.detach()
+        try:
+            stdout.flush()
+            stdout.detach()
+        except (BrokenPipeError, ValueError):
+            pass
     if errors:
         print(f"{errors} line(s) could not be scored (see the \"error\" lines)", file=sys.stderr)
     return 1 if errors else 0

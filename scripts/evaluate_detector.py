@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -80,10 +81,12 @@ def main(argv=None) -> int:
         return _fail(str(e))
     except (ValueError, OSError) as e:        # ImageError / model errors from the detector are ValueErrors/OSErrors
         return _fail(f"{type(e).__name__}: {e}")
-    if args.json:
-        print(json.dumps(report_to_dict(report, args.confusions), ensure_ascii=False))
-    else:
-        print(format_report(report, args.confusions))
+    text = json.dumps(report_to_dict(report, args.confusions), ensure_ascii=False) if args.json \
+        else format_report(report, args.confusions)
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:                   # e.g. piped into head
+        sys.stdout = open(os.devnull, "w")
     return 0
 
 
