@@ -51,7 +51,11 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data_dir", help="folder with images/ and labels/")
     ap.add_argument("--names", required=True, help="data.yaml or JSON with the set's class names")
-    ap.add_argument("--model", help="ONNX model to use instead of the committed default")
+    ap.add_argument("--model", help="ONNX tile model (the locator) to use instead of the committed default")
+    ap.add_argument("--classifier", help="ONNX tile classifier to use instead of the committed default")
+    ap.add_argument("--conf", type=float,
+                    help="detector confidence threshold (default: the detector's own; 0.001 gives the full "
+                         "precision/recall curve, as ultralytics val does)")
     ap.add_argument("--predictions", help="folder of YOLO txt predictions to score instead of running a model")
     ap.add_argument("--keep-all-classes", action="store_true",
                     help="also count predictions of tile kinds the set does not label (flowers, backs ...)")
@@ -63,8 +67,8 @@ def main(argv=None) -> int:
         list_samples(args.data_dir)                 # check the folder before loading a model
         load_image = _image_loader()
         if args.predictions:
-            if args.model:
-                return _fail("give either --model or --predictions, not both")
+            if args.model or args.classifier or args.conf is not None:
+                return _fail("--model/--classifier/--conf run a model: not with --predictions")
             predict = labels_predictor(args.predictions, args.data_dir, mapping)
             timed = False
         else:
@@ -72,14 +76,21 @@ def main(argv=None) -> int:
                 from vision.detector import TileDetector
             except ImportError as e:
                 return _fail(f"the detector is not available ({e})")
-            detector = TileDetector(args.model) if args.model else TileDetector()
+            kwargs = {}
+            if args.model:
+                kwargs["locator"] = Path(args.model)
+            if args.classifier:
+                kwargs["classifier"] = Path(args.classifier)
+            if args.conf is not None:
+                kwargs["conf"] = args.conf
+            detector = TileDetector(**kwargs)
             predict = detector_predictor(detector)
             timed = True
         report = evaluate(args.data_dir, mapping, predict, load_image, timed=timed,
                           keep_all_classes=args.keep_all_classes)
     except (NamesError, DatasetError) as e:
         return _fail(str(e))
-    except (ValueError, OSError) as e:        # ImageError / model errors from the detector are ValueErrors/OSErrors
+    except (ValueError, OSError, RuntimeError) as e:   # ImageError (ValueError), ModelError (RuntimeError) ...
         return _fail(f"{type(e).__name__}: {e}")
     text = json.dumps(report_to_dict(report, args.confusions), ensure_ascii=False) if args.json \
         else format_report(report, args.confusions)
