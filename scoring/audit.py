@@ -291,7 +291,7 @@ def _check_concealed_kong(p: PlayerArea, rs: str, mt: MeldOnTable, label: str, w
             return [_finding(rs, "concealed_kong_display", p.seat,
                              f"{label}: concealed kong should show the middle two tiles with the outer two face down")]
         return []
-    if p.declared_win and any(down):
+    if declared(p) and any(down):
         return [_finding(rs, "concealed_kong_hidden", p.seat,
                          f"{label}: concealed kong still face down after the win; turn it up for checking")]
     if not win_declared and not all(down):
@@ -340,10 +340,10 @@ def _check_count(p: PlayerArea, rs: str) -> list[Finding]:
     n = hand_size(p)
     if n is None:
         return []
-    ok = (14,) if p.declared_win else (13, 14)
+    ok = (14,) if declared(p) else (13, 14)
     if n in ok:
         return []
-    what = "a declared win has 14 (kongs as 3)" if p.declared_win else "a hand has 13, or 14 after drawing"
+    what = "a declared win has 14 (kongs as 3)" if declared(p) else "a hand has 13, or 14 after drawing"
     return [_finding(rs, "wrong_tile_count", p.seat,
                      f"{n} tiles in hand and melds (kongs counted as 3); {what} "
                      f"({'大' if n > 14 else '小'}相公 / {'多张' if n > 14 else '少张'})")]
@@ -358,6 +358,12 @@ class AreaScore:
     hand: Optional[Hand]
     result: Optional[ScoreResult]
     note: str = ""
+
+
+def declared(p: PlayerArea) -> bool:
+    """A player has declared a win if the layout says so or a winning tile lies beside the hand
+    (SBR 第九条一（七）: the tile taken back and set by the hand completes the win)."""
+    return p.declared_win or p.winning_tile is not None
 
 
 def _void_of(p: PlayerArea, situation: Situation) -> Optional[int]:
@@ -458,7 +464,7 @@ def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: Optional[int]) -> li
 def _check_void(p: PlayerArea, situation: Situation) -> list[Finding]:
     """Sichuan 花猪 for a player who has not declared a win (a winner is judged in _check_win)."""
     void = _void_of(p, situation)
-    if void is None or p.declared_win:
+    if void is None or declared(p):
         return []
     cn = {T.MAN: "万", T.PIN: "饼", T.SOU: "条"}[void]
     melded = [t for mt in p.melds for t in mt.tiles if t is not None and T.suit(t) == void]
@@ -475,7 +481,7 @@ def _check_void(p: PlayerArea, situation: Situation) -> list[Finding]:
 
 
 def _check_exposed(p: PlayerArea, rs: str, win_ok: dict[str, bool]) -> list[Finding]:
-    if not p.exposed or p.declared_win:     # a declarer's shown tiles are not exposed tiles (3.11.6 7(4))
+    if not p.exposed or declared(p):     # a declarer's shown tiles are not exposed tiles (3.11.6 7(4))
         return []
     msg = f"{len(p.exposed)} tile(s) lying face up outside hand, melds and discards: {_codes(p.exposed)}"
     if rs != "sichuan" and win_ok:
@@ -486,26 +492,37 @@ def _check_exposed(p: PlayerArea, rs: str, win_ok: dict[str, bool]) -> list[Find
     return [_finding(rs, "exposed_tile", p.seat, msg)]
 
 
-def audit(table: TableState, situation: Situation, rules: str = "mcr",
-          profile: Optional[str] = None) -> list[Finding]:
-    """Every violation visible in the table state, each with the rule clause and the penalty the text prescribes."""
+@dataclass
+class Review:
+    findings: list[Finding]
+    scores: dict[str, AreaScore]       # seat -> score, for every player who declared a win
+
+
+def review(table: TableState, situation: Situation, rules: str = "mcr", profile: Optional[str] = None) -> Review:
+    """Audit findings plus the score of each declared winner (what the referee report shows)."""
     rs = _ruleset(rules, profile)
     if not isinstance(table, TableState):
         raise AuditError(f"audit needs a TableState, got {type(table).__name__}")
     seats = [p.seat for p in table.players]
     if len(set(seats)) != len(seats):
         raise AuditError(f"a seat appears twice in the table state: {seats}")
-    declared = [p for p in table.players if p.declared_win]
-    scores = {p.seat: score_area(p, situation, rules, profile) for p in declared}
+    winners = [p for p in table.players if declared(p)]
+    scores = {p.seat: score_area(p, situation, rules, profile) for p in winners}
     win_ok = {s: bool(a.result and a.result.is_win and hand_size(table.player(s)) in (14, None))
               for s, a in scores.items()}
     out = _check_copies(table, rs)
     for p in table.players:
-        out += _check_melds(p, rs, bool(declared))
+        out += _check_melds(p, rs, bool(winners))
         out += _check_count(p, rs)
         out += _check_exposed(p, rs, {s: ok for s, ok in win_ok.items() if s != p.seat})
         if rs == "sichuan":
             out += _check_void(p, situation)
-        if p.declared_win:
+        if declared(p):
             out += _check_win(p, rs, scores[p.seat], hand_size(p))
-    return out
+    return Review(out, scores)
+
+
+def audit(table: TableState, situation: Situation, rules: str = "mcr",
+          profile: Optional[str] = None) -> list[Finding]:
+    """Every violation visible in the table state, each with the rule clause and the penalty the text prescribes."""
+    return review(table, situation, rules, profile).findings
