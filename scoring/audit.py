@@ -329,10 +329,11 @@ def _check_copies(table: TableState, rs: str) -> list[Finding]:
 
 
 def hand_size(p: PlayerArea) -> Optional[int]:
-    """Tiles in the hand with kongs counted as 3 (13, or 14 with a drawn/winning tile); None if unseen."""
+    """Tiles in the hand with kongs counted as 3 (13, or 14 with a drawn/winning tile); None if unseen.
+    Exposed tiles (暴露张) are hand tiles lying face up, so they count."""
     if p.concealed is None and p.concealed_face_down == 0:
         return None
-    return (len(p.concealed or ()) + p.concealed_face_down + 3 * len(p.melds)
+    return (len(p.concealed or ()) + p.concealed_face_down + len(p.exposed) + 3 * len(p.melds)
             + (1 if p.winning_tile is not None else 0))
 
 

@@ -147,7 +147,7 @@ def test_sichuan_foreign_tiles():
 
 def test_sichuan_exposed_tile():
     assert run([area("left", concealed=H13)]) == []
-    f = one(run([area("left", concealed=H13, exposed=tuple(P("3p")))]), "exposed_tile")
+    f = one(run([area("left", concealed=H10 + "11s", exposed=tuple(P("3p")))]), "exposed_tile")
     assert "第十二条六" in f.clause and "第四类" in f.penalty
 
 
@@ -221,8 +221,73 @@ def test_mcr_concealed_kong_face_down_during_play():
 
 
 def test_mcr_exposed_tile_during_play():
-    f = one(run([area("left", concealed=H13, exposed=tuple(P("9s")))], "mcr"), "exposed_tile")
+    a = area("left", concealed=H10 + "11s", exposed=tuple(P("9s")))
+    assert kinds(run([a], "mcr")) == ["exposed_tile"]
+    f = one(run([a], "mcr"), "exposed_tile")
     assert "3.11.6 7(1)" in f.clause and "罚张" in f.penalty
-    f = one(run([area("left", concealed=H13, exposed=tuple(P("9s")))], "mcr", "competition"),
-            "exposed_tile")
+    f = one(run([a], "mcr", "competition"), "exposed_tile")
     assert "行牌 21" in f.clause
+
+
+# ------------------------------------------------------------------------------------------ MCR declared wins
+# (these call the MCR engine, scoring.mcr)
+
+WIN_MCR = "123m456m789m123p5p"          # + 5p: 清龙 etc., well over 8 points
+
+
+def test_mcr_valid_win_has_no_findings():
+    assert run([area(concealed=WIN_MCR, win="5p", declared=True)], "mcr") == []
+    assert run([area(concealed=WIN_MCR, win="5p")], "mcr", "competition") == []     # a tile set apart = declared
+
+
+def test_mcr_under_minimum():
+    fs = run([area(concealed="234m567m345p678s9s", win="9s", declared=True)], "mcr")
+    f = one(fs, "under_minimum")
+    assert "3.11.6 6(1)" in f.clause and "罚付10分" in f.penalty and "5 points" in f.message
+    assert "强和" in one(run([area(concealed="234m567m345p678s9s", win="9s")], "mcr", "competition"),
+                         "under_minimum").penalty
+
+
+def test_mcr_wrong_winning_tile_is_cuo_he():
+    f = one(run([area(concealed=WIN_MCR, win="6p", declared=True)], "mcr"), "false_win")
+    assert "错和" in f.penalty and "10分" in f.penalty and "not 6p" in f.message
+
+
+def test_mcr_not_tenpai_is_zha_he():
+    f = one(run([area(concealed="123m456m789m135p9s", win="2s", declared=True)], "mcr"), "false_win")
+    assert "3.11.6 6(2)" in f.clause and "20分" in f.penalty
+    f = one(run([area(concealed="123m456m789m135p9s", win="2s")], "mcr", "competition"), "false_win")
+    assert "和牌 5(3)(4)" in f.clause
+
+
+def test_mcr_miscounted_win():
+    fs = run([area(concealed=WIN_MCR + "9s", win="5p", declared=True)], "mcr", "competition")
+    assert kinds(fs) == ["false_win", "wrong_tile_count"]
+    assert "和牌 5(5)" in one(fs, "false_win").clause
+
+
+def test_mcr_winning_tile_not_apart():
+    a = area(concealed=WIN_MCR + "5p", apart=False, declared=True)
+    f = one(run([a], "mcr", "competition"), "winning_tile_not_apart")
+    assert "行牌 16" in f.clause and "不计边、坎、钓" in f.penalty and f.severity == "violation"
+    assert one(run([a], "mcr"), "winning_tile_not_apart").severity == "warning"
+
+
+def test_mcr_exposed_while_another_declares():
+    other = area("left", concealed="123m456m789m123p", exposed=tuple(P("9s")))     # 12 standing + 1 exposed
+    good = area(concealed=WIN_MCR, win="5p", declared=True)
+    assert kinds(run([good, other], "mcr")) == ["exposed_tile"]
+    f = one(run([good, other], "mcr"), "exposed_tile")
+    assert f.severity == "warning" and "给予警告" in f.penalty
+    bad = area(concealed=WIN_MCR, win="6p", declared=True)
+    f = one(run([bad, other], "mcr"), "exposed_tile")
+    assert "停和陪打" in f.penalty and "fails" in f.message
+    assert "方准和牌" in one(run([bad, other], "mcr", "competition"), "exposed_tile").penalty
+
+
+def test_mcr_concealed_kong_must_be_shown_after_the_win():
+    hidden = area(concealed="123m456m789m5p", melds=[meld("2222s", None, down=(0, 1, 2, 3))], win="5p", declared=True)
+    f = one(run([hidden], "mcr"), "illegal_meld")
+    assert "3.6.8" in f.clause and "亮明" in f.penalty
+    shown = area(concealed="123m456m789m5p", melds=[meld("2222s", None)], win="5p", declared=True)
+    assert run([shown], "mcr") == []
