@@ -63,6 +63,9 @@ class Situation:
     robbing_kong: bool = False        # 抢杠和
     last_copy: bool = False           # 和绝张: the winning tile is the 4th copy visible
     winning_tile_apart: bool = True   # the winning tile was set apart (competition profile)
+    heavenly_win: bool = False        # 天和: dealer wins on the first 14 tiles (competition profile)
+    earthly_win: bool = False         # 地和: wins on the dealer's first discard (competition profile)
+    human_win: bool = False           # 人和: ready from the deal, never changed (competition profile)
     # Sichuan only
     void_suit: Optional[int] = None   # 定缺 suit (T.MAN/T.PIN/T.SOU)
     after_kong_discard: bool = False  # 杠上炮: won on a discard made right after the discarder's kong

@@ -1,0 +1,12 @@
+"""Chinese Official Mahjong (MCR, 国标麻将) scoring: all 81 fans + flowers, every winning shape, rule profiles.
+
+    from scoring.mcr import score, FAN_TABLE, PROFILES
+    res = score(hand, profile="default")      # ScoreResult; profiles: default, competition, mcr1998
+
+See README.md in this folder for the design and the documented profile differences.
+"""
+from .engine import FAN_TABLE, MIN_POINTS, evaluate, is_winning_shape, score, waits
+from .profiles import PROFILES, Profile, UnknownProfile, get_profile
+
+__all__ = ["score", "FAN_TABLE", "PROFILES", "Profile", "UnknownProfile", "get_profile", "is_winning_shape",
+           "waits", "evaluate", "MIN_POINTS"]

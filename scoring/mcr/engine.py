@@ -1,0 +1,180 @@
+"""``score(hand, profile)``: try every reading of the hand, count its fans, keep the highest total."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .. import tiles as T
+from ..hand import Hand
+from ..notation import format_meld, format_tiles
+from ..result import FanHit, ScoreResult
+from . import fans_chows, fans_flowers, fans_limits, fans_pungs, fans_situation, fans_special, fans_waits  # noqa: F401
+from .context import Ctx
+from .fantable import all_rows
+from .fans_situation import situation_flags
+from .profiles import Profile, get_profile
+from .shapes import CHOW_SET, all_waits, candidates
+
+MIN_POINTS = 8
+ROWS = all_rows()
+# Table order: by value, high first, then the 1998 number (the order 不计 lists are applied in).
+FAN_TABLE = tuple(sorted(ROWS.values(), key=lambda r: (-r.value, r.number)))
+_HITS = {r.id: {} for r in FAN_TABLE}
+
+
+def _hit(fid: str, count: int) -> FanHit:
+    """FanHit objects are immutable: share one per (fan, count)."""
+    h = _HITS[fid].get(count)
+    if h is None:
+        r = ROWS[fid]
+        h = _HITS[fid][count] = FanHit(r.id, r.name_cn, r.name_en, r.value, count)
+    return h
+
+
+@lru_cache(maxsize=None)
+def _plan(prof: Profile):
+    """Predicates and 不计 lists active in a profile, in table order."""
+    rows = [r for r in FAN_TABLE if r.predicate is not None and (prof.extra_fans or not r.house)]
+    preds = tuple((r.id, r.predicate) for r in rows)
+    excl = tuple((r.id, tuple(r.excludes) + tuple(prof.excludes_add.get(r.id, ()))) for r in rows)
+    return preds, tuple((fid, ex) for fid, ex in excl if ex)
+
+
+def evaluate(ctx: Ctx, prof: Profile) -> dict:
+    """Fan id -> count for one reading, after the 不计 lists (applied from the highest fan down; a fan
+    that is itself not counted does not cancel anything)."""
+    preds, excl = _plan(prof)
+    found = {}
+    for fid, pred in preds:
+        n = pred(ctx)
+        if n:
+            found[fid] = int(n)
+    for fid, ex in excl:
+        if fid in found:
+            for e in ex:
+                if isinstance(e, str):
+                    found.pop(e, None)
+                else:
+                    k, n = e
+                    if k in found:
+                        found[k] -= n
+                        if found[k] <= 0:
+                            del found[k]
+    if not found:
+        found["chicken_hand"] = 1
+    return found
+
+
+def _points(found: dict) -> int:
+    return sum(ROWS[k].value * n for k, n in found.items())
+
+
+def _problems(hand: Hand) -> list:
+    out = hand.problems()
+    sit = hand.situation
+    for name in ("seat_wind", "prevalent_wind"):
+        if getattr(sit, name) not in T.WINDS:
+            out.append(f"{name} must be a wind tile id (27..30), got {getattr(sit, name)!r}")
+    if len(hand.flowers) > 8:
+        out.append("more than 8 flowers")
+    return out
+
+
+def _counts(tiles) -> tuple:
+    c = [0] * 34
+    for t in tiles:
+        c[t] += 1
+    return tuple(c)
+
+
+def _describe(hand: Hand, cand) -> str:
+    parts = []
+    if cand.form == "regular" or cand.form == "knitted_straight":
+        if cand.form == "knitted_straight":
+            parts.append(format_tiles(cand.knit) + "(组合龙)")
+        for kind, t in cand.sets:
+            parts.append(format_tiles((t, t + 1, t + 2) if kind == CHOW_SET else (t, t, t)))
+        parts.append(format_tiles((cand.pair, cand.pair)))
+    else:
+        label = {"seven_pairs": "七对", "thirteen_orphans": "十三幺", "honors_knitted": "全不靠"}[cand.form]
+        parts.append(format_tiles(sorted(list(hand.concealed) + [hand.winning_tile])) + f"({label})")
+    parts += [format_meld(m) for m in hand.melds]
+    return " ".join(parts) + " +" + T.code(hand.winning_tile)
+
+
+@lru_cache(maxsize=1 << 17)
+def _best(key, prof: Profile):
+    """Best reading for a hand, cached on its content (flowers left out: they only add points)."""
+    hand = Hand(*key)
+    standing = _counts(hand.concealed)
+    win_counts = list(standing)
+    win_counts[hand.winning_tile] += 1
+    cands = candidates(tuple(win_counts), len(hand.melds))
+    if not cands:
+        return None
+    flags, notes = situation_flags(hand, prof)
+    counts_all = tuple(hand.counts())
+    best = None
+    for cand in cands:
+        ctx = Ctx(hand, cand, counts_all, standing, prof, notes)
+        ctx.flags = flags
+        found = evaluate(ctx, prof)
+        pts = _points(found)
+        if best is None or pts > best[0]:
+            best = (pts, found, cand)
+    pts, found, cand = best
+    hits = tuple(_hit(r.id, found[r.id]) for r in FAN_TABLE if r.id in found)
+    return pts, hits, _describe(hand, cand), tuple(notes)
+
+
+def _key(hand: Hand):
+    return (tuple(sorted(hand.concealed)), hand.melds, hand.winning_tile, (), hand.situation)
+
+
+def score(hand: Hand, profile="default") -> ScoreResult:
+    """Score a finished hand under an MCR rule profile. Never raises for a bad hand (only for an unknown
+    profile name): a hand that is impossible or not a winning shape gives ``is_win=False`` and a reason."""
+    prof = get_profile(profile)
+    problems = _problems(hand)
+    if problems:
+        return ScoreResult("mcr", prof.name, False, reason="impossible hand: " + "; ".join(problems))
+    best = _best(_key(hand), prof)
+    if best is None:
+        return ScoreResult("mcr", prof.name, False,
+                           reason="not a winning shape (no 4 sets + pair, 七对, 十三幺, 全不靠 or 组合龙 reading)")
+    base, hits, desc, notes = best
+    fans = list(hits)
+    n_flowers = len(hand.flowers)
+    if n_flowers:
+        fans.append(_hit("flowers", n_flowers))
+    total = base + n_flowers
+    if base < MIN_POINTS:
+        return ScoreResult("mcr", prof.name, False, fans, total, base, {},
+                           reason=f"under the {MIN_POINTS}-point minimum: {base} points (flowers do not count)",
+                           decomposition=desc, notes=list(notes))
+    if hand.situation.self_drawn:
+        payments = {"each": MIN_POINTS + total}
+    else:
+        payments = {"discarder": MIN_POINTS + total, "other": MIN_POINTS}
+    return ScoreResult("mcr", prof.name, True, fans, total, base, payments, decomposition=desc, notes=list(notes))
+
+
+def is_winning_shape(hand: Hand) -> bool:
+    """True if the hand is possible and its tiles form a winning shape (points not considered)."""
+    if _problems(hand):
+        return False
+    c = list(_counts(hand.concealed))
+    c[hand.winning_tile] += 1
+    return bool(candidates(tuple(c), len(hand.melds)))
+
+
+def waits(hand_counts, melds=()) -> list:
+    """Tile ids that would complete a waiting hand: ``hand_counts`` are the standing tiles (34 counts, or a
+    list of tile ids), ``melds`` the declared sets. A tile whose four copies are all in the hand is not a wait."""
+    hc = list(hand_counts)
+    if len(hc) != 34:
+        hc = list(_counts(hand_counts))
+    used = list(hc)
+    for m in melds:
+        for t in m.tiles:
+            used[t] += 1
+    return [t for t in all_waits(tuple(hc), len(melds)) if used[t] < 4]

@@ -1,0 +1,97 @@
+"""Rule profiles: named sets of differences from the 1998 table, chosen by name (an unknown name is an error).
+
+The fan table (``FAN_TABLE``) carries the 不计 lists exactly as printed in mcr-1998-table.txt. A profile may
+add exclusions (``excludes_add``) and switch readings; every difference is listed in ``differences`` with
+its reason, and ``scoring/mcr/README.md`` documents them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class UnknownProfile(ValueError):
+    """Raised for a profile name that is not in PROFILES."""
+
+
+@dataclass(frozen=True, eq=False)   # hashed by identity (used as a cache key)
+class Profile:
+    name: str
+    description: str
+    waits_by_shape: bool = False       # 边坎钓 by the winning tile's place only (else: unique wait needed)
+    require_apart: bool = False        # 边坎钓/和绝张/九莲宝灯 only when Situation.winning_tile_apart
+    knitted_all_chows: bool = True     # 组合龙 + chow + suited pair scores 平和
+    knitted_tile_hog: bool = True      # 组合龙 hands may score 四归一
+    fifth_copy_waits: bool = False     # count a tile whose 4 copies are all standing as a wait (reference engine)
+    extra_fans: bool = False           # the competition variant's house fans (天和 地和 人和 全靠 ...)
+    excludes_add: dict = field(default_factory=dict)   # fan id -> extra 不计 entries
+    differences: tuple = ()            # (key, description) — what differs from the 1998 table and why
+
+
+# What the reference engine (pymahjonggb, "通行计法") counts differently from the printed 1998 不计 lists.
+_COMMON_PRACTICE = {
+    "nine_gates": (("pung_terminals_honors", 1),),
+    "all_terminals": ("double_pung",),
+    "four_concealed_pungs": ("fully_concealed_hand",),
+}
+_COMMON_PRACTICE_NOTES = (
+    ("nine_gates_no_terminal_pung", "九莲宝灯 also does not count one 幺九刻: the 111/999 of the pattern is part "
+     "of the fan (不重复). The 1998 list does not name it; the reference engine and common practice do."),
+    ("all_terminals_no_double_pung", "清幺九 also does not count 双同刻: with only 1s and 9s two same-number "
+     "pungs are implied by the fan (通行计法, as the reference engine)."),
+    ("four_concealed_pungs_self_drawn", "四暗刻 self-drawn counts 自摸, not 不求人: 四暗刻 already implies the "
+     "concealment (as the reference engine)."),
+)
+
+DEFAULT = Profile(
+    name="default",
+    description="Chinese Official (MCR) as commonly played and as the reference engine pymahjonggb scores it: "
+                "the 1998 table with the three common-practice exclusions below; 边张/坎张/单钓将 only for a "
+                "unique wait.",
+    excludes_add=_COMMON_PRACTICE,
+    differences=_COMMON_PRACTICE_NOTES + (
+        ("unique_wait", "边张/坎张/单钓将 need a hand waiting on exactly one tile (1998 examples: '12345 和 3 "
+         "不算边张')."),
+    ),
+)
+
+MCR1998 = Profile(
+    name="mcr1998",
+    description="The 1998 national table read literally: only the 不计 lists as printed (no common-practice "
+                "additions); 边张/坎张/单钓将 for a unique wait.",
+    differences=(("unique_wait", DEFAULT.differences[-1][1]),),
+)
+
+COMPETITION = Profile(
+    name="competition",
+    description="The competition variant (competition-variant.txt): 边坎钓 by shape, the winning tile must be "
+                "set apart, 组合龙 without 平和/四归一, and nine house fans.",
+    waits_by_shape=True,
+    require_apart=True,
+    knitted_all_chows=False,
+    knitted_tile_hog=False,
+    extra_fans=True,
+    excludes_add=_COMMON_PRACTICE,
+    differences=_COMMON_PRACTICE_NOTES + (
+        ("waits_by_shape", "边张/坎张/单钓将 by the winning tile's place, however many tiles were waited on "
+         "('1113 和 3 为钓，和 2 为坎'; '67889 和 7 非边即坎'); 组合龙 won on its 4/5/6 is 坎张."),
+        ("winning_tile_apart", "No 边张/坎张/单钓将, 和绝张 or 九莲宝灯 when the winning tile was not set apart "
+         "(Situation.winning_tile_apart=False; rule 行牌 16)."),
+        ("knitted_no_all_chows_hog", "组合龙 is not made of chows: no 平和 and no 四归一 with it (核分实例 5)."),
+        ("house_fans", "Extra fans: 天和 88 (不计自摸), 全靠 88 (不计清一色/四归一/平和), 绿七对 88 (不计四归一), "
+         "字全七对 88 (不计全带幺), 地和 64 (不计门前清), 字七对 64 (不计全带幺/四归一), 清幺九七对 64 "
+         "(不计全带幺/四归一/无字), 人和 48, 全单刻 24 (不计碰碰和/无字). Their 不计 lists are taken literally "
+         "('单一四归一' read as 四归一); the fans they sit on (七对, 字一色, 清龙 ...) still count. 天和/地和/人和 "
+         "come from Situation.heavenly_win/earthly_win/human_win."),
+    ),
+)
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, COMPETITION, MCR1998)}
+
+
+def get_profile(name) -> Profile:
+    if isinstance(name, Profile):
+        return name
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise UnknownProfile(f"unknown MCR rule profile {name!r}; choose one of {', '.join(PROFILES)}") from None
