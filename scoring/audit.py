@@ -291,7 +291,7 @@ def _check_concealed_kong(p: PlayerArea, rs: str, mt: MeldOnTable, label: str, w
             return [_finding(rs, "concealed_kong_display", p.seat,
                              f"{label}: concealed kong should show the middle two tiles with the outer two face down")]
         return []
-    if declared(p) and any(down):
+    if declared(p) and all(down):
         return [_finding(rs, "concealed_kong_hidden", p.seat,
                          f"{label}: concealed kong still face down after the win; turn it up for checking")]
     if not win_declared and not all(down):

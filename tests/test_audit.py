@@ -291,3 +291,5 @@ def test_mcr_concealed_kong_must_be_shown_after_the_win():
     assert "3.6.8" in f.clause and "亮明" in f.penalty
     shown = area(concealed="123m456m789m5p", melds=[meld("2222s", None)], win="5p", declared=True)
     assert run([shown], "mcr") == []
+    partly = area(concealed="123m456m789m5p", melds=[meld("2222s", None, down=(1, 2))], win="5p", declared=True)
+    assert run([partly], "mcr") == []             # faces visible: the kong can be checked
