@@ -13,6 +13,10 @@ A deal is four seats 0..3 and its events in order:
   self-draw: each player still in pays base + 1. ``kong_discard`` (杠上炮): the discarder's last kong is
   refunded to those who paid it (退税, 无呼叫转移).
 
+Referee events: ``FalseWin(seat)`` (诈和/顺和, 第十二条十一: 24 deal points deducted, all kong points of the
+deal returned, the player takes no further part) and ``Barred(seat)`` (停和陪打, 第十一条四（五）: all kong points
+of the deal returned; at a draw the player collects no 查大叫 and, if tenpai, pays none).
+
 If the wall ran out with two or more players still in (流局), ``Deal.draw`` gives each of them an ``EndHand``;
 the settlement then checks 花猪 and 大叫 and refunds the kongs of players who are not tenpai.
 
@@ -26,11 +30,13 @@ from typing import Iterable, Optional
 
 from . import tiles as T
 from .hand import Meld
-from .sichuan import SUIT_CN, base_points, max_wait_fans
+from .hand import Hand
+from .sichuan import SUIT_CN, base_points, max_wait_fans, score
 
 N_SEATS = 4
 KONG_KINDS = ("melded", "added", "concealed")
 ACTIVE_PIG_PENALTY = 24      # 第十二条十（一）→ 第十一条二（二）第二类: 扣当盘副分 24 分
+FALSE_WIN_PENALTY = 24       # 第十二条十一（一）: 第二类
 
 # status of a player still in at a draw (第十条三（一）, （三）)
 TENPAI, NOT_TENPAI, PIG_PASSIVE, PIG_ACTIVE = "tenpai", "not_tenpai", "pig_passive", "pig_active"
@@ -54,6 +60,16 @@ class Win:
     fans: tuple[int, ...]              # one per winner, uncapped (the cap is applied here)
     discarder: Optional[int] = None    # None = self-drawn (incl. 杠上花)
     kong_discard: bool = False         # 杠上炮: refund the discarder's last kong
+
+
+@dataclass(frozen=True)
+class FalseWin:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Barred:
+    seat: int
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,17 @@ class Settlement:
         return [a + b for a, b in zip(self.transfers, self.penalties)]
 
 
+def win_from_hands(hands: dict[int, Hand], discarder: Optional[int] = None, kong_discard: bool = False) -> Win:
+    """A Win event priced by scoring each winner's hand (scoring.sichuan.score); raises if one is not a win."""
+    fans = []
+    for seat, h in hands.items():
+        r = score(h)
+        if not r.is_win:
+            raise SettlementError(f"seat {seat}: not a winning hand ({r.reason})")
+        fans.append(r.total)
+    return Win(tuple(hands), tuple(fans), discarder, kong_discard)
+
+
 # ------------------------------------------------------------------------------------------ draw statuses
 
 def draw_status(h: EndHand) -> tuple[str, Optional[tuple[int, int]]]:
@@ -120,6 +147,8 @@ def _check_seat(s, what: str, i: int) -> None:
 def settle(deal: Deal) -> Settlement:
     out = Settlement([0] * N_SEATS, [0] * N_SEATS, [])
     won: list[int] = []
+    barred: set[int] = set()
+    n_winners = 0
     kong_items: dict[int, list[list[LedgerItem]]] = {s: [] for s in range(N_SEATS)}   # per kong, its payments
 
     def pay(kind, payer, payee, amount, note):
@@ -176,7 +205,9 @@ def settle(deal: Deal) -> Settlement:
                 _check_seat(ev.discarder, "discarder", i)
                 if ev.discarder in won or ev.discarder in ev.winners:
                     raise SettlementError(f"event {i}: discarder {ev.discarder} is not a player still in")
-            if len(won) + len(ev.winners) > N_SEATS - 1:
+            if any(w in barred for w in ev.winners):
+                raise SettlementError(f"event {i}: a barred player (停和陪打) cannot win")
+            if n_winners + len(ev.winners) > N_SEATS - 1:
                 raise SettlementError(f"event {i}: more than three winners in one deal")
             for w, f in zip(ev.winners, ev.fans):
                 base = base_points(f)
@@ -191,15 +222,30 @@ def settle(deal: Deal) -> Settlement:
                     raise SettlementError(f"event {i}: 杠上炮 but seat {ev.discarder} made no kong")
                 refund(kong_items[ev.discarder].pop(), "杠上炮: this kong's points are refunded (退税)")
             won.extend(ev.winners)
+            n_winners += len(ev.winners)
+        elif isinstance(ev, (FalseWin, Barred)):
+            _check_seat(ev.seat, "seat", i)
+            if ev.seat in won:
+                raise SettlementError(f"event {i}: seat {ev.seat} is no longer in the deal")
+            if isinstance(ev, FalseWin):
+                out.penalties[ev.seat] -= FALSE_WIN_PENALTY
+                out.ledger.append(LedgerItem("false_win_penalty", ev.seat, None, FALSE_WIN_PENALTY,
+                                             "诈和: 第二类 扣当盘副分24分 (第十二条十一（一）)"))
+                won.append(ev.seat)      # takes no further part: pays and collects nothing more
+            barred.add(ev.seat)
         else:
             raise SettlementError(f"event {i}: unknown event {type(ev).__name__}")
 
+    for p in sorted(barred):             # kong points of a barred/false-win player all go back
+        for items in kong_items[p]:
+            refund(items, "停和陪打/诈和: all kong points of the deal returned")
+        kong_items[p] = []
     if deal.draw is not None:
-        _settle_draw(deal.draw, won, kong_items, out, pay, refund)
+        _settle_draw(deal.draw, won, kong_items, out, pay, refund, barred)
     return out
 
 
-def _settle_draw(draw, won, kong_items, out: Settlement, pay, refund) -> None:
+def _settle_draw(draw, won, kong_items, out: Settlement, pay, refund, barred=frozenset()) -> None:
     """流局结算 (第十条三) + kong refunds of players not tenpai (第十条一（三）)."""
     still_in = [p for p in range(N_SEATS) if p not in won]
     if sorted(draw) != still_in:
@@ -210,7 +256,7 @@ def _settle_draw(draw, won, kong_items, out: Settlement, pay, refund) -> None:
     for p in still_in:
         st, best = draw_status(draw[p])
         out.statuses[p] = st
-        if best is not None:
+        if best is not None and p not in barred:      # a barred player cannot charge others (不能查其他选手的叫)
             prices[p] = best
     for p in still_in:
         if out.statuses[p] == PIG_ACTIVE:
@@ -219,7 +265,7 @@ def _settle_draw(draw, won, kong_items, out: Settlement, pay, refund) -> None:
             out.ledger.append(LedgerItem("pig_penalty", p, None, ACTIVE_PIG_PENALTY,
                                          f"主动花猪 (holds void suit {suit}): 第二类 扣当盘副分24分"))
     for p in still_in:
-        if out.statuses[p] == TENPAI:
+        if out.statuses[p] == TENPAI:   # incl. a barred player who is tenpai: not charged either
             continue
         for items in kong_items[p]:
             refund(items, "流局未听牌: kong points refunded (第十条一（三）)")

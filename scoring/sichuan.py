@@ -85,6 +85,7 @@ FANS: tuple[FanDef, ...] = (
     FanDef("qiang_gang", "抢杠", "Robbing the Kong", 1, _sit(lambda s: s.robbing_kong), True),
     FanDef("hai_di", "海底", "Last Tile", 1, _sit(lambda s: s.last_tile), True),
 )
+FAN_TABLE = FANS                 # same name as scoring.mcr.FAN_TABLE
 FAN_BY_ID = {f.id: f for f in FANS}
 
 

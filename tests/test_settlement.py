@@ -4,8 +4,11 @@ from hypothesis import given, settings, strategies as st
 
 from scoring import tiles as T
 from scoring.notation import parse_meld, parse_tiles
-from scoring.settlement import (ACTIVE_PIG_PENALTY, NOT_TENPAI, PIG_ACTIVE, PIG_PASSIVE, TENPAI, Deal, EndHand,
-                                Kong, SettlementError, Win, imp, settle)
+from scoring.hand import Situation
+from scoring.notation import parse_hand
+from scoring.settlement import (ACTIVE_PIG_PENALTY, FALSE_WIN_PENALTY, NOT_TENPAI, PIG_ACTIVE, PIG_PASSIVE, TENPAI,
+                                Barred, Deal, EndHand, FalseWin, Kong, SettlementError, Win, imp, settle,
+                                win_from_hands)
 
 
 def test_discard_win_and_self_draw():
@@ -98,31 +101,47 @@ def test_bad_deals(deal, msg):
 
 @st.composite
 def deals(draw):
-    events, won = [], []
+    """Random legal deals: kongs, wins (single, self-drawn, several on one discard), false wins, barred players."""
+    events, out, barred, n_winners = [], [], set(), 0
     for _ in range(draw(st.integers(0, 10))):
-        live = [p for p in range(4) if p not in won]
+        live = [p for p in range(4) if p not in out]
         if len(live) < 2:
             break
-        if draw(st.booleans()):
+        what = draw(st.sampled_from(["kong", "kong", "win", "win", "referee"]))
+        if what == "kong":
             s = draw(st.sampled_from(live))
             k = draw(st.sampled_from(["melded", "added", "concealed"]))
             d = draw(st.sampled_from([p for p in live if p != s])) if k == "melded" else None
             events.append(Kong(s, k, discarder=d, drawn=draw(st.booleans())))
-        elif len(won) < 3:
+        elif what == "referee":
+            s = draw(st.sampled_from(live))
             if draw(st.booleans()):
-                w = draw(st.sampled_from(live))
+                events.append(FalseWin(s))
+                out.append(s)
+            else:
+                events.append(Barred(s))
+            barred.add(s)
+        elif n_winners < 3:
+            can_win = [p for p in live if p not in barred]
+            if not can_win:
+                continue
+            if draw(st.booleans()):
+                w = draw(st.sampled_from(can_win))
                 events.append(Win((w,), (draw(st.integers(0, 6)),)))
-                won.append(w)
+                ws = (w,)
             else:
                 d = draw(st.sampled_from(live))
-                cands = [p for p in live if p != d]
-                k = draw(st.integers(1, min(len(cands), 3 - len(won))))
+                cands = [p for p in can_win if p != d]
+                if not cands:
+                    continue
+                k = draw(st.integers(1, min(len(cands), 3 - n_winners)))
                 ws = tuple(draw(st.permutations(cands))[:k])
                 has_kong = any(isinstance(e, Kong) and e.seat == d for e in events)
                 events.append(Win(ws, tuple(draw(st.integers(0, 6)) for _ in ws), discarder=d,
                                   kong_discard=has_kong and draw(st.booleans())))
-                won.extend(ws)
-    live = [p for p in range(4) if p not in won]
+            out.extend(ws)
+            n_winners += len(ws)
+    live = [p for p in range(4) if p not in out]
     hands = [TENPAI_HAND, NOTEN, PASSIVE_PIG, ACTIVE_PIG]
     dr = None
     if len(live) >= 2 and draw(st.booleans()):
@@ -144,6 +163,29 @@ def test_transfers_always_sum_to_zero(deal):
             recon[i.payer] -= i.amount
             recon[i.payee] += i.amount
     assert recon == s.transfers
+
+
+def test_false_win_and_barred():
+    # seat 1 konged (+6) then declared a false win: 24 deducted, kong returned, out of the deal
+    s = settle(Deal([Kong(1, "concealed"), FalseWin(1), Win((2,), (0,))]))
+    assert s.penalties == [0, -FALSE_WIN_PENALTY, 0, 0]
+    assert s.transfers == [-2, 0, 4, -2]                 # seat 1 no longer pays the later self-draw
+    # a barred player (停和陪打) keeps playing but returns every kong, even a later one, and cannot win
+    s = settle(Deal([Barred(0), Kong(0, "melded", discarder=3)]))
+    assert s.transfers == [0, 0, 0, 0] and s.penalties == [0, 0, 0, 0]
+    with pytest.raises(SettlementError, match="barred"):
+        settle(Deal([Barred(0), Win((0,), (1,))]))
+    # at a draw a barred tenpai player neither collects nor pays 查大叫
+    s = settle(Deal([Barred(0)], draw={0: TENPAI_HAND, 1: NOTEN, 2: NOTEN, 3: TENPAI_HAND}))
+    assert s.transfers == [0, -2, -2, 4]
+
+
+def test_win_from_hands():
+    w = win_from_hands({1: parse_hand("1122335577889s +9s"), 2: parse_hand("345m1111p23p9p [333m<] +9p")}, discarder=0)
+    assert w.fans == (4, 2)
+    assert settle(Deal([w])).transfers == [-12, 8, 4, 0]
+    with pytest.raises(SettlementError, match="not a winning hand"):
+        win_from_hands({1: parse_hand("123m456m789m234p5p +6p")})
 
 
 def test_imp_table():
