@@ -308,6 +308,8 @@ def _check_copies(table: TableState, rs: str) -> list[Finding]:
         seen.update(p.concealed or ())
         for mt in p.melds:
             seen.update(t for t in mt.tiles if t is not None)
+            if mt.meld is not None and mt.meld.kind == KONG and len(mt.tiles) == 3:
+                seen[mt.meld.tile] += 1          # added kong: the 4th tile lies on top of the sideways one
         if p.winning_tile is not None:
             seen[p.winning_tile] += 1
         seen.update(p.flowers)

@@ -293,3 +293,12 @@ def test_mcr_concealed_kong_must_be_shown_after_the_win():
     assert run([shown], "mcr") == []
     partly = area(concealed="123m456m789m5p", melds=[meld("2222s", None, down=(1, 2))], win="5p", declared=True)
     assert run([partly], "mcr") == []             # faces visible: the kong can be checked
+
+
+def test_added_kong_as_the_layout_reads_it():
+    # the layout gives an added kong as its 3 flat tiles (the 4th lies on the sideways one) with meld kind kong
+    added = meld("777p", 2, meld=Meld(KONG, 15, source=RIGHT, added=True))
+    a = area("left", concealed=H10, melds=[added])
+    assert run([a], "mcr") == [] and run([a], "sichuan") == []
+    b = area("right", discards=tuple(P("7p")))
+    assert "5 copies of 7p" in one(run([a, b], "mcr"), "too_many_copies").message

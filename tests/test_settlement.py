@@ -4,7 +4,6 @@ from hypothesis import given, settings, strategies as st
 
 from scoring import tiles as T
 from scoring.notation import parse_meld, parse_tiles
-from scoring.hand import Situation
 from scoring.notation import parse_hand
 from scoring.settlement import (ACTIVE_PIG_PENALTY, FALSE_WIN_PENALTY, NOT_TENPAI, PIG_ACTIVE, PIG_PASSIVE, TENPAI,
                                 Barred, Deal, EndHand, FalseWin, Kong, SettlementError, Win, imp, settle,
