@@ -399,6 +399,13 @@ def hands_of(p: PlayerArea, situation: Situation) -> tuple[list[Hand], str]:
                  else "no tiles")
 
 
+def engine_profile(rules: str, profile: Optional[str]) -> str:
+    """The profile name the engine takes: None (or "default" for Sichuan) means the rule system's default."""
+    if rules == "sichuan":
+        return "sbr2025" if profile in (None, "default") else profile
+    return profile or "default"
+
+
 def _engine(rules: str):
     if rules == "sichuan":
         from . import sichuan
@@ -415,7 +422,7 @@ def score_area(p: PlayerArea, situation: Situation, rules: str, profile: Optiona
     if not hands:
         return AreaScore(p.seat, None, None, why)
     eng = _engine(rules)
-    prof = profile or ("sbr2025" if rules == "sichuan" else "default")
+    prof = engine_profile(rules, profile)
     scored = [(eng.score(h, prof), h) for h in hands]
     best = max(scored, key=lambda rh: (rh[0].is_win, rh[0].total, rh[0].base))
     return AreaScore(p.seat, best[1], best[0], why)

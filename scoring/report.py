@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import tiles as T
-from .audit import AreaScore, Review, review
+from .audit import AreaScore, Review, engine_profile, review
 from .hand import Situation
 from .notation import NotationError, chinese_hand, format_hand
 from .result import Finding
@@ -94,7 +94,7 @@ def _finding_item(i: int, f: Finding) -> tuple[str, list[str]]:
 
 def build(table: TableState, situation: Situation, rules: str, profile: Optional[str],
           rev: Review) -> list[Block]:
-    prof = profile or ("sbr2025" if rules == "sichuan" else "default")
+    prof = engine_profile(rules, profile)
     blocks = [Block("h1", "裁判报告 Referee report"),
               Block("p", f"规则 Rules: {RULES_NAME.get((rules, prof), f'{rules} / {prof}')}"),
               Block("p", f"局况 Situation: {_situation_line(situation, rules)}")]

@@ -95,6 +95,7 @@ WIN_SC = dict(concealed="123m456m789m234p5p", win="5p", declared=True)
 
 def test_clean_sichuan_win_has_no_findings():
     assert run([area(**WIN_SC)]) == []
+    assert run([area(**WIN_SC)], "sichuan", "default") == []          # "default" means sbr2025 here
     assert run([area(concealed="123m456m789m5p", melds=[meld("2222p", None, down=(0, 3))], win="5p",
                      declared=True)]) == []
 
