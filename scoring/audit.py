@@ -67,13 +67,13 @@ _WRONG_MELD_SC = Rule("illegal_meld", f"{S} 第十二条八（四）",
 # (rule set, case) -> Rule. Rule sets: "mcr" (WMO 2006), "mcr-competition" (falls back to "mcr"), "sichuan".
 CATALOGUE: dict[tuple[str, str], Rule] = {
     # --- MCR, WMO 2006 text
-    ("mcr", "exposed_tile"): Rule("exposed_tile", f"{W} 3.11.6 7(1)",
+    ("mcr", "exposed_tile"): Rule("exposed_tile", f"{W} 3.11.6 7(1); referee-rulings.txt 7, 8",
         "手中立牌暴露于桌面的牌张须作为罚张,应在轮到自己出牌时,将罚张打出",
         "exposed tiles become penalty tiles, discarded on the player's next turns"),
-    ("mcr", "exposed_on_valid_win"): Rule("exposed_tile", f"{W} 3.11.6 7(2)",
+    ("mcr", "exposed_on_valid_win"): Rule("exposed_tile", f"{W} 3.11.6 7(2); referee-rulings.txt 13",
         "在他人报和牌时,将自己手中立牌推倒亮明者,如报和牌成立,给予警告",
         "hand laid down while another declared a win that stands: a warning", "warning"),
-    ("mcr", "exposed_on_false_win"): Rule("exposed_tile", f"{W} 3.11.6 7(2)",
+    ("mcr", "exposed_on_false_win"): Rule("exposed_tile", f"{W} 3.11.6 7(2); referee-rulings.txt 13",
         "如和牌不成立,则须将所暴露的牌张依次打出,并判该盘停和陪打",
         "the declared win fails: exposed tiles are discarded one by one, barred from winning this hand"),
     ("mcr", "wrong_tile_count"): Rule("wrong_tile_count", f"{W} 3.4.29; 3.11.6 8",

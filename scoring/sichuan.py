@@ -7,6 +7,16 @@ Source: /work/shared/rules/sichuan-sbr-2025.txt, 第九条 (win shapes, 缺一�
 
 The fan table is data (``FANS``); each fan has one small predicate over a ``_Ctx`` (the hand read one way:
 standard 4 sets + pair, or seven pairs). Both readings are tried and the higher one is kept.
+
+Points the text settles (and a quick summary might get wrong):
+* 根 = four identical tiles not konged, each kind once (a pung melded + the 4th in hand is a 根);
+  a four inside seven pairs counts as two pairs *and* one 根 (例3).
+* 金钩钩 always comes with 大对子 (the text: 至少 2 番).
+* 杠上花 is a self-draw (pays base + 1 each); 海底 covers the last wall tile and the discard after it.
+* 查大叫 charges the base (2^fans, capped) of the best wait, not the fan count; situational fans excluded;
+  a wait on a tile the player holds all four of is no wait; a three-suit shape is never tenpai.
+* 例4 of 第十条二（六） reads "根 1 番 大对子 1 番", which cannot happen under the text's own definitions
+  (four unkonged copies cannot all sit in pungs + a pair); the test rebuilds it as 大对子 only.
 """
 from __future__ import annotations
 
