@@ -1,0 +1,135 @@
+"""Train the YOLO tile localiser offline on CPU (ultralytics, model built from yaml, no downloads).
+
+    python scripts/train_detector.py --name bin512 --mode binary --imgsz 512 --epochs 30 [--hours 0.5]
+    python scripts/train_detector.py --name bin512 --resume          # continue from runs/detector/NAME/weights/last.pt
+    python scripts/train_detector.py --name bin512 --export models/tile_locator.onnx
+
+--mode binary : 2 classes (0 = face-up tile, 1 = face-down tile); the crop classifier gives the kind (two-stage).
+--mode tiles  : 43 classes (tile ids 0..41, 42 = back), one stage.
+Data: synthetic scenes (datasets.generate) + the real riichi photos' train split (prepare_detector_data.py).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def offline_ultralytics():
+    """Configure ultralytics so that it never downloads or phones home; returns the module."""
+    cfg = ROOT / ".yolo"
+    cfg.mkdir(exist_ok=True)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "0"
+    os.environ["YOLO_CONFIG_DIR"] = str(cfg)
+    font = cfg / "Arial.ttf"
+    if not font.exists():
+        import matplotlib
+        src = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+        shutil.copy(src, font)
+    import ultralytics
+    from ultralytics import settings
+    settings.update({"sync": False})
+    return ultralytics
+
+
+def _two_threads(trainer):
+    import torch
+    torch.set_num_threads(2)
+
+
+def resolve_sources(base: Path, specs: list[str], list_dir: Path, tag: str) -> list[str]:
+    """'synth/train' -> its images dir; 'synth/train:phone_*' -> a txt list of the matching images."""
+    out = []
+    for i, spec in enumerate(specs):
+        d, _, pattern = spec.partition(":")
+        images = base / d / "images"
+        if not pattern:
+            out.append(str(images))
+            continue
+        files = sorted(str(images / p.name) for p in images.glob(pattern + ".jpg"))
+        list_dir.mkdir(parents=True, exist_ok=True)
+        lst = list_dir / f"{tag}_{i}.txt"
+        lst.write_text("\n".join(files) + "\n")
+        out.append(str(lst))
+    return out
+
+
+def write_data_yaml(path: Path, mode: str, train: list[str], val: list[str]) -> Path:
+    from scoring import tiles as T
+    if mode == "binary":
+        names = ["tile", "back"]
+    else:
+        names = [T.code(i) for i in range(T.N_CLASSES)]
+    lines = ["train:"] + [f"  - {p}" for p in train] + ["val:"] + [f"  - {p}" for p in val]
+    lines += [f"nc: {len(names)}", "names: [" + ", ".join(f"'{n}'" for n in names) + "]"]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--mode", choices=("binary", "tiles"), default="binary")
+    ap.add_argument("--model", default="yolo11n.yaml")
+    ap.add_argument("--imgsz", type=int, default=512)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--hours", type=float, default=None, help="time budget (overrides epochs)")
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--data", default=str(ROOT / "data"))
+    ap.add_argument("--synth", nargs="*", default=["synth/train"])
+    ap.add_argument("--real-repeat", type=int, default=2, help="list the real train split this many times")
+    ap.add_argument("--val", nargs="*", default=["synth/test", "real/heldout"])
+    ap.add_argument("--fraction", type=float, default=1.0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--export", type=Path, default=None, help="export best.pt of --name to this ONNX path and exit")
+    ap.add_argument("--project", default=str(ROOT / "runs" / "detector"))
+    a = ap.parse_args(argv)
+
+    offline_ultralytics()
+    from ultralytics import YOLO
+
+    run_dir = Path(a.project) / a.name
+    if a.export:
+        w = run_dir / "weights" / "best.pt"
+        if not w.exists():
+            w = run_dir / "weights" / "last.pt"
+        model = YOLO(str(w))
+        out = model.export(format="onnx", imgsz=a.imgsz, opset=17, simplify=False, dynamic=False, device="cpu")
+        a.export.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(out, a.export)
+        print(f"exported {w} -> {a.export} ({a.export.stat().st_size / 1e6:.1f} MB)")
+        return 0
+    if a.resume:
+        model = YOLO(str(run_dir / "weights" / "last.pt"))
+        model.add_callback("on_train_epoch_start", _two_threads)
+        model.train(resume=True)
+        return 0
+
+    data = Path(a.data)
+    base = data / "bin" if a.mode == "binary" else data
+    train = resolve_sources(base, list(a.synth) + ["real/train"] * a.real_repeat, data / "lists", a.name + "_train")
+    val = resolve_sources(base, a.val, data / "lists", a.name + "_val")
+    yaml = write_data_yaml(data / f"{a.name}.yaml", a.mode, train, val)
+    model = YOLO(a.model)
+    model.add_callback("on_train_epoch_start", _two_threads)
+    flips = 0.5 if a.mode == "binary" else 0.0   # a mirrored face is not a tile
+    kw = dict(data=str(yaml), imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, device="cpu", workers=a.workers,
+              project=a.project, name=a.name, exist_ok=True, amp=False, plots=False, val=False,
+              fliplr=flips, flipud=0.0, degrees=0.0, mosaic=1.0, close_mosaic=max(1, a.epochs // 6),
+              pretrained=False, fraction=a.fraction, save_period=1, patience=1000, verbose=False,
+              cache=False)
+    if a.hours:
+        kw["time"] = a.hours
+    model.train(**kw)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
