@@ -104,6 +104,9 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
     ("mcr", "false_win"): Rule("false_win", f"{W} 3.11.6 6(2)",
         "诈和:尚差一张(或以上)才能听牌,却误以为已经听牌…判该盘停和陪打,并向各家罚付20分",
         "not even tenpai: barred from winning this hand and pays 20 to each player"),
+    ("mcr", "false_win_deliberate"): Rule("false_win", f"{W} 3.11.6 6(2)",
+        "诈和:尚差一张(或以上)才能听牌,却误以为已经听牌…判该盘停和陪打,并向各家罚付20分",
+        "not even tenpai: barred from winning this hand and pays 20 to each player"),
     ("mcr", "false_win_miscount"): Rule("false_win", f"{W} 3.11.6 6(2), 8",
         "诈和…判该盘停和陪打,并向各家罚付20分（手牌张数不符）",
         "win declared with a wrong tile count: barred from winning, pays 20 to each player"),
@@ -137,9 +140,12 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
     ("mcr-competition", "wrong_winning_tile"): Rule("false_win", f"{C} 和牌 5(2)",
         "错和 误以为他人打出的牌或自己抓到的牌是自己的和牌而宣布和牌的，处罚与强和同",
         "wrong tile: pays 10 to each player, barred from winning this hand"),
-    ("mcr-competition", "false_win"): Rule("false_win", f"{C} 和牌 5(3)(4)",
-        "寻常诈和 差一张牌才能听牌…罚付各家20分，其它处罚与强和同；有意诈和 差两张以上…并警告一次",
-        "not tenpai: pays 20 to each player, barred from winning; 2+ tiles from tenpai also a warning"),
+    ("mcr-competition", "false_win"): Rule("false_win", f"{C} 和牌 5(3)",
+        "寻常诈和 差一张牌才能听牌，却误以为已经听牌而宣布和牌的，罚付各家20分，其它处罚与强和同",
+        "one tile from tenpai: pays 20 to each player, barred from winning this hand"),
+    ("mcr-competition", "false_win_deliberate"): Rule("false_win", f"{C} 和牌 5(4)",
+        "有意诈和 差两张以上（含两张）牌才能听牌，却宣布和牌，罚付各家20分，并警告一次",
+        "two or more tiles from tenpai: pays 20 to each player, a warning, barred from winning this hand"),
     ("mcr-competition", "false_win_miscount"): Rule("false_win", f"{C} 和牌 5(5)",
         "相公与停和者而宣布和牌的，处罚与有意诈和同",
         "miscounted hand declared a win: as a deliberate false win (20 to each, warning, barred)"),
@@ -428,12 +434,28 @@ def score_area(p: PlayerArea, situation: Situation, rules: str, profile: Optiona
     return AreaScore(p.seat, best[1], best[0], why)
 
 
-def _tenpai_mcr(h: Hand) -> bool:
-    eng = _engine("mcr")
+def _tenpai_mcr(counts: list[int], melds) -> bool:
+    return bool(_engine("mcr").waits(counts, list(melds)))
+
+
+def tenpai_distance(h: Hand) -> int:
+    """MCR: 0 if the standing tiles (without the winning tile) are tenpai, 1 if one tile swap makes them
+    tenpai (寻常诈和), 2 for two or more (有意诈和)."""
     c = [0] * T.N_KINDS
     for t in h.concealed:
         c[t] += 1
-    return bool(eng.waits(c, list(h.melds)))
+    if _tenpai_mcr(c, h.melds):
+        return 0
+    for r in {t for t in h.concealed}:
+        for a in range(T.N_KINDS):
+            if a == r or c[a] >= 4:
+                continue
+            c[r] -= 1; c[a] += 1
+            ok = _tenpai_mcr(c, h.melds)
+            c[r] += 1; c[a] -= 1
+            if ok:
+                return 1
+    return 2
 
 
 def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: Optional[int]) -> list[Finding]:
@@ -463,11 +485,17 @@ def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: Optional[int]) -> li
     if eng.is_winning_shape(h):
         out.append(_finding(rs, "under_minimum", p.seat,
                             f"winning shape but {r.base} points without flowers, under the 8-point minimum (错和)"))
-    elif _tenpai_mcr(h):
+        return out
+    d = tenpai_distance(h)
+    if d == 0:
         out.append(_finding(rs, "wrong_winning_tile", p.seat,
                             f"the hand waits on other tiles, not {T.code(h.winning_tile)} (错和): {r.reason}"))
+    elif d == 1:
+        out.append(_finding(rs, "false_win", p.seat,
+                            f"not a winning hand, one tile from tenpai (寻常诈和): {r.reason}"))
     else:
-        out.append(_finding(rs, "false_win", p.seat, f"not a winning hand and not even tenpai (诈和): {r.reason}"))
+        out.append(_finding(rs, "false_win_deliberate", p.seat,
+                            f"not a winning hand, two or more tiles from tenpai (有意诈和): {r.reason}"))
     return out
 
 

@@ -258,7 +258,11 @@ def test_mcr_not_tenpai_is_zha_he():
     f = one(run([area(concealed="123m456m789m135p9s", win="2s", declared=True)], "mcr"), "false_win")
     assert "3.11.6 6(2)" in f.clause and "20分" in f.penalty
     f = one(run([area(concealed="123m456m789m135p9s", win="2s")], "mcr", "competition"), "false_win")
-    assert "和牌 5(3)(4)" in f.clause
+    assert "和牌 5(3)" in f.clause and "寻常诈和" in f.message      # 135p9s -> swap 9s for 4p: tenpai
+    far = area(concealed="2468m2468p2468s5m", win="9m")                 # nowhere near tenpai
+    f = one(run([far], "mcr", "competition"), "false_win")
+    assert "和牌 5(4)" in f.clause and "警告" in f.penalty and "有意诈和" in f.message
+    assert "3.11.6 6(2)" in one(run([far], "mcr"), "false_win").clause
 
 
 def test_mcr_miscounted_win():
