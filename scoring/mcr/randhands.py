@@ -34,14 +34,14 @@ _THEME_W = {"any": 10, "one_suit_m": 3, "one_suit_honors": 3, "honors": 1, "term
             "two_suits": 3}
 
 
-def _situation(rng: random.Random, has_kong: bool) -> Situation:
+def _situation(rng: random.Random, has_kong: bool, noisy: bool = False) -> Situation:
     self_drawn = rng.random() < 0.45
     return Situation(
         self_drawn=self_drawn,
         seat_wind=rng.choice((27, 28, 29, 30)),
         prevalent_wind=rng.choice((27, 28, 29, 30)),
         last_tile=rng.random() < 0.08,
-        kong_replacement=self_drawn and has_kong and rng.random() < 0.3,
+        kong_replacement=self_drawn and (has_kong or noisy) and rng.random() < 0.3,
         robbing_kong=(not self_drawn) and rng.random() < 0.05,
         last_copy=rng.random() < 0.1,
     )
@@ -219,8 +219,8 @@ def _knitted_straight(rng, pool):
     return standing, melds
 
 
-def random_hand(rng: random.Random) -> Hand:
-    """One random winning-shape hand."""
+def random_hand(rng: random.Random, noisy: bool = False) -> Hand:
+    """One random winning-shape hand; ``noisy`` also sets 杠上开花 without a kong (to test flag checks)."""
     while True:
         pool = _THEMES[rng.choices(list(_THEME_W), weights=list(_THEME_W.values()))[0]]
         r = rng.random()
@@ -246,10 +246,10 @@ def random_hand(rng: random.Random) -> Hand:
         win = standing[win_i]
         concealed = tuple(sorted(standing[:win_i] + standing[win_i + 1:]))
         flowers = tuple(sorted(rng.sample(range(34, 42), rng.choice((0, 0, 0, 1, 2, 3)))))
-        sit = _situation(rng, any(m.kind == KONG for m in melds))
+        sit = _situation(rng, any(m.kind == KONG for m in melds), noisy)
         return Hand(concealed, melds, win, flowers, sit)
 
 
-def random_hands(n: int, seed: int = 0) -> list:
+def random_hands(n: int, seed: int = 0, noisy: bool = False) -> list:
     rng = random.Random(seed)
-    return [random_hand(rng) for _ in range(n)]
+    return [random_hand(rng, noisy) for _ in range(n)]
