@@ -191,3 +191,18 @@ def test_imp_table():
     pairs = {0: 0, 1: 1, 2: 1, 3: 2, 5: 2, 6: 3, 8: 3, 9: 4, 11: 4, 12: 5, 15: 5, 16: 6, 19: 6,
              20: 7, 25: 7, 26: 8, 31: 8, 32: 9, 39: 9, 40: 10, 200: 10, -7: 0}
     assert {d: imp(d) for d in pairs} == pairs
+
+
+def test_a_whole_deal_by_hand():
+    """Kongs, a 杠上炮 一炮多响, then a draw; every step worked out by hand from 第十条."""
+    deal = Deal([
+        Kong(1, "concealed"),                                  # 1: +6, others -2          [-2, 6, -2, -2]
+        Kong(0, "melded", discarder=2),                        # 0: +2 from 2              [0, 6, -4, -2]
+        Win((2, 3), (1, 3), discarder=0, kong_discard=True),   # 0 pays 2 + 8, refunds 2   [-12, 6, 0, 6]
+    ], draw={0: TENPAI_HAND, 1: NOTEN})
+    s = settle(deal)
+    # draw: 1 is not tenpai -> returns his kong (2 to each of 0, 2, 3) and pays 0 the 大对子 base 2
+    assert s.transfers == [-12 + 2 + 2, 6 - 6 - 2, 0 + 2, 6 + 2]
+    assert s.statuses == {0: TENPAI, 1: NOT_TENPAI}
+    assert [i.kind for i in s.ledger] == (["kong"] * 4 + ["win"] * 2 + ["kong_refund"]
+                                          + ["kong_refund"] * 3 + ["cha_da_jiao"])
