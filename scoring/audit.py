@@ -393,7 +393,7 @@ def hands_of(p: PlayerArea, situation: Situation) -> tuple[list[Hand], str]:
         melds.append(rm.meld)
     sit = replace(situation, winning_tile_apart=p.winning_tile_apart and p.winning_tile is not None,
                   void_suit=_void_of(p, situation))
-    conc = tuple(p.concealed)
+    conc = tuple(p.concealed) + tuple(p.exposed)          # exposed tiles are hand tiles lying face up
     if p.winning_tile is not None:
         return [Hand(conc, tuple(melds), p.winning_tile, tuple(p.flowers), sit)], ""
     out = []
@@ -519,8 +519,10 @@ def _check_void(p: PlayerArea, situation: Situation) -> list[Finding]:
 
 
 def _check_exposed(p: PlayerArea, rs: str, win_ok: dict[str, bool]) -> list[Finding]:
-    if not p.exposed or declared(p):     # a declarer's shown tiles are not exposed tiles (3.11.6 7(4))
+    if not p.exposed:
         return []
+    if rs != "sichuan" and declared(p):   # MCR: a declarer's shown tiles are not exposed tiles (3.11.6 7(4));
+        return []                         # SBR 第十二条六（二） applies 无论自己是否已和 (won or not)
     msg = f"{len(p.exposed)} tile(s) lying face up outside hand, melds and discards: {_codes(p.exposed)}"
     if rs != "sichuan" and win_ok:
         others = ", ".join(win_ok)

@@ -152,6 +152,13 @@ def test_sichuan_exposed_tile():
     assert "第十二条六" in f.clause and "第四类" in f.penalty
 
 
+def test_sichuan_winner_showing_tiles_is_still_exposure():
+    a = area(concealed="123m456m789m234p", win="5p", declared=True, exposed=tuple(P("5p")))
+    assert kinds(run([a])) == ["exposed_tile"]
+    a = area(concealed="123m456m789m123p", win="5p", declared=True, exposed=tuple(P("5p")))
+    assert run([a], "mcr") == []                                   # MCR 3.11.6 7(4): a declarer's tiles
+
+
 def test_sichuan_winning_tile_not_apart():
     fs = run([area(concealed="123m456m789m234p55p", apart=False, declared=True)])
     assert kinds(fs) == ["winning_tile_not_apart"]                 # still a valid win, judged on every tile
