@@ -65,11 +65,14 @@ def _hand_blocks(a: AreaScore, rules: str) -> list[Block]:
     if a.note:
         out.append(Block("p", f"注 Note: {a.note}"))
     r = a.result
-    if not r.is_win:
-        out.append(Block("p", f"**不成和 Not a valid win:** {r.reason}"))
-        return out
     unit = "番" if rules == "sichuan" else "分"
     rows = [(f.name_cn, f.name_en, str(f.value), str(f.count), str(f.points)) for f in r.fans]
+    if not r.is_win:
+        out.append(Block("p", f"**不成和 Not a valid win:** {r.reason}"))
+        if rows:
+            out.append(Block("p", "已计番种 Fans found:"))
+            out.append(Block("table", header=("番种", "Fan", f"值 ({unit})", "次 ×", "计 Total"), rows=rows))
+        return out
     out.append(Block("table", header=("番种", "Fan", f"值 ({unit})", "次 ×", "计 Total"), rows=rows or
                      [("—", "no fan (平和)" if rules == "sichuan" else "—", "", "", "0")]))
     if rules == "sichuan":
