@@ -53,3 +53,13 @@ def test_html_is_escaped_and_complete():
 def test_bad_format():
     with pytest.raises(ReportError, match="unknown report format"):
         referee_report(table(), Situation(), "sichuan", fmt="pdf")
+
+
+def test_mcr_report_under_minimum_lists_the_fans_found():
+    me = PlayerArea("self", tuple(P("234m567m345p678s9s")), winning_tile=P("9s")[0], declared_win=True)
+    md = referee_report(TableState([me]), Situation(), "mcr", "competition")
+    assert "不成和 Not a valid win" in md and "已计番种 Fans found" in md and "| 平和 | All Chows" in md
+    assert "和牌 5(1)" in md and "强和" in md
+    good = PlayerArea("self", tuple(P("123m456m789m123p5p")), winning_tile=P("5p")[0], declared_win=True)
+    md = referee_report(TableState([good]), Situation(self_drawn=True), "mcr")
+    assert "| 清龙 |" in md and "每家 each" in md and "No violation found" in md
