@@ -321,6 +321,7 @@ def _check_copies(table: TableState, rs: str) -> list[Finding]:
         seen.update(p.flowers)
         seen.update(p.discards)
         seen.update(p.exposed)
+    seen.pop(T.BACK, None)                      # a face-down tile says nothing about copies
     out = []
     for t in sorted(seen):
         limit = 1 if T.is_flower(t) else 4
