@@ -533,6 +533,22 @@ def _check_exposed(p: PlayerArea, rs: str, win_ok: dict[str, bool]) -> list[Find
     return [_finding(rs, "exposed_tile", p.seat, msg)]
 
 
+def _validate(p: PlayerArea) -> None:
+    """Reject a table state no layout could produce (bad tile ids, malformed melds) with a readable message."""
+    fields = {"concealed": p.concealed or (), "discards": p.discards, "exposed": p.exposed, "flowers": p.flowers,
+              "winning_tile": () if p.winning_tile is None else (p.winning_tile,)}
+    for name, ts in fields.items():
+        bad = [t for t in ts if not isinstance(t, int) or not 0 <= t < T.N_TILES]
+        if bad:
+            raise AuditError(f"seat {p.seat}: {name} holds {bad!r}, not tile ids 0..{T.N_TILES - 1}")
+    for i, mt in enumerate(p.melds):
+        if not isinstance(mt, MeldOnTable) or any(t is not None and not (isinstance(t, int) and 0 <= t < T.N_KINDS)
+                                                  for t in mt.tiles):
+            raise AuditError(f"seat {p.seat}: meld {i + 1} is not a MeldOnTable of tile ids 0..33 / None: {mt!r}")
+    if p.concealed_face_down < 0:
+        raise AuditError(f"seat {p.seat}: concealed_face_down is negative")
+
+
 @dataclass
 class Review:
     findings: list[Finding]
@@ -547,6 +563,8 @@ def review(table: TableState, situation: Situation, rules: str = "mcr", profile:
     seats = [p.seat for p in table.players]
     if len(set(seats)) != len(seats):
         raise AuditError(f"a seat appears twice in the table state: {seats}")
+    for p in table.players:
+        _validate(p)
     winners = [p for p in table.players if declared(p)]
     scores = {p.seat: score_area(p, situation, rules, profile) for p in winners}
     win_ok = {s: bool(a.result and a.result.is_win and hand_size(table.player(s)) in (14, None))

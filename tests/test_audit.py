@@ -71,6 +71,10 @@ def test_bad_rules():
         run([], rules="riichi")
     with pytest.raises(AuditError, match="twice"):
         run([area(), area()])
+    with pytest.raises(AuditError, match="discards holds"):
+        run([PlayerArea("left", discards=(99,))])
+    with pytest.raises(AuditError, match="meld 1"):
+        run([PlayerArea("left", melds=(MeldOnTable((1, 2, 40)),))])
 
 
 # ------------------------------------------------------------------------------------------ meld reading
