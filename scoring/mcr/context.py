@@ -1,8 +1,15 @@
 """The evaluation context: one candidate reading of one hand, with everything the predicates look at."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..hand import KONG, Hand
 from .shapes import CHOW_SET, PUNG_SET, Candidate
+
+
+@lru_cache(maxsize=1 << 16)
+def _kinds(counts: tuple) -> frozenset:
+    return frozenset(t for t in range(34) if counts[t])
 
 
 class Ctx:
@@ -26,7 +33,7 @@ class Ctx:
         self.win = hand.winning_tile
         self.self_drawn = sit.self_drawn
         self.counts = counts_all          # all tiles, kongs as 4
-        self.kinds = frozenset(t for t in range(34) if counts_all[t])
+        self.kinds = _kinds(counts_all)
         self.standing = standing          # concealed tiles without the winning tile
         self.notes = notes
         self.n_melds = len(hand.melds)
@@ -50,6 +57,19 @@ class Ctx:
         self.n_kongs = self.kongs_concealed + self.kongs_exposed
         self.n_concealed_pungs = sum(1 for k, t, c, *_ in sets if k == PUNG_SET and c)
         self.cache: dict = {}
+
+    def group_key(self, group: str):
+        """Everything a predicate of ``group`` may read (the group's results are cached on this key)."""
+        if group == "tiles":
+            return (self.form, self.counts, self.n_kongs)
+        if group == "sets":
+            return (self.form, self.chows, self.pungs, self.pair, self.n_concealed_pungs, self.kongs_concealed,
+                    self.kongs_exposed)
+        if group == "winds":
+            return (self.pungs, self.sit.seat_wind, self.sit.prevalent_wind)
+        if group == "situation":
+            return (self.n_claimed, self.self_drawn, self.flags_key)
+        raise KeyError(group)
 
     def _pung_concealed(self, t: int, win_in_chow: bool) -> bool:
         """A standing pung of the winning tile is exposed (明刻) when the tile came from a discard and

@@ -32,22 +32,37 @@ def _hit(fid: str, count: int) -> FanHit:
 
 @lru_cache(maxsize=None)
 def _plan(prof: Profile):
-    """Predicates and 不计 lists active in a profile, in table order."""
+    """Predicates grouped by what they read, and the 不计 lists active in a profile, in table order."""
     rows = [r for r in FAN_TABLE if r.predicate is not None and (prof.extra_fans or not r.house)]
-    preds = tuple((r.id, r.predicate) for r in rows)
+    groups: dict = {}
+    for r in rows:
+        groups.setdefault(r.group, []).append((r.id, r.predicate))
     excl = tuple((r.id, tuple(r.excludes) + tuple(prof.excludes_add.get(r.id, ()))) for r in rows)
-    return preds, tuple((fid, ex) for fid, ex in excl if ex)
+    return tuple((g, tuple(p)) for g, p in groups.items()), tuple((fid, ex) for fid, ex in excl if ex)
 
 
-def evaluate(ctx: Ctx, prof: Profile) -> dict:
-    """Fan id -> count for one reading, after the 不计 lists (applied from the highest fan down; a fan
-    that is itself not counted does not cancel anything)."""
-    preds, excl = _plan(prof)
-    found = {}
+_GROUP_CACHE: dict = {}      # (profile, group, key) -> ((fan id, count), ...)
+_EXCL_CACHE: dict = {}       # (profile, found items) -> found after the 不计 lists
+_CACHE_LIMIT = 1 << 18
+
+
+def clear_caches() -> None:
+    _GROUP_CACHE.clear()
+    _EXCL_CACHE.clear()
+    _best.cache_clear()
+    _describe.cache_clear()
+
+
+def _run(preds, ctx) -> tuple:
+    out = []
     for fid, pred in preds:
         n = pred(ctx)
         if n:
-            found[fid] = int(n)
+            out.append((fid, int(n)))
+    return tuple(out)
+
+
+def _apply_excludes(found: dict, excl) -> dict:
     for fid, ex in excl:
         if fid in found:
             for e in ex:
@@ -62,6 +77,30 @@ def evaluate(ctx: Ctx, prof: Profile) -> dict:
     if not found:
         found["chicken_hand"] = 1
     return found
+
+
+def evaluate(ctx: Ctx, prof: Profile) -> dict:
+    """Fan id -> count for one reading, after the 不计 lists (applied from the highest fan down; a fan
+    that is itself not counted does not cancel anything). Group results are cached on their group key."""
+    groups, excl = _plan(prof)
+    if len(_GROUP_CACHE) > _CACHE_LIMIT or len(_EXCL_CACHE) > _CACHE_LIMIT:
+        _GROUP_CACHE.clear()
+        _EXCL_CACHE.clear()
+    items: list = []
+    for g, preds in groups:
+        if g == "hand":
+            items.extend(_run(preds, ctx))
+            continue
+        key = (prof, g, ctx.group_key(g))
+        got = _GROUP_CACHE.get(key)
+        if got is None:
+            got = _GROUP_CACHE[key] = _run(preds, ctx)
+        items.extend(got)
+    ekey = (prof, tuple(sorted(items)))
+    found = _EXCL_CACHE.get(ekey)
+    if found is None:
+        found = _EXCL_CACHE[ekey] = _apply_excludes(dict(items), excl)
+    return dict(found)
 
 
 def _points(found: dict) -> int:
@@ -86,19 +125,28 @@ def _counts(tiles) -> tuple:
     return tuple(c)
 
 
-def _describe(hand: Hand, cand) -> str:
+_SUIT = "mpsz"
+
+
+def _group_text(tiles) -> str:
+    return "".join(str(t % 9 + 1) for t in tiles) + _SUIT[tiles[0] // 9]
+
+
+@lru_cache(maxsize=1 << 16)
+def _describe(cand, melds, concealed, win) -> str:
+    """The chosen reading in notation, e.g. ``123m 456p 789s 111z 55m [345m<] +5m``."""
     parts = []
-    if cand.form == "regular" or cand.form == "knitted_straight":
+    if cand.form in ("regular", "knitted_straight"):
         if cand.form == "knitted_straight":
             parts.append(format_tiles(cand.knit) + "(组合龙)")
         for kind, t in cand.sets:
-            parts.append(format_tiles((t, t + 1, t + 2) if kind == CHOW_SET else (t, t, t)))
-        parts.append(format_tiles((cand.pair, cand.pair)))
+            parts.append(_group_text((t, t + 1, t + 2) if kind == CHOW_SET else (t, t, t)))
+        parts.append(_group_text((cand.pair, cand.pair)))
     else:
         label = {"seven_pairs": "七对", "thirteen_orphans": "十三幺", "honors_knitted": "全不靠"}[cand.form]
-        parts.append(format_tiles(sorted(list(hand.concealed) + [hand.winning_tile])) + f"({label})")
-    parts += [format_meld(m) for m in hand.melds]
-    return " ".join(parts) + " +" + T.code(hand.winning_tile)
+        parts.append(format_tiles(sorted(concealed + (win,))) + f"({label})")
+    parts += [format_meld(m) for m in melds]
+    return " ".join(parts) + " +" + T.code(win)
 
 
 @lru_cache(maxsize=1 << 17)
@@ -112,18 +160,20 @@ def _best(key, prof: Profile):
     if not cands:
         return None
     flags, notes = situation_flags(hand, prof)
+    flags_key = tuple(flags.values())
     counts_all = tuple(hand.counts())
     best = None
     for cand in cands:
         ctx = Ctx(hand, cand, counts_all, standing, prof, notes)
         ctx.flags = flags
+        ctx.flags_key = flags_key
         found = evaluate(ctx, prof)
         pts = _points(found)
         if best is None or pts > best[0]:
             best = (pts, found, cand)
     pts, found, cand = best
     hits = tuple(_hit(r.id, found[r.id]) for r in FAN_TABLE if r.id in found)
-    return pts, hits, _describe(hand, cand), tuple(notes)
+    return pts, hits, _describe(cand, hand.melds, hand.concealed, hand.winning_tile), tuple(notes)
 
 
 def _key(hand: Hand):

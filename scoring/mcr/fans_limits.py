@@ -32,40 +32,41 @@ def _ranks(c):
     return {t % 9 + 1 for t in c.kinds}
 
 
-@fan(3, "all_green", "绿一色", "All Green", 88, ("half_flush",))
+@fan(3, "all_green", "绿一色", "All Green", 88, ("half_flush",), group="tiles")
 def all_green(c):
     """Only 23468 bamboo and Green dragons (without a Green dragon it is also 清一色)."""
     return c.form in _TRAIT_FORMS and c.kinds <= GREEN
 
 
 @fan(8, "all_terminals", "清幺九", "All Terminals", 64,
-     ("all_pungs", "no_honors", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors"))
+     ("all_pungs", "no_honors", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors"), group="tiles")
 def all_terminals(c):
     return c.form in _TRAIT_FORMS and c.kinds <= TERMINALS
 
 
 @fan(11, "all_honors", "字一色", "All Honors", 64,
-     ("all_pungs", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors", "one_voided_suit"))
+     ("all_pungs", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors", "one_voided_suit"),
+     group="tiles")
 def all_honors(c):
     return c.form in _TRAIT_FORMS and c.kinds <= HONORS
 
 
 @fan(18, "all_terminals_and_honors", "混幺九", "All Terminals and Honors", 32,
-     ("all_pungs", "outside_hand", "pung_terminals_honors"))
+     ("all_pungs", "outside_hand", "pung_terminals_honors"), group="tiles")
 def all_terminals_and_honors(c):
     """Only terminals and honours, with both present (all-one-kind is 清幺九 or 字一色)."""
     return (c.form in _TRAIT_FORMS and c.kinds <= (TERMINALS | HONORS)
             and not c.kinds <= TERMINALS and not c.kinds <= HONORS)
 
 
-@fan(21, "all_even_pungs", "全双刻", "All Even Pungs", 24, ("all_pungs", "all_simples", "no_honors"))
+@fan(21, "all_even_pungs", "全双刻", "All Even Pungs", 24, ("all_pungs", "all_simples", "no_honors"), group="sets")
 def all_even_pungs(c):
     """Four pungs and a pair, all of 2, 4, 6 or 8."""
     return (c.form == "regular" and len(c.pungs) == 4
             and all(t < 27 and t % 9 in (1, 3, 5, 7) for t in c.pungs + (c.pair,)))
 
 
-@fan(22, "full_flush", "清一色", "Full Flush", 24, ("no_honors", "one_voided_suit"))
+@fan(22, "full_flush", "清一色", "Full Flush", 24, ("no_honors", "one_voided_suit"), group="tiles")
 def full_flush(c):
     return len(_suits(c)) == 1 and not _has_honor(c)
 
@@ -85,25 +86,25 @@ def _range_fan(c):
     return None
 
 
-@fan(25, "upper_tiles", "全大", "Upper Tiles", 24, ("no_honors", "upper_four"))
+@fan(25, "upper_tiles", "全大", "Upper Tiles", 24, ("no_honors", "upper_four"), group="tiles")
 def upper_tiles(c):
     """Only 7, 8 and 9."""
     return _range_fan(c) == "upper_tiles"
 
 
-@fan(26, "middle_tiles", "全中", "Middle Tiles", 24, ("no_honors", "all_simples"))
+@fan(26, "middle_tiles", "全中", "Middle Tiles", 24, ("no_honors", "all_simples"), group="tiles")
 def middle_tiles(c):
     """Only 4, 5 and 6."""
     return _range_fan(c) == "middle_tiles"
 
 
-@fan(27, "lower_tiles", "全小", "Lower Tiles", 24, ("no_honors", "lower_four"))
+@fan(27, "lower_tiles", "全小", "Lower Tiles", 24, ("no_honors", "lower_four"), group="tiles")
 def lower_tiles(c):
     """Only 1, 2 and 3."""
     return _range_fan(c) == "lower_tiles"
 
 
-@fan(31, "all_five", "全带五", "All Five", 16, ("all_simples", "no_honors"))
+@fan(31, "all_five", "全带五", "All Five", 16, ("all_simples", "no_honors"), group="sets")
 def all_five(c):
     """Every set and the pair contain a 5."""
     if c.form != "regular":
@@ -120,36 +121,36 @@ def all_five(c):
     return 1
 
 
-@fan(36, "upper_four", "大于五", "Upper Four", 12, ("no_honors",))
+@fan(36, "upper_four", "大于五", "Upper Four", 12, ("no_honors",), group="tiles")
 def upper_four(c):
     """Only 6 to 9 (with a 6)."""
     return _range_fan(c) == "upper_four"
 
 
-@fan(37, "lower_four", "小于五", "Lower Four", 12, ("no_honors",))
+@fan(37, "lower_four", "小于五", "Lower Four", 12, ("no_honors",), group="tiles")
 def lower_four(c):
     """Only 1 to 4 (with a 4)."""
     return _range_fan(c) == "lower_four"
 
 
-@fan(40, "reversible_tiles", "推不倒", "Reversible Tiles", 8, ("one_voided_suit",))
+@fan(40, "reversible_tiles", "推不倒", "Reversible Tiles", 8, ("one_voided_suit",), group="tiles")
 def reversible_tiles(c):
     """Only tiles that look the same upside down: 1234589 dots, 245689 bamboo, White dragon."""
     return c.form in _TRAIT_FORMS and c.kinds <= REVERSIBLE
 
 
-@fan(49, "half_flush", "混一色", "Half Flush", 6)
+@fan(49, "half_flush", "混一色", "Half Flush", 6, group="tiles")
 def half_flush(c):
     return len(_suits(c)) == 1 and _has_honor(c)
 
 
-@fan(51, "all_types", "五门齐", "All Types", 6)
+@fan(51, "all_types", "五门齐", "All Types", 6, group="tiles")
 def all_types(c):
     """All three suits, a wind and a dragon."""
     return len(_suits(c)) == 3 and not c.kinds.isdisjoint(WINDS) and not c.kinds.isdisjoint(DRAGONS)
 
 
-@fan(56, "outside_hand", "全带幺", "Outside Hand", 4)
+@fan(56, "outside_hand", "全带幺", "Outside Hand", 4, group="sets")
 def outside_hand(c):
     """Every set and the pair contain a terminal or an honour."""
     if c.form != "regular":
@@ -166,7 +167,7 @@ def outside_hand(c):
     return 1
 
 
-@fan(65, "tile_hog", "四归一", "Tile Hog", 2)
+@fan(65, "tile_hog", "四归一", "Tile Hog", 2, group="tiles")
 def tile_hog(c):
     """Four copies of a tile used without declaring a kong (once per such tile)."""
     if c.form == "knitted_straight" and not c.prof.knitted_tile_hog:
@@ -174,17 +175,17 @@ def tile_hog(c):
     return sum(1 for n in c.counts if n == 4) - c.n_kongs
 
 
-@fan(69, "all_simples", "断幺", "All Simples", 2, ("no_honors",))
+@fan(69, "all_simples", "断幺", "All Simples", 2, ("no_honors",), group="tiles")
 def all_simples(c):
     return c.form in _TRAIT_FORMS and c.kinds.isdisjoint(TERMINALS | HONORS)
 
 
-@fan(76, "one_voided_suit", "缺一门", "One Voided Suit", 1)
+@fan(76, "one_voided_suit", "缺一门", "One Voided Suit", 1, group="tiles")
 def one_voided_suit(c):
     """Exactly one of the three suits missing."""
     return len(_suits(c)) == 2
 
 
-@fan(77, "no_honors", "无字", "No Honors", 1)
+@fan(77, "no_honors", "无字", "No Honors", 1, group="tiles")
 def no_honors(c):
     return not _has_honor(c)

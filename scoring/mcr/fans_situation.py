@@ -56,74 +56,75 @@ def situation_flags(hand, prof) -> tuple[dict, list]:
     return f, notes
 
 
-@fan(44, "last_tile_draw", "妙手回春", "Last Tile Draw", 8, ("self_drawn",))
+@fan(44, "last_tile_draw", "妙手回春", "Last Tile Draw", 8, ("self_drawn",), group="situation")
 def last_tile_draw(c):
     """Self-drawn win on the last tile of the wall."""
     return c.flags["last_tile"] and c.self_drawn
 
 
-@fan(45, "last_tile_claim", "海底捞月", "Last Tile Claim", 8)
+@fan(45, "last_tile_claim", "海底捞月", "Last Tile Claim", 8, group="situation")
 def last_tile_claim(c):
     """Win on the last discard."""
     return c.flags["last_tile"] and not c.self_drawn
 
 
-@fan(46, "out_with_replacement_tile", "杠上开花", "Out with Replacement Tile", 8, ("self_drawn",))
+@fan(46, "out_with_replacement_tile", "杠上开花", "Out with Replacement Tile", 8, ("self_drawn",), group="situation")
 def out_with_replacement_tile(c):
     """Win on the replacement tile drawn after a kong (not after a flower)."""
     return c.flags["kong_replacement"]
 
 
-@fan(47, "robbing_the_kong", "抢杠和", "Robbing The Kong", 8, ("last_tile",))
+@fan(47, "robbing_the_kong", "抢杠和", "Robbing The Kong", 8, ("last_tile",), group="situation")
 def robbing_the_kong(c):
     """Win on the tile another player adds to a melded pung."""
     return c.flags["robbing_kong"]
 
 
-@fan(52, "melded_hand", "全求人", "Melded Hand", 6, ("single_wait",))
+@fan(52, "melded_hand", "全求人", "Melded Hand", 6, ("single_wait",), group="situation")
 def melded_hand(c):
     """Four claimed sets, won on a discard with a single wait."""
     return c.n_claimed == 4 and not c.self_drawn
 
 
-@fan(57, "fully_concealed_hand", "不求人", "Fully Concealed Hand", 4, ("concealed_hand", "self_drawn"))
+@fan(57, "fully_concealed_hand", "不求人", "Fully Concealed Hand", 4, ("concealed_hand", "self_drawn"),
+     group="situation")
 def fully_concealed_hand(c):
     """Nothing claimed (concealed kongs allowed), self-drawn."""
     return c.n_claimed == 0 and c.self_drawn
 
 
-@fan(59, "last_tile", "和绝张", "Last Tile", 4)
+@fan(59, "last_tile", "和绝张", "Last Tile", 4, group="situation")
 def last_tile(c):
     """Won on the last copy of a tile whose other three are visible."""
     return c.flags["last_copy"]
 
 
-@fan(63, "concealed_hand", "门前清", "Concealed Hand", 2)
+@fan(63, "concealed_hand", "门前清", "Concealed Hand", 2, group="situation")
 def concealed_hand(c):
     """Nothing claimed (concealed kongs allowed), won on a discard."""
     return c.n_claimed == 0 and not c.self_drawn
 
 
-@fan(81, "self_drawn", "自摸", "Self-Drawn", 1)
+@fan(81, "self_drawn", "自摸", "Self-Drawn", 1, group="situation")
 def self_drawn(c):
     return c.self_drawn
 
 
 # ---- competition variant house fans ----
 
-@fan(101, "heavenly_hand", "天和", "Heavenly Hand", 88, ("self_drawn",), house=True)
+@fan(101, "heavenly_hand", "天和", "Heavenly Hand", 88, ("self_drawn",), house=True, group="situation")
 def heavenly_hand(c):
     """The dealer wins on the first 14 tiles."""
     return c.flags["heavenly"]
 
 
-@fan(105, "earthly_hand", "地和", "Earthly Hand", 64, ("concealed_hand",), house=True)
+@fan(105, "earthly_hand", "地和", "Earthly Hand", 64, ("concealed_hand",), house=True, group="situation")
 def earthly_hand(c):
     """A player wins on the dealer's first discard."""
     return c.flags["earthly"]
 
 
-@fan(108, "human_hand", "人和", "Human Hand", 48, house=True)
+@fan(108, "human_hand", "人和", "Human Hand", 48, house=True, group="situation")
 def human_hand(c):
     """Ready from the deal (13 tiles), never changed, then won."""
     return c.flags["human"]

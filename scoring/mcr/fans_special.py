@@ -18,7 +18,7 @@ def _shifted_pairs(c):
 
 
 @fan(4, "nine_gates", "九莲宝灯", "Nine Gates", 88,
-     ("full_flush", "fully_concealed_hand", "concealed_hand", "one_voided_suit", "no_honors"))
+     ("full_flush", "fully_concealed_hand", "concealed_hand", "one_voided_suit", "no_honors"), group="hand")
 def nine_gates(c):
     """Concealed 1112345678999 of one suit waiting on any tile of that suit. Competition: only when the
     winning tile was set apart."""
@@ -35,38 +35,39 @@ def nine_gates(c):
 
 @fan(6, "seven_shifted_pairs", "连七对", "Seven Shifted Pairs", 88,
      ("full_flush", "fully_concealed_hand", "single_wait", "seven_pairs", "concealed_hand", "one_voided_suit",
-      "no_honors", "pure_double_chow", "all_chows", "short_straight"))
+      "no_honors", "pure_double_chow", "all_chows", "short_straight"), group="tiles")
 def seven_shifted_pairs(c):
     """Seven pairs of one suit in sequence."""
     return _shifted_pairs(c)
 
 
 @fan(7, "thirteen_orphans", "十三幺", "Thirteen Orphans", 88,
-     ("all_types", "fully_concealed_hand", "single_wait", "outside_hand", "concealed_hand"))
+     ("all_types", "fully_concealed_hand", "single_wait", "outside_hand", "concealed_hand"), group="tiles")
 def thirteen_orphans(c):
     return c.form == "thirteen_orphans"
 
 
-@fan(19, "seven_pairs", "七对", "Seven Pairs", 24, ("fully_concealed_hand", "single_wait", "concealed_hand"))
+@fan(19, "seven_pairs", "七对", "Seven Pairs", 24, ("fully_concealed_hand", "single_wait", "concealed_hand"),
+     group="tiles")
 def seven_pairs(c):
     return c.form == "seven_pairs" and not _shifted_pairs(c)
 
 
 @fan(20, "greater_honors_knitted", "七星不靠", "Greater Honors and Knitted Tiles", 24,
-     ("all_types", "fully_concealed_hand", "lesser_honors_knitted", "single_wait", "concealed_hand"))
+     ("all_types", "fully_concealed_hand", "lesser_honors_knitted", "single_wait", "concealed_hand"), group="tiles")
 def greater_honors_knitted(c):
     """All seven honours plus seven tiles of one knitted straight, all single."""
     return c.form == "honors_knitted" and c.kinds >= HONORS
 
 
 @fan(34, "lesser_honors_knitted", "全不靠", "Lesser Honors and Knitted Tiles", 12,
-     ("all_types", "fully_concealed_hand", "single_wait", "concealed_hand"))
+     ("all_types", "fully_concealed_hand", "single_wait", "concealed_hand"), group="tiles")
 def lesser_honors_knitted(c):
     """Fourteen single tiles from one knitted straight and the seven honours."""
     return c.form == "honors_knitted" and not c.kinds >= HONORS
 
 
-@fan(35, "knitted_straight", "组合龙", "Knitted Straight", 12)
+@fan(35, "knitted_straight", "组合龙", "Knitted Straight", 12, group="tiles")
 def knitted_straight(c):
     """147, 258, 369 in three different suits (in a 全不靠 too when all nine are there)."""
     if c.form == "knitted_straight":
@@ -81,7 +82,7 @@ def _pairs_of(c, kinds):
 
 
 @fan(102, "all_knitted_full", "全靠", "Pure Straight with Middle Chow", 88,
-     ("full_flush", "tile_hog", "all_chows"), house=True)
+     ("full_flush", "tile_hog", "all_chows"), house=True, group="sets")
 def all_knitted_full(c):
     """One suit: 1-9 plus 456, with a pair of 5 (123 456 789 456 55)."""
     if c.form != "regular" or c.pair is None or c.pair >= 27 or c.pair % 9 != 4:
@@ -90,26 +91,28 @@ def all_knitted_full(c):
     return c.chows == (s, s + 3, s + 3, s + 6)
 
 
-@fan(103, "green_seven_pairs", "绿七对", "All Green Seven Pairs", 88, ("tile_hog",), house=True)
+@fan(103, "green_seven_pairs", "绿七对", "All Green Seven Pairs", 88, ("tile_hog",), house=True, group="tiles")
 def green_seven_pairs(c):
     """Seven pairs of 23468 bamboo and Green dragons."""
     return _pairs_of(c, GREEN)
 
 
-@fan(104, "honors_seven_pairs_full", "字全七对", "Seven Pairs of All Honours", 88, ("outside_hand",), house=True)
+@fan(104, "honors_seven_pairs_full", "字全七对", "Seven Pairs of All Honours", 88, ("outside_hand",), house=True,
+     group="tiles")
 def honors_seven_pairs_full(c):
     """A pair of each of the seven honours."""
     return c.form == "seven_pairs" and c.kinds == HONORS
 
 
-@fan(106, "honors_seven_pairs", "字七对", "Honours Seven Pairs", 64, ("outside_hand", "tile_hog"), house=True)
+@fan(106, "honors_seven_pairs", "字七对", "Honours Seven Pairs", 64, ("outside_hand", "tile_hog"), house=True,
+     group="tiles")
 def honors_seven_pairs(c):
     """Seven pairs of honours, not all seven kinds (a 4-of-a-kind is two pairs)."""
     return _pairs_of(c, HONORS) and c.kinds != HONORS
 
 
 @fan(107, "terminals_seven_pairs", "清幺九七对", "Terminals Seven Pairs", 64,
-     ("outside_hand", "tile_hog", "no_honors"), house=True)
+     ("outside_hand", "tile_hog", "no_honors"), house=True, group="tiles")
 def terminals_seven_pairs(c):
     """Seven pairs of 1s and 9s."""
     return _pairs_of(c, TERMINALS)

@@ -6,7 +6,8 @@ Chinese and English names, the point value, and ``excludes`` — the 不计 list
 ``(fan id, n)`` (n occurrences not counted, e.g. the one 幺九刻 inside 九莲宝灯).
 
 A predicate takes the evaluation context (see ``context.Ctx``) and returns how many times the fan occurs
-(0 = absent; True counts as 1).
+(0 = absent; True counts as 1). Its ``group`` says which part of the context it reads, so that the engine
+can cache a group's results on that part alone (``Ctx.group_key``).
 """
 from __future__ import annotations
 
@@ -27,19 +28,22 @@ class FanDef:
     family: str = ""
     predicate: Optional[Callable] = None
     house: bool = False          # only in profiles that enable the competition variant's extra fans
+    group: str = "hand"          # what the predicate reads (see context.Ctx.group_key); results cached per group
 
     @property
     def excludes_ids(self) -> tuple:
         return tuple(e if isinstance(e, str) else e[0] for e in self.excludes)
 
 
-def fan(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes: tuple = (), house: bool = False):
-    """Register a table row with the decorated predicate."""
+def fan(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes: tuple = (), house: bool = False,
+        group: str = "hand"):
+    """Register a table row with the decorated predicate. ``group`` names the part of the context the
+    predicate reads ("tiles", "sets", "winds", "situation"; "hand" = anything, never cached)."""
     def deco(pred):
         if id_ in _ROWS:
             raise ValueError(f"fan {id_} registered twice")
         family = pred.__module__.rsplit(".", 1)[-1].removeprefix("fans_")
-        _ROWS[id_] = FanDef(number, id_, name_cn, name_en, value, tuple(excludes), family, pred, house)
+        _ROWS[id_] = FanDef(number, id_, name_cn, name_en, value, tuple(excludes), family, pred, house, group)
         return pred
     return deco
 
