@@ -37,7 +37,8 @@ def _plan(prof: Profile):
     groups: dict = {}
     for r in rows:
         groups.setdefault(r.group, []).append((r.id, r.predicate))
-    excl = tuple((r.id, tuple(r.excludes) + tuple(prof.excludes_add.get(r.id, ()))) for r in rows)
+    excl = tuple((r.id, tuple(e for e in r.excludes if e not in prof.excludes_remove.get(r.id, ()))
+                  + tuple(prof.excludes_add.get(r.id, ()))) for r in rows)
     return tuple((g, tuple(p)) for g, p in groups.items()), tuple((fid, ex) for fid, ex in excl if ex)
 
 
@@ -100,7 +101,22 @@ def evaluate(ctx: Ctx, prof: Profile) -> dict:
     found = _EXCL_CACHE.get(ekey)
     if found is None:
         found = _EXCL_CACHE[ekey] = _apply_excludes(dict(items), excl)
-    return dict(found)
+    found = dict(found)
+    if prof.deduct_implied_pungs and ("all_honors" in found or "all_terminals_and_honors" in found):
+        n = _implied_pungs(ctx, found)
+        if n:
+            found["implied_terminal_pung"] = n
+    return found
+
+
+def _implied_pungs(ctx: Ctx, found: dict) -> int:
+    """Honour pungs scored by a 2+ point pung fan inside 字一色/混幺九 (each pung once)."""
+    n = found.get("dragon_pung", 0) + 2 * ("two_dragons_pungs" in found)
+    if "big_three_winds" in found:
+        return n + 3
+    sit = ctx.sit
+    return n + sum(1 for w in set(ctx.pungs) if 27 <= w <= 30 and (
+        (w == sit.prevalent_wind and "prevalent_wind" in found) or (w == sit.seat_wind and "seat_wind" in found)))
 
 
 def _points(found: dict) -> int:

@@ -9,3 +9,5 @@ from .fantable import row
 
 row(43, "chicken_hand", "无番和", "Chicken Hand", 8, family="flowers")
 row(82, "flowers", "花牌", "Flower Tiles", 1, family="flowers")
+# competition profile only: the 幺九刻 already inside 字一色/混幺九, taken off each honour-pung fan (核分实例 3)
+row(110, "implied_terminal_pung", "幺九刻减计", "Implied Terminal Pung", -1, family="flowers", house=True)

@@ -48,9 +48,10 @@ def fan(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes:
     return deco
 
 
-def row(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes: tuple = (), family: str = ""):
-    """Register a row that has no predicate (无番和 and flowers are computed by the engine)."""
-    _ROWS[id_] = FanDef(number, id_, name_cn, name_en, value, tuple(excludes), family, None)
+def row(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes: tuple = (), family: str = "",
+        house: bool = False):
+    """Register a row that has no predicate (无番和, flowers and adjustments are computed by the engine)."""
+    _ROWS[id_] = FanDef(number, id_, name_cn, name_en, value, tuple(excludes), family, None, house)
 
 
 def all_rows() -> dict[str, FanDef]:

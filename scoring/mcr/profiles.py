@@ -24,6 +24,8 @@ class Profile:
     fifth_copy_waits: bool = False     # count a tile whose 4 copies are all standing as a wait (reference engine)
     extra_fans: bool = False           # the competition variant's house fans (天和 地和 人和 全靠 ...)
     excludes_add: dict = field(default_factory=dict)   # fan id -> extra 不计 entries
+    excludes_remove: dict = field(default_factory=dict)  # fan id -> 不计 entries of the table that do not apply
+    deduct_implied_pungs: bool = False  # 字一色/混幺九: honour-pung fans count 1 less per pung (implied 幺九刻)
     differences: tuple = ()            # (key, description) — what differs from the 1998 table and why
 
 
@@ -61,22 +63,35 @@ MCR1998 = Profile(
     differences=(("unique_wait", DEFAULT.differences[-1][1]),),
 )
 
+_CONCEALED_ALWAYS = ("nine_gates", "seven_shifted_pairs", "thirteen_orphans", "four_concealed_pungs", "seven_pairs",
+                     "greater_honors_knitted", "lesser_honors_knitted")
+
 COMPETITION = Profile(
     name="competition",
     description="The competition variant (competition-variant.txt): 边坎钓 by shape, the winning tile must be "
-                "set apart, 组合龙 without 平和/四归一, and nine house fans.",
+                "set apart, 门前清/不求人 by their definitions for every shape, 组合龙 without 平和/四归一, "
+                "implied 幺九刻 taken off honour-pung fans in 字一色/混幺九, and nine house fans.",
     waits_by_shape=True,
     require_apart=True,
     knitted_all_chows=False,
     knitted_tile_hog=False,
     extra_fans=True,
-    excludes_add=_COMMON_PRACTICE,
-    differences=_COMMON_PRACTICE_NOTES + (
+    deduct_implied_pungs=True,
+    excludes_add={k: v for k, v in _COMMON_PRACTICE.items() if k != "four_concealed_pungs"},
+    excludes_remove={**{k: ("concealed_hand",) for k in _CONCEALED_ALWAYS},
+                     "nine_gates": ("concealed_hand", "fully_concealed_hand")},
+    differences=_COMMON_PRACTICE_NOTES[:2] + (
         ("waits_by_shape", "边张/坎张/单钓将 by the winning tile's place, however many tiles were waited on "
-         "('1113 和 3 为钓，和 2 为坎'; '67889 和 7 非边即坎'); 组合龙 won on its 4/5/6 is 坎张."),
+         "('1113 和 3 为钓，和 2 为坎'; '67889 和 7 非边即坎'); 组合龙 won on its 4/5/6 is 坎张 (核分实例 1)."),
         ("winning_tile_apart", "No 边张/坎张/单钓将, 和绝张 or 九莲宝灯 when the winning tile was not set apart "
-         "(Situation.winning_tile_apart=False; rule 行牌 16)."),
+         "(Situation.winning_tile_apart=False; 行牌 16)."),
+        ("concealed_by_definition", "门前清 counts for every shape won concealed on a discard, 九莲宝灯 连七对 "
+         "十三幺 四暗刻 七对 七星不靠 全不靠 included (only 地和 implies it); 不求人 counts for every 4-sets "
+         "shape won concealed and self-drawn (九莲宝灯, 四暗刻 too); the pair-less shapes get 自摸 (行牌 15)."),
         ("knitted_no_all_chows_hog", "组合龙 is not made of chows: no 平和 and no 四归一 with it (核分实例 5)."),
+        ("implied_terminal_pungs", "In 字一色 and 混幺九 each pung scored as 箭刻/双箭刻/三风刻/圈风刻/门风刻 "
+         "counts 1 less (its 幺九刻 is already in the fan): 箭刻 +1, 双箭刻 +4, 圈风刻 or 门风刻 +1, both on one "
+         "pung +3 (核分实例 3). Shown as the row 'implied_terminal_pung' (-1 each)."),
         ("house_fans", "Extra fans: 天和 88 (不计自摸), 全靠 88 (不计清一色/四归一/平和), 绿七对 88 (不计四归一), "
          "字全七对 88 (不计全带幺), 地和 64 (不计门前清), 字七对 64 (不计全带幺/四归一), 清幺九七对 64 "
          "(不计全带幺/四归一/无字), 人和 48, 全单刻 24 (不计碰碰和/无字). Their 不计 lists are taken literally "
