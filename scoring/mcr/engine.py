@@ -19,6 +19,7 @@ ROWS = all_rows()
 # Table order: by value, high first, then the 1998 number (the order 不计 lists are applied in).
 FAN_TABLE = tuple(sorted(ROWS.values(), key=lambda r: (-r.value, r.number)))
 _HITS = {r.id: {} for r in FAN_TABLE}
+_ORDER = {r.id: i for i, r in enumerate(FAN_TABLE)}
 
 
 def _hit(fid: str, count: int) -> FanHit:
@@ -188,7 +189,7 @@ def _best(key, prof: Profile):
         if best is None or pts > best[0]:
             best = (pts, found, cand)
     pts, found, cand = best
-    hits = tuple(_hit(r.id, found[r.id]) for r in FAN_TABLE if r.id in found)
+    hits = tuple(_hit(k, found[k]) for k in sorted(found, key=_ORDER.__getitem__))
     return pts, hits, _describe(cand, hand.melds, hand.concealed, hand.winning_tile), tuple(notes)
 
 
