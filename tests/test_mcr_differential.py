@@ -56,6 +56,13 @@ def test_totals_agree_except_named_differences(compared):
     assert sum(excused.values()) + agreed == sum(1 for *_, r in compared if r is not None)
 
 
+def test_fan_lists_agree(compared):
+    """Not only totals: the fans themselves match, except where two readings tie on points and the engines
+    keep different ones (e.g. 一般高 vs 幺九刻), or the named difference applies."""
+    same = sum(1 for _, m, r in compared if r is not None and {f.name_en: f.count for f in m.fans} == r[1])
+    assert same >= 0.995 * sum(1 for *_, r in compared if r is not None)
+
+
 def test_sample_covers_the_fan_table(compared):
     """The generator really exercises the engine: nearly every standard fan occurs in the sample."""
     seen = collections.Counter(f.id for _, m, _ in compared for f in m.fans)

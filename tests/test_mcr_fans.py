@@ -155,6 +155,32 @@ CASES = [
     ("123m456p678s234s5z +5z", {}, "default", {"single_wait": 1}, set()),
     ("123m456p5z [789s<] [234s<] +5z", TSUMO, "default", {"self_drawn": 1, "single_wait": 1},
      {"fully_concealed_hand"}),
+    # ---- near misses: fans that no other fan excludes, shown absent ----
+    ("222m444p666s888m5p +5p", {}, "default", {"four_concealed_pungs": 1}, {"all_even_pungs"}),
+    ("345555m456p4p567s +4p", {}, "default", {"all_simples": 1}, {"all_five", "middle_tiles"}),
+    ("2233445558s666z +8s", {}, "default", {"half_flush": 1}, {"all_green"}),
+    ("111222555666z9m +9m", {}, "default", {"all_terminals_and_honors": 1}, {"all_honors", "thirteen_orphans"}),
+    ("111999m111p999s1z +1z", {}, "default", {"all_terminals_and_honors": 1}, {"all_terminals"}),
+    ("111222333z44z56m +7m", {}, "default", {"little_four_winds": 1}, {"big_four_winds"}),
+    ("555666z77z123m45p +6p", {}, "default", {"little_three_dragons": 1}, {"big_three_dragons"}),
+    ("123m345p567s234m5p +5p", {}, "default", {"all_chows": 1}, {"chicken_hand"}),
+    ("456m5z [1111m<] [2222p^] [3333s] +5z", {}, "default", {"three_kongs": 1}, {"four_kongs"}),
+    ("123234345m789p1z +1z", {}, "default", {"pure_shifted_chows": 1}, {"four_pure_shifted_chows"}),
+    ("111222333m456p5s +5s", {}, "default", {"pure_shifted_pungs": 1}, {"four_pure_shifted_pungs"}),
+    ("147m258p36s12345z +6z", {}, "default", {"lesser_honors_knitted": 1}, {"greater_honors_knitted"}),
+    ("123m456p678s234s5z +5z", dict(self_drawn=True, last_tile=True), "default", {"last_tile_draw": 1},
+     {"last_tile_claim"}),
+    ("5z [123m<] [456p<] [789s<] [111z^] +5z", TSUMO, "default", {"self_drawn": 1}, {"melded_hand"}),
+    ("123m234p456s789m1z +1z", {}, "default", {}, {"mixed_shifted_chows"}),
+    ("111m222p444s456m9p +9p", {}, "default", {}, {"mixed_shifted_pungs"}),
+    ("123m123p234s456m9p +9p", {}, "default", {"mixed_double_chow": 1}, {"mixed_triple_chow"}),
+    ("123m456p789s123m5z +5z", {}, "default", {"mixed_straight": 1}, {"pure_straight"}),
+    ("123789m123789p5m +5m", {}, "default", {"two_terminal_chows": None}, {"three_suited_terminal_chows",
+                                                                           "pure_terminal_chows"}),
+    ("123m123p5s [123m<] [123m<] +5s", {}, "default", {"pure_triple_chow": 1}, {"quadruple_chow"}),
+    ("123p234p888p456s7z +7z", {}, "default", {"one_voided_suit": 1}, {"reversible_tiles"}),
+    ("113355779m1122z +9m", {}, "default", {"seven_pairs": 1}, {"seven_shifted_pairs"}),
+    ("222m222p333s456m9p +9p", {}, "default", {"double_pung": 1}, {"triple_pung"}),
     # ---- competition profile ----
     ("1113m456p789s234s +3m", {}, "default", {}, {"single_wait", "closed_wait"}),
     ("1113m456p789s234s +3m", {}, "competition", {"single_wait": 1}, set()),
@@ -225,6 +251,8 @@ def test_every_fan_is_shown_present_and_absent():
     assert ids - have == set()
     excludable = {e for r in FAN_TABLE for e in r.excludes_ids}
     assert excludable - absent == set(), "every fan some 不计 list names is shown not counted at least once"
+    standard = {r.id for r in FAN_TABLE if not r.house and r.id != "flowers"}
+    assert standard - absent == set(), "every other standard fan has a near miss"
 
 
 def test_table_has_81_fans_plus_flowers_with_1998_values():
