@@ -1,0 +1,74 @@
+"""Profile properties on random hands: every profile scores every hand without an exception, the totals are
+consistent, and the competition profile differs from default only in the fans its documented differences
+concern."""
+import dataclasses
+import random
+
+import pytest
+
+from scoring.mcr import PROFILES, score
+from scoring.mcr.randhands import random_hands
+from scoring.notation import format_hand
+
+# fans the competition differences touch (waits by shape, winning tile apart, 门前清/不求人 by definition,
+# 组合龙 without 平和/四归一, implied 幺九刻, house fans, and what they exclude)
+COMPETITION_TOUCHES = {
+    "edge_wait", "closed_wait", "single_wait", "last_tile", "nine_gates", "concealed_hand", "fully_concealed_hand",
+    "self_drawn", "all_chows", "tile_hog", "implied_terminal_pung", "heavenly_hand", "earthly_hand", "human_hand",
+    "all_knitted_full", "green_seven_pairs", "honors_seven_pairs_full", "honors_seven_pairs",
+    "terminals_seven_pairs", "all_odd_pungs",
+    # what those fans exclude, or what a lost 九莲宝灯 / 平和 gives back
+    "all_pungs", "no_honors", "full_flush", "one_voided_suit", "outside_hand", "pung_terminals_honors",
+    "chicken_hand",
+    # a different reading of the same tiles may win once a wait or concealment fan changes
+    "short_straight", "pure_double_chow", "mixed_double_chow", "two_terminal_chows", "double_pung",
+    "two_concealed_pungs", "three_concealed_pungs",
+}
+
+
+def _hands():
+    rng = random.Random(5)
+    out = []
+    for h in random_hands(3000, 11):
+        sit = dataclasses.replace(h.situation, winning_tile_apart=rng.random() < 0.8,
+                                  heavenly_win=rng.random() < 0.03, earthly_win=rng.random() < 0.03,
+                                  human_win=rng.random() < 0.03)
+        out.append(dataclasses.replace(h, situation=sit))
+    return out
+
+
+HANDS = _hands()
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_results_are_consistent(profile):
+    for h in HANDS:
+        r = score(h, profile)
+        assert r.fans and r.profile == profile, format_hand(h)
+        assert r.base == sum(f.points for f in r.fans if f.id != "flowers")
+        assert r.total == r.base + len(h.flowers)
+        assert r.is_win == (r.base >= 8)
+        if r.is_win:
+            assert r.payments == ({"each": 8 + r.total} if h.situation.self_drawn
+                                  else {"discarder": 8 + r.total, "other": 8})
+        else:
+            assert r.payments == {} and "8-point" in r.reason
+
+
+def test_competition_differs_only_where_documented():
+    changed = 0
+    for h in HANDS:
+        d = {f.id: f.count for f in score(h, "default").fans}
+        c = {f.id: f.count for f in score(h, "competition").fans}
+        diff = {k for k in set(d) | set(c) if d.get(k) != c.get(k)}
+        assert diff <= COMPETITION_TOUCHES, (format_hand(h), diff)
+        changed += bool(diff)
+    assert changed > 100       # the profiles really differ
+
+
+def test_competition_without_set_apart_never_counts_waits_or_last_tile():
+    for h in HANDS:
+        if h.situation.winning_tile_apart:
+            continue
+        ids = {f.id for f in score(h, "competition").fans}
+        assert not ids & {"edge_wait", "closed_wait", "single_wait", "last_tile", "nine_gates"}
