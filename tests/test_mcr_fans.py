@@ -301,6 +301,13 @@ def test_impossible_hands_give_a_reason_not_an_exception(hand, why):
     assert not is_winning_shape(hand)
 
 
+def test_malformed_input_is_a_reason_too():
+    for bad in (Hand(("1m",), (), 0), Hand((0,) * 13, ("chow",), 1), None):
+        res = score(bad)
+        assert not res.is_win and res.reason.startswith("impossible hand")
+        assert not is_winning_shape(bad)
+
+
 def test_not_a_winning_shape():
     res = score(parse_hand("123m456p789s234s1z +5z"))
     assert not res.is_win and "not a winning shape" in res.reason and res.fans == []

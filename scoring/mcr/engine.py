@@ -201,7 +201,10 @@ def score(hand: Hand, profile="default") -> ScoreResult:
     """Score a finished hand under an MCR rule profile. Never raises for a bad hand (only for an unknown
     profile name): a hand that is impossible or not a winning shape gives ``is_win=False`` and a reason."""
     prof = get_profile(profile)
-    problems = _problems(hand)
+    try:
+        problems = _problems(hand)
+    except (TypeError, ValueError, AttributeError, IndexError) as e:   # not even shaped like a Hand
+        return ScoreResult("mcr", prof.name, False, reason=f"impossible hand: malformed input ({e})")
     if problems:
         return ScoreResult("mcr", prof.name, False, reason="impossible hand: " + "; ".join(problems))
     best = _best(_key(hand), prof)
@@ -227,7 +230,10 @@ def score(hand: Hand, profile="default") -> ScoreResult:
 
 def is_winning_shape(hand: Hand) -> bool:
     """True if the hand is possible and its tiles form a winning shape (points not considered)."""
-    if _problems(hand):
+    try:
+        if _problems(hand):
+            return False
+    except (TypeError, ValueError, AttributeError, IndexError):
         return False
     c = list(_counts(hand.concealed))
     c[hand.winning_tile] += 1
