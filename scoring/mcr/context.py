@@ -12,16 +12,44 @@ def _kinds(counts: tuple) -> frozenset:
     return frozenset(t for t in range(34) if counts[t])
 
 
+def melds_key(melds) -> tuple:
+    """What scoring needs of the declared sets: (kind, tile, concealed)."""
+    return tuple((CHOW_SET if m.kind == "chow" else PUNG_SET, m.tile, m.concealed, m.kind == KONG) for m in melds)
+
+
+@lru_cache(maxsize=1 << 16)
+def _structure(cand: Candidate, meld_key: tuple, win: int, self_drawn: bool):
+    """Sets of a reading with the declared ones, as ``(kind, tile, concealed, kong, melded)``, and their counts.
+
+    A standing pung of the winning tile is exposed (明刻) when the tile came from a discard and cannot be
+    read as part of a standing chow instead."""
+    sets = [(kind, t, concealed, kong, True) for kind, t, concealed, kong in meld_key]
+    win_in_chow = any(k == CHOW_SET and s <= win <= s + 2 for k, s in cand.sets)
+    for kind, t in cand.sets:
+        concealed = True
+        if kind == PUNG_SET and cand.form == "regular":
+            concealed = self_drawn or t != win or win_in_chow
+        sets.append((kind, t, concealed, False, False))
+    chows = tuple(sorted(t for k, t, *_ in sets if k == CHOW_SET))
+    pungs = tuple(sorted(t for k, t, *_ in sets if k == PUNG_SET))
+    kc = sum(1 for k, t, c, kong, _ in sets if kong and c)
+    ke = sum(1 for k, t, c, kong, _ in sets if kong and not c)
+    n_cp = sum(1 for k, t, c, *_ in sets if k == PUNG_SET and c)
+    n_claimed = sum(1 for *_, c, kong in meld_key if not c)
+    return tuple(sets), chows, pungs, kc, ke, n_cp, n_claimed, len(meld_key)
+
+
 class Ctx:
     """Plain attribute bag built once per candidate; predicates only read it.
 
     ``sets``: every set of the hand as ``(kind, tile, concealed, kong, melded)`` — kind CHOW_SET/PUNG_SET,
     ``tile`` the lowest tile of a chow or the tile of a pung/kong, ``concealed`` True for a standing set or a
-    concealed kong (a standing pung completed by a discard counts as exposed, see ``_pung_concealed``),
+    concealed kong (a standing pung completed by a discard counts as exposed, see ``_structure``),
     ``melded`` True for a set declared on the table.
     """
 
-    def __init__(self, hand: Hand, cand: Candidate, counts_all: tuple, standing: tuple, prof, notes: list):
+    def __init__(self, hand: Hand, cand: Candidate, counts_all: tuple, standing: tuple, prof, notes: list,
+                 meld_key: tuple = None):
         sit = hand.situation
         self.hand = hand
         self.cand = cand
@@ -36,26 +64,11 @@ class Ctx:
         self.kinds = _kinds(counts_all)
         self.standing = standing          # concealed tiles without the winning tile
         self.notes = notes
-        self.n_melds = len(hand.melds)
-        self.n_claimed = sum(not m.concealed for m in hand.melds)
-        self.kong_melds = sum(m.kind == KONG for m in hand.melds)
-        sets = []
-        for m in hand.melds:
-            kind = CHOW_SET if m.kind == "chow" else PUNG_SET
-            sets.append((kind, m.tile, m.concealed, m.kind == KONG, True))
-        win_in_chow = any(k == CHOW_SET and s <= self.win <= s + 2 for k, s in cand.sets)
-        for kind, t in cand.sets:
-            concealed = True
-            if kind == PUNG_SET and self.form == "regular":
-                concealed = self._pung_concealed(t, win_in_chow)
-            sets.append((kind, t, concealed, False, False))
-        self.sets = sets
-        self.chows = tuple(sorted(t for k, t, *_ in sets if k == CHOW_SET))
-        self.pungs = tuple(sorted(t for k, t, *_ in sets if k == PUNG_SET))
-        self.kongs_concealed = sum(1 for k, t, c, kong, _ in sets if kong and c)
-        self.kongs_exposed = sum(1 for k, t, c, kong, _ in sets if kong and not c)
+        if meld_key is None:
+            meld_key = melds_key(hand.melds)
+        (self.sets, self.chows, self.pungs, self.kongs_concealed, self.kongs_exposed, self.n_concealed_pungs,
+         self.n_claimed, self.n_melds) = _structure(cand, meld_key, self.win, self.self_drawn)
         self.n_kongs = self.kongs_concealed + self.kongs_exposed
-        self.n_concealed_pungs = sum(1 for k, t, c, *_ in sets if k == PUNG_SET and c)
         self.cache: dict = {}
 
     def group_key(self, group: str):
@@ -70,11 +83,6 @@ class Ctx:
         if group == "situation":
             return (self.n_claimed, self.self_drawn, self.flags_key)
         raise KeyError(group)
-
-    def _pung_concealed(self, t: int, win_in_chow: bool) -> bool:
-        """A standing pung of the winning tile is exposed (明刻) when the tile came from a discard and
-        cannot be read as part of a standing chow instead."""
-        return self.self_drawn or t != self.win or win_in_chow
 
     def all_sets_and_pair(self):
         """Sets as (kind, tile) plus the pair as ('pair', tile) — for the 'every set contains ...' fans."""

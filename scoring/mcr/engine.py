@@ -8,7 +8,7 @@ from ..hand import Hand
 from ..notation import format_meld, format_tiles
 from ..result import FanHit, ScoreResult
 from . import fans_chows, fans_flowers, fans_limits, fans_pungs, fans_situation, fans_special, fans_waits  # noqa: F401
-from .context import Ctx
+from .context import Ctx, _kinds, _structure, melds_key
 from .fantable import all_rows
 from .fans_situation import situation_flags
 from .profiles import Profile, get_profile
@@ -53,6 +53,8 @@ def clear_caches() -> None:
     _EXCL_CACHE.clear()
     _best.cache_clear()
     _describe.cache_clear()
+    _structure.cache_clear()
+    _kinds.cache_clear()
 
 
 def _run(preds, ctx) -> tuple:
@@ -98,7 +100,7 @@ def evaluate(ctx: Ctx, prof: Profile) -> dict:
         if got is None:
             got = _GROUP_CACHE[key] = _run(preds, ctx)
         items.extend(got)
-    ekey = (prof, tuple(sorted(items)))
+    ekey = (prof, tuple(items))          # deterministic order: groups and rows are in table order
     found = _EXCL_CACHE.get(ekey)
     if found is None:
         found = _EXCL_CACHE[ekey] = _apply_excludes(dict(items), excl)
@@ -179,9 +181,10 @@ def _best(key, prof: Profile):
     flags, notes = situation_flags(hand, prof)
     flags_key = tuple(flags.values())
     counts_all = tuple(hand.counts())
+    mkey = melds_key(hand.melds)
     best = None
     for cand in cands:
-        ctx = Ctx(hand, cand, counts_all, standing, prof, notes)
+        ctx = Ctx(hand, cand, counts_all, standing, prof, notes, mkey)
         ctx.flags = flags
         ctx.flags_key = flags_key
         found = evaluate(ctx, prof)
