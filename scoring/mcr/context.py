@@ -82,6 +82,9 @@ class Ctx:
             return (self.pungs, self.sit.seat_wind, self.sit.prevalent_wind)
         if group == "situation":
             return (self.n_claimed, self.self_drawn, self.flags_key)
+        if group == "waits":
+            return (self.cand, self.standing, self.win, self.n_claimed, self.n_kongs, self.n_melds, self.self_drawn,
+                    self.sit.winning_tile_apart, self.sit.heavenly_win)
         raise KeyError(group)
 
     def all_sets_and_pair(self):

@@ -180,8 +180,15 @@ def _best(key, prof: Profile):
         return None
     flags, notes = situation_flags(hand, prof)
     flags_key = tuple(flags.values())
-    counts_all = tuple(hand.counts())
     mkey = melds_key(hand.melds)
+    for kind, t, _, kong in mkey:
+        if kind == CHOW_SET:
+            win_counts[t] += 1
+            win_counts[t + 1] += 1
+            win_counts[t + 2] += 1
+        else:
+            win_counts[t] += 4 if kong else 3
+    counts_all = tuple(win_counts)                      # every tile, kongs as 4
     best = None
     for cand in cands:
         ctx = Ctx(hand, cand, counts_all, standing, prof, notes, mkey)

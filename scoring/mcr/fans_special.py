@@ -18,7 +18,7 @@ def _shifted_pairs(c):
 
 
 @fan(4, "nine_gates", "九莲宝灯", "Nine Gates", 88,
-     ("full_flush", "fully_concealed_hand", "concealed_hand", "one_voided_suit", "no_honors"), group="hand")
+     ("full_flush", "fully_concealed_hand", "concealed_hand", "one_voided_suit", "no_honors"), group="waits")
 def nine_gates(c):
     """Concealed 1112345678999 of one suit waiting on any tile of that suit. Competition: only when the
     winning tile was set apart."""

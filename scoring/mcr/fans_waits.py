@@ -95,19 +95,19 @@ def wait_kind(c):
     return c.cache["wait"]
 
 
-@fan(78, "edge_wait", "边张", "Edge Wait", 1)
+@fan(78, "edge_wait", "边张", "Edge Wait", 1, group="waits")
 def edge_wait(c):
     """Won on the 3 of 12 or the 7 of 89 (1233 和 3 and 7789 和 7 too)."""
     return wait_kind(c) == EDGE
 
 
-@fan(79, "closed_wait", "坎张", "Closed Wait", 1)
+@fan(79, "closed_wait", "坎张", "Closed Wait", 1, group="waits")
 def closed_wait(c):
     """Won on the middle tile of a chow (4556 和 5 too)."""
     return wait_kind(c) == CLOSED
 
 
-@fan(80, "single_wait", "单钓将", "Single Wait", 1)
+@fan(80, "single_wait", "单钓将", "Single Wait", 1, group="waits")
 def single_wait(c):
     """Won on the tile that pairs a single tile."""
     return wait_kind(c) == SINGLE

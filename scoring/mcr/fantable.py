@@ -38,7 +38,7 @@ class FanDef:
 def fan(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes: tuple = (), house: bool = False,
         group: str = "hand"):
     """Register a table row with the decorated predicate. ``group`` names the part of the context the
-    predicate reads ("tiles", "sets", "winds", "situation"; "hand" = anything, never cached)."""
+    predicate reads ("tiles", "sets", "winds", "situation", "waits"; "hand" = anything, never cached)."""
     def deco(pred):
         if id_ in _ROWS:
             raise ValueError(f"fan {id_} registered twice")
