@@ -344,3 +344,7 @@ def test_is_winning_shape_and_waits():
     melds = (pung2m, Meld(CHOW, 9, source="left"), Meld(CHOW, 18, source="left"))
     assert waits(parse_tiles("2333m"), melds) == [0, 3]              # 2m would be a 5th copy
     assert waits(parse_tiles("2333m"), melds[1:] + (Meld(CHOW, 12, source="left"),)) == [0, 1, 3]
+    with pytest.raises(ValueError, match="0..4"):
+        waits([5] + [0] * 33)
+    with pytest.raises(ValueError, match="tile ids"):
+        waits([40, 1, 2])

@@ -7,8 +7,7 @@ from ..hand import KONG, Hand
 from .shapes import CHOW_SET, PUNG_SET, Candidate
 
 
-@lru_cache(maxsize=1 << 16)
-def _kinds(counts: tuple) -> frozenset:
+def _kinds(counts) -> frozenset:
     return frozenset(t for t in range(34) if counts[t])
 
 
@@ -17,7 +16,7 @@ def melds_key(melds) -> tuple:
     return tuple((CHOW_SET if m.kind == "chow" else PUNG_SET, m.tile, m.concealed, m.kind == KONG) for m in melds)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def _structure(cand: Candidate, meld_key: tuple, win: int, self_drawn: bool):
     """Sets of a reading with the declared ones, as ``(kind, tile, concealed, kong, melded)``, and their counts.
 
@@ -61,7 +60,6 @@ class Ctx:
         self.win = hand.winning_tile
         self.self_drawn = sit.self_drawn
         self.counts = counts_all          # all tiles, kongs as 4
-        self.kinds = _kinds(counts_all)
         self.standing = standing          # concealed tiles without the winning tile
         self.notes = notes
         if meld_key is None:
@@ -70,6 +68,14 @@ class Ctx:
          self.n_claimed, self.n_melds) = _structure(cand, meld_key, self.win, self.self_drawn)
         self.n_kongs = self.kongs_concealed + self.kongs_exposed
         self.cache: dict = {}
+
+    @property
+    def kinds(self) -> frozenset:
+        """The tile kinds present (computed only when a predicate asks: most groups come from the cache)."""
+        k = self.cache.get("kinds")
+        if k is None:
+            k = self.cache["kinds"] = _kinds(self.counts)
+        return k
 
     def group_key(self, group: str):
         """Everything a predicate of ``group`` may read (the group's results are cached on this key)."""

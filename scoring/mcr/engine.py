@@ -8,7 +8,7 @@ from ..hand import Hand
 from ..notation import format_meld, format_tiles
 from ..result import FanHit, ScoreResult
 from . import fans_chows, fans_flowers, fans_limits, fans_pungs, fans_situation, fans_special, fans_waits  # noqa: F401
-from .context import Ctx, _kinds, _structure, melds_key
+from .context import Ctx, _structure, melds_key
 from .fantable import all_rows
 from .fans_situation import situation_flags
 from .profiles import Profile, get_profile
@@ -45,7 +45,7 @@ def _plan(prof: Profile):
 
 _GROUP_CACHE: dict = {}      # (profile, group, key) -> ((fan id, count), ...)
 _EXCL_CACHE: dict = {}       # (profile, found items) -> found after the 不计 lists
-_CACHE_LIMIT = 1 << 18
+_CACHE_LIMIT = 1 << 15
 
 
 def clear_caches() -> None:
@@ -54,7 +54,6 @@ def clear_caches() -> None:
     _best.cache_clear()
     _describe.cache_clear()
     _structure.cache_clear()
-    _kinds.cache_clear()
 
 
 def _run(preds, ctx) -> tuple:
@@ -137,11 +136,11 @@ def _problems(hand: Hand) -> list:
     return out
 
 
-def _counts(tiles) -> tuple:
+def _counts(tiles) -> bytes:
     c = [0] * 34
     for t in tiles:
         c[t] += 1
-    return tuple(c)
+    return bytes(c)
 
 
 _SUIT = "mpsz"
@@ -151,7 +150,7 @@ def _group_text(tiles) -> str:
     return "".join(str(t % 9 + 1) for t in tiles) + _SUIT[tiles[0] // 9]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def _describe(cand, melds, concealed, win) -> str:
     """The chosen reading in notation, e.g. ``123m 456p 789s 111z 55m [345m<] +5m``."""
     parts = []
@@ -168,14 +167,14 @@ def _describe(cand, melds, concealed, win) -> str:
     return " ".join(parts) + " +" + T.code(win)
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 15)
 def _best(key, prof: Profile):
     """Best reading for a hand, cached on its content (flowers left out: they only add points)."""
     hand = Hand(*key)
     standing = _counts(hand.concealed)
     win_counts = list(standing)
     win_counts[hand.winning_tile] += 1
-    cands = candidates(tuple(win_counts), len(hand.melds))
+    cands = candidates(bytes(win_counts), len(hand.melds))
     if not cands:
         return None
     flags, notes = situation_flags(hand, prof)
@@ -188,7 +187,7 @@ def _best(key, prof: Profile):
             win_counts[t + 2] += 1
         else:
             win_counts[t] += 4 if kong else 3
-    counts_all = tuple(win_counts)                      # every tile, kongs as 4
+    counts_all = bytes(win_counts)                      # every tile, kongs as 4
     best = None
     for cand in cands:
         ctx = Ctx(hand, cand, counts_all, standing, prof, notes, mkey)
@@ -247,7 +246,7 @@ def is_winning_shape(hand: Hand) -> bool:
         return False
     c = list(_counts(hand.concealed))
     c[hand.winning_tile] += 1
-    return bool(candidates(tuple(c), len(hand.melds)))
+    return bool(candidates(bytes(c), len(hand.melds)))
 
 
 def waits(hand_counts, melds=()) -> list:
@@ -255,9 +254,13 @@ def waits(hand_counts, melds=()) -> list:
     list of tile ids), ``melds`` the declared sets. A tile whose four copies are all in the hand is not a wait."""
     hc = list(hand_counts)
     if len(hc) != 34:
-        hc = list(_counts(hand_counts))
+        if not all(isinstance(t, int) and 0 <= t < 34 for t in hc):
+            raise ValueError(f"waits: expected 34 tile counts or playing tile ids (0..33), got {hand_counts!r}")
+        hc = list(_counts(hc))
+    if not all(isinstance(n, int) and 0 <= n <= 4 for n in hc):
+        raise ValueError(f"waits: a tile count must be 0..4, got {hc!r}")
     used = list(hc)
     for m in melds:
         for t in m.tiles:
             used[t] += 1
-    return [t for t in all_waits(tuple(hc), len(melds)) if used[t] < 4]
+    return [t for t in all_waits(bytes(hc), len(melds)) if used[t] < 4]

@@ -40,11 +40,11 @@ def _place(sets, pair, win, by_shape):
 
 def _unique_wait(c) -> bool:
     before = list(c.standing)
-    w = regular_waits(tuple(before), c.prof.fifth_copy_waits)
+    w = regular_waits(bytes(before), c.prof.fifth_copy_waits)
     if not w:
         return False
     if c.n_melds == 0:
-        w = w | seven_pairs_waits(tuple(before))
+        w = w | seven_pairs_waits(bytes(before))
     return len(w) == 1
 
 
@@ -65,7 +65,7 @@ def _wait_default(c):
             if rest[c.win] == 0:
                 return None   # the winning tile completed the knitted straight itself
             rest[c.win] -= 1
-            w = regular_waits(tuple(rest), c.prof.fifth_copy_waits)
+            w = regular_waits(bytes(rest), c.prof.fifth_copy_waits)
             if len(w) != 1:
                 return None
             return _place(c.cand.sets, c.pair, c.win, False)

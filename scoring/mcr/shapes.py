@@ -1,7 +1,8 @@
 """Winning shapes and the divider.
 
 Everything here depends only on the tile multiset of the *standing* part (concealed tiles + winning tile,
-as a 34-long counts tuple) and on how many sets are already melded, so it is cached with ``lru_cache``.
+as 34 counts packed in ``bytes`` — a compact, hashable cache key) and on how many sets are already melded,
+so it is cached with ``lru_cache``.
 
 A candidate is one way to read the standing tiles as a winning hand:
 
@@ -112,12 +113,12 @@ def _knitted_straight(counts: tuple, n_melds: int) -> list:
             rest = list(counts)
             for t in knit:
                 rest[t] -= 1
-            for cand in _regular(tuple(rest), 1 - n_melds):
+            for cand in _regular(bytes(rest), 1 - n_melds):
                 out.append(Candidate("knitted_straight", cand.sets, cand.pair, knit))
     return out
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def candidates(counts: tuple, n_melds: int) -> tuple:
     """Every reading of the standing tiles (counts incl. the winning tile) as a winning hand."""
     if sum(counts) != 14 - 3 * n_melds:
@@ -129,7 +130,7 @@ def candidates(counts: tuple, n_melds: int) -> tuple:
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def regular_waits(counts: tuple, fifth_copy: bool = False) -> frozenset:
     """Tiles completing 4 sets + pair (with the melds already taken out) for a 3n+1 standing part.
     A tile whose four copies are all standing is no wait unless ``fifth_copy`` (the reference engine's way)."""
@@ -140,13 +141,13 @@ def regular_waits(counts: tuple, fifth_copy: bool = False) -> frozenset:
         if work[t] >= 4 and not fifth_copy:
             continue
         work[t] += 1
-        if _regular(tuple(work), n_sets):
+        if _regular(bytes(work), n_sets):
             out.add(t)
         work[t] -= 1
     return frozenset(out)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def seven_pairs_waits(counts: tuple) -> frozenset:
     if sum(counts) != 13:
         return frozenset()
@@ -154,7 +155,7 @@ def seven_pairs_waits(counts: tuple) -> frozenset:
     return frozenset(singles) if len(singles) == 1 and counts[singles[0]] < 4 else frozenset()
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def all_waits(counts: tuple, n_melds: int) -> tuple:
     """Tiles that complete the standing tiles into any winning shape (a 5th copy never counts)."""
     out = []
@@ -163,7 +164,7 @@ def all_waits(counts: tuple, n_melds: int) -> tuple:
         if work[t] >= 4:
             continue
         work[t] += 1
-        if candidates(tuple(work), n_melds):
+        if candidates(bytes(work), n_melds):
             out.append(t)
         work[t] -= 1
     return tuple(out)
