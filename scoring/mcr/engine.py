@@ -43,7 +43,7 @@ def _plan(prof: Profile):
     return tuple((g, tuple(p)) for g, p in groups.items()), tuple((fid, ex) for fid, ex in excl if ex)
 
 
-_GROUP_CACHE: dict = {}      # (profile, group, key) -> ((fan id, count), ...)
+_GROUP_CACHE: dict = {}      # (profile, group) -> {group key: ((fan id, count), ...)}
 _EXCL_CACHE: dict = {}       # (profile, found items) -> found after the 不计 lists
 _CACHE_LIMIT = 1 << 15
 
@@ -86,18 +86,20 @@ def evaluate(ctx: Ctx, prof: Profile) -> dict:
     """Fan id -> count for one reading, after the 不计 lists (applied from the highest fan down; a fan
     that is itself not counted does not cancel anything). Group results are cached on their group key."""
     groups, excl = _plan(prof)
-    if len(_GROUP_CACHE) > _CACHE_LIMIT or len(_EXCL_CACHE) > _CACHE_LIMIT:
-        _GROUP_CACHE.clear()
+    if len(_EXCL_CACHE) > _CACHE_LIMIT:
         _EXCL_CACHE.clear()
     items: list = []
     for g, preds in groups:
         if g == "hand":
             items.extend(_run(preds, ctx))
             continue
-        key = (prof, g, ctx.group_key(g))
-        got = _GROUP_CACHE.get(key)
+        cache = _GROUP_CACHE.get((prof, g))
+        if cache is None or len(cache) > _CACHE_LIMIT:
+            cache = _GROUP_CACHE[(prof, g)] = {}
+        key = ctx.group_key(g)
+        got = cache.get(key)
         if got is None:
-            got = _GROUP_CACHE[key] = _run(preds, ctx)
+            got = cache[key] = _run(preds, ctx)
         items.extend(got)
     ekey = (prof, tuple(items))          # deterministic order: groups and rows are in table order
     found = _EXCL_CACHE.get(ekey)
