@@ -19,21 +19,15 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from MahjongGB import MahjongFanCalculator  # noqa: E402
 
-from scoring.mcr import engine, fans_chows, fans_pungs, score, shapes  # noqa: E402
+from scoring.mcr import engine, score, shapes  # noqa: E402
 from scoring.mcr.randhands import random_hands  # noqa: E402
 from tests.mcr_ref import ref_args  # noqa: E402
-
-SHAPE_CACHES = (shapes.candidates, shapes.regular_waits, shapes.seven_pairs_waits, shapes.all_waits,
-                fans_chows.chow_combo, fans_pungs.pung_combo)
-
 
 def clear(shape_caches=True):
     """Empty the per-hand result cache; with ``shape_caches`` also everything keyed on tile multisets."""
     engine._best.cache_clear()
     if shape_caches:
         engine.clear_caches()
-        for f in SHAPE_CACHES:
-            f.cache_clear()
 
 
 def rate(fn, items) -> tuple[float, float]:

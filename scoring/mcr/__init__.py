@@ -5,8 +5,8 @@
 
 See README.md in this folder for the design and the documented profile differences.
 """
-from .engine import FAN_TABLE, MIN_POINTS, evaluate, is_winning_shape, score, waits
+from .engine import FAN_TABLE, MIN_POINTS, clear_caches, evaluate, is_winning_shape, score, waits
 from .profiles import PROFILES, Profile, UnknownProfile, get_profile
 
 __all__ = ["score", "FAN_TABLE", "PROFILES", "Profile", "UnknownProfile", "get_profile", "is_winning_shape",
-           "waits", "evaluate", "MIN_POINTS"]
+           "waits", "evaluate", "MIN_POINTS", "clear_caches"]

@@ -49,6 +49,11 @@ _CACHE_LIMIT = 1 << 15
 
 
 def clear_caches() -> None:
+    """Free every cache of the engine (each is bounded: about 32k entries)."""
+    from . import fans_chows, fans_pungs, shapes
+    for f in (shapes.candidates, shapes.regular_waits, shapes.seven_pairs_waits, shapes.all_waits,
+              fans_chows.chow_combo, fans_pungs.pung_combo):
+        f.cache_clear()
     _GROUP_CACHE.clear()
     _EXCL_CACHE.clear()
     _best.cache_clear()
