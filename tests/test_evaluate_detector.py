@@ -157,3 +157,35 @@ def test_list_samples_pairs_images_with_labels():
     s = list_samples(DET)
     assert [x.image.name for x in s] == sorted(p.name for p in (DET / "images").iterdir())
     assert all(x.label.exists() for x in s)
+
+
+def test_detector_predictor_feeds_detections_through_the_same_pipeline():
+    """A stand-in detector returning the labels as Detections (one mislabelled, one extra back) —
+    the path the real model takes in the script."""
+    from vision.evaluate import detector_predictor, evaluate
+    from vision.names import load_names
+    from vision.types import Detection
+    import cv2
+
+    mapping = load_names(NAMES)
+
+    class Fake:
+        def detect(self, img):
+            h, w = img.shape[:2]
+            s = next(x for x in list_samples(DET) if cv2.imread(str(x.image)).shape == img.shape
+                     and np.array_equal(cv2.imread(str(x.image)), img))
+            boxes, kinds, _ = read_yolo_rows(s.label, mapping, w, h)
+            dets = [Detection(tuple(b), int(k), "upright", 0.9) for b, k in zip(boxes, kinds)]
+            if s.image.name.startswith("phone_424242_000000"):
+                b = dets[0]
+                dets[0] = Detection(b.box, (b.kind + 1) % T.BACK, "upright", 0.8)
+                dets.append(Detection((0.0, 0.0, 5.0, 5.0), T.BACK, "face_down", 0.3))
+            return dets
+
+    rep = evaluate(DET, mapping, detector_predictor(Fake()), lambda p: cv2.imread(p))
+    r = rep.result
+    assert r.n_gt == 148 and r.n_pred == 149
+    assert r.precision == pytest.approx(147 / 149) and r.recall == pytest.approx(147 / 148)
+    assert rep.ms_per_image is not None and rep.ms_per_image >= 0
+    kinds = [c for c in r.worst_confusions() if c.truth is not None and c.predicted is not None]
+    assert len(kinds) == 1 and kinds[0].count == 1 and kinds[0].predicted == (kinds[0].truth + 1) % T.BACK
