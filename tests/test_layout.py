@@ -1,0 +1,290 @@
+"""Layout parser on detections built from geometry (tests/layout_scenes.py) and on generated scenes."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from scoring import tiles as T
+from scoring.hand import ACROSS, KONG, LEFT, PUNG, RIGHT, Meld, Situation
+from scoring.notation import format_hand, parse_hand
+from scoring.table import MeldOnTable, PlayerArea
+from vision.layout import HandError, LayoutError, parse, parse_overhead, parse_phone, table_to_hand
+from vision.types import Detection
+from tests.layout_scenes import layout_hand, layout_table, mild_perspective, render
+
+HANDS = [
+    "123m456p789s1122z +2z",
+    "23m11z [456p<] [777z^] [2222s>] +1m 15f",
+    "1m [234m<] [777z^] [1111p] [999s>] +1m 3f",
+    "5z [123m<] [456m^] [789m>] [1111p] +5z 2f",
+    "2233m445566p [789s<] +4m 1234f",
+    "345p6z [1111m<] [2222s^] [3333z] +6z",
+]
+
+
+def read(dets):
+    lay = parse_phone(dets)
+    return lay, format_hand(table_to_hand(lay.table.players[0]))
+
+
+@pytest.mark.parametrize("text", HANDS)
+@pytest.mark.parametrize("melds_side", ["right", "left"])
+def test_phone_straight(text, melds_side):
+    hand = parse_hand(text)
+    lay, got = read(render(layout_hand(hand, melds_side=melds_side)))
+    assert got == format_hand(hand)
+    assert lay.table.unplaced == []
+    area = lay.table.players[0]
+    assert area.winning_tile_apart and area.winning_tile == hand.winning_tile
+    assert sorted(area.concealed) == sorted(hand.concealed)
+
+
+def test_phone_meld_details():
+    hand = parse_hand("23m11z [456p<] [777z^] [2222s>] +1m 15f")
+    lay, _ = read(render(layout_hand(hand)))
+    melds = lay.table.players[0].melds
+    assert [m.sideways for m in melds] == [0, 1, 3]
+    assert melds[0].tiles == (12, 13, 14) and melds[0].meld.source == LEFT and melds[0].meld.claimed == 12
+    assert melds[1].meld == Meld(PUNG, 33, source=ACROSS)
+    assert melds[2].meld == Meld(KONG, 19, source=RIGHT)
+    groups = sorted({p.group for p in lay.placed})
+    assert groups == ["concealed", "flower", "meld:0", "meld:1", "meld:2", "winning"]
+
+
+def test_phone_concealed_kong_face_down():
+    hand = parse_hand("345p6z [1111m<] [2222s^] [3333z] +6z")
+    lay, _ = read(render(layout_hand(hand)))
+    ck = lay.table.players[0].melds[2]
+    assert ck.tiles == (None, 29, 29, None) and ck.sideways is None
+    assert ck.meld == Meld(KONG, 29, concealed=True)
+
+
+# Every angle, in steps that avoid landing only on nice values. Labels follow the nearest image axis,
+# so near 45 degrees they say nothing and the spacing between tiles has to find the sideways tiles.
+@pytest.mark.parametrize("angle", [3, 17, 31, 44, 45, 46, 59, 73, 88, 90, 101, 128, 135, 152, 179, 180, 197,
+                                   226, 241, 269, 270, 284, 301, 315, 333, 352])
+@pytest.mark.parametrize("text", HANDS)
+def test_phone_rotated(angle, text):
+    hand = parse_hand(text)
+    lay, got = read(render(layout_hand(hand), angle=angle))
+    assert got == format_hand(hand), f"angle {angle}"
+    assert lay.table.unplaced == []
+    assert abs((lay.angle + angle + 180) % 360 - 180) < 3     # layout angles are in image coords (y down)
+
+
+@pytest.mark.parametrize("angle", [-8, 0, 6, 25])
+@pytest.mark.parametrize("text", HANDS)
+def test_phone_perspective(angle, text):
+    hand = parse_hand(text)
+    _, got = read(render(layout_hand(hand), angle=angle, homography=mild_perspective()))
+    assert got == format_hand(hand)
+
+
+def _dets(text, **kw):
+    hand = parse_hand(text)
+    return hand, layout_hand(hand, **kw)
+
+
+def test_phone_missing_concealed_tile_is_reported():
+    hand, lay_ = _dets(HANDS[0])
+    dets = render(lay_)
+    del dets[4]
+    lay = parse_phone(dets)
+    assert any("concealed tile" in u and "needs 13 + 1" in u for u in lay.table.unplaced)
+    assert table_to_hand(lay.table.players[0]).problems()       # the hand is visibly short
+
+
+def test_phone_missing_sideways_tile_is_reported():
+    hand, lay_ = _dets("23m11z [456p<] [777z^] [2222s>] +1m 15f")
+    dets = render(lay_)
+    i = next(n for n, t in enumerate(lay_) if t.group == "meld:1" and t.angle == 90)
+    del dets[i]
+    lay = parse_phone(dets)
+    assert lay.table.unplaced                                    # never a silent wrong hand
+    assert any("needs" in u for u in lay.table.unplaced)
+
+
+def test_phone_missing_winning_tile_is_reported():
+    hand, lay_ = _dets(HANDS[1])
+    dets = render(lay_)
+    i = next(n for n, t in enumerate(lay_) if t.group == "winning")
+    del dets[i]
+    lay = parse_phone(dets)
+    assert lay.table.players[0].winning_tile_apart is False
+    assert any("needs 4 + 1" in u for u in lay.table.unplaced)
+
+
+def test_phone_spurious_far_tile_is_unplaced():
+    hand, lay_ = _dets(HANDS[1])
+    dets = render(lay_)
+    x1, y1, x2, y2 = dets[0].box
+    dets.append(Detection((x1 + 700, y1 - 300, x2 + 700, y2 - 300), 8, "upright", 0.4))
+    lay, got = read(dets)
+    assert got == format_hand(hand)
+    assert any("9m" in u and "not part of the hand" in u for u in lay.table.unplaced)
+    assert [p.group for p in lay.placed].count("unplaced") == 1
+
+
+def test_phone_spurious_far_flower_is_unplaced():
+    hand, lay_ = _dets(HANDS[0])
+    dets = render(lay_)
+    x1, y1, x2, y2 = dets[0].box
+    dets.append(Detection((x1, y1 + 600, x2, y2 + 600), 36, "upright", 0.4))
+    lay, got = read(dets)
+    assert got == format_hand(hand)
+    assert any("3f" in u for u in lay.table.unplaced)
+
+
+def test_phone_duplicate_box_is_dropped():
+    hand, lay_ = _dets(HANDS[2])
+    dets = render(lay_)
+    x1, y1, x2, y2 = dets[3].box
+    dets.append(Detection((x1 + 2, y1 + 1, x2 + 2, y2 + 1), dets[3].kind, dets[3].orientation, 0.3))
+    lay, got = read(dets)
+    assert got == format_hand(hand)
+    assert any("duplicate" in u for u in lay.table.unplaced)
+    assert [p.group for p in lay.placed].count("duplicate") == 1
+
+
+def test_phone_extra_weak_tile_in_row_is_dropped_and_said():
+    hand, lay_ = _dets(HANDS[0])
+    dets = render(lay_)
+    # squeeze a weak 14th concealed detection at the left end of the row
+    x1, y1, x2, y2 = dets[0].box
+    w = x2 - x1
+    dets.append(Detection((x1 - w, y1, x2 - w, y2), 26, "upright", 0.2))
+    lay, got = read(dets)
+    assert got == format_hand(hand)
+    assert any("least sure" in u for u in lay.table.unplaced)
+
+
+def test_phone_winning_tile_not_apart():
+    hand = parse_hand("123m456p789s1122z +2z")
+    lay_ = layout_hand(hand, apart=False)
+    lay = parse_phone(render(lay_))
+    area = lay.table.players[0]
+    assert area.winning_tile is None and not area.winning_tile_apart
+    h = table_to_hand(area, Situation(self_drawn=True))
+    assert h.winning_tile == T.SOUTH and not h.situation.winning_tile_apart and h.situation.self_drawn
+    assert not h.problems()
+
+
+def test_phone_no_tiles():
+    with pytest.raises(LayoutError):
+        parse_phone([])
+    with pytest.raises(ValueError):
+        parse([], kind="sideways")
+
+
+def test_table_to_hand_refuses_unread_meld():
+    area = PlayerArea(concealed=(0, 1), melds=(MeldOnTable((5, 6, 20), 0, None),), winning_tile=2)
+    with pytest.raises(HandError, match="could not read"):
+        table_to_hand(area)
+
+
+# ----------------------------------------------------------------------------------------- overhead
+
+def _table():
+    return {
+        "self": dict(discards=[0, 9, 18, 27, 31, 5, 6, 7], wall=12, wall_start=3,
+                     melds=[Meld("chow", 1, source=LEFT)], flowers=[34, 36], hand=10),
+        "right": dict(discards=[1, 2, 3], wall=18, melds=[Meld(PUNG, 30, source=ACROSS), Meld(KONG, 14, True)],
+                      hand=7, exposed=[(22, 6.0)]),
+        "across": dict(discards=list(range(10, 23)), wall=5, wall_start=8, hand=13, exposed=[(25, -5.5, True)]),
+        "left": dict(discards=[33, 32], melds=[Meld(KONG, 20, source=RIGHT)], flowers=[40], hand=10, wall=0),
+    }
+
+
+def _expect(seat, spec, area):
+    assert area.seat == seat
+    assert area.discards == tuple(spec.get("discards", ())), seat
+    assert area.concealed is None and area.concealed_face_down == spec.get("hand", 0), seat
+    assert sorted(area.flowers) == sorted(spec.get("flowers", ())), seat
+    assert [m.meld for m in area.melds] == [dataclasses.replace(m, claimed=None) if m.kind != "chow" else m
+                                            for m in spec.get("melds", ())] or \
+        [dataclasses.replace(m.meld, claimed=None) for m in area.melds] == \
+        [dataclasses.replace(m, claimed=None) for m in spec.get("melds", ())], seat
+    assert sorted(area.exposed) == sorted(e[0] for e in spec.get("exposed", ())), seat
+
+
+@pytest.mark.parametrize("angle", [0, 3, -4, 11, -17, 30])
+def test_overhead_reads_every_seat(angle):
+    spec = _table()
+    lay = parse_overhead(render(layout_table(spec), angle=angle, scale=22, center=(320, 320), squash=0.6))
+    assert lay.table.unplaced == []
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+    groups = {p.group for p in lay.placed}
+    assert {"wall", "discard", "exposed", "flower", "concealed"} <= groups
+
+
+def test_overhead_perspective():
+    spec = _table()
+    H = mild_perspective(center=(320, 320), k=0.00025)
+    lay = parse_overhead(render(layout_table(spec), angle=2, scale=22, center=(320, 320), squash=0.6, homography=H))
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+
+
+def test_overhead_missing_discard_is_reported():
+    spec = _table()
+    tl = layout_table(spec)
+    i = [n for n, t in enumerate(tl) if t.seat == "across" and t.group == "discard"][4]
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    del dets[i]
+    lay = parse_overhead(dets)
+    assert any(u.startswith("across: discard slot 4 empty") for u in lay.table.unplaced)
+    assert lay.table.player("across").discards == tuple(d for n, d in enumerate(spec["across"]["discards"]) if n != 4)
+
+
+def test_overhead_duplicate_is_dropped():
+    spec = _table()
+    dets = render(layout_table(spec), scale=22, center=(320, 320), squash=0.6)
+    d = dets[5]
+    dets.append(Detection(tuple(v + 1 for v in d.box), d.kind, d.orientation, 0.2))
+    lay = parse_overhead(dets)
+    assert any("duplicate" in u for u in lay.table.unplaced)
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+
+
+def test_overhead_no_tiles():
+    with pytest.raises(LayoutError):
+        parse_overhead([])
+
+
+# ------------------------------------------------------------------------------- generated scenes
+
+def _generated(kind, n):
+    gen = pytest.importorskip("datasets.generate")
+    try:
+        art = gen._art()
+    except Exception as e:                      # tile art comes from system packages
+        pytest.skip(f"no tile art on this machine: {e}")
+    if not art:
+        pytest.skip("no tile art on this machine")
+    out = []
+    for i in range(n):
+        _, gt, _ = gen.make_scene(kind, 4242, i, 640)
+        out.append(gt)
+    return out
+
+
+def _key(p: PlayerArea, overhead: bool):
+    k = (None if p.concealed is None else sorted(p.concealed),
+         [(m.tiles, m.sideways, None if m.meld is None else (m.meld.kind, m.meld.tile, m.meld.concealed, m.meld.source))
+          for m in p.melds], p.winning_tile, sorted(p.flowers))
+    if overhead:
+        k += (p.concealed_face_down, list(p.discards), sorted(p.exposed))
+    return k
+
+
+@pytest.mark.parametrize("kind,n", [("phone", 12), ("overhead", 6)])
+def test_generated_scenes_with_perfect_detections(kind, n):
+    """Ground-truth boxes as detections: the parse must give back the generator's players exactly."""
+    for gt in _generated(kind, n):
+        dets = [Detection(o.box, o.kind, o.orientation, 1.0) for o in gt.objects]
+        lay = parse(dets, kind=kind)
+        for gp in gt.table.players:
+            assert _key(lay.table.player(gp.seat), kind == "overhead") == _key(gp, kind == "overhead"), gt.image

@@ -1,0 +1,938 @@
+"""Layout parser: tile detections -> what lies on the table (scoring.table.TableState).
+
+Two kinds of frame:
+
+* ``phone``: a photo of one player's finished hand. Concealed row, melds (grouped by gaps and read by
+  the sideways tile: left = from the left player, middle = across, right = right player; face-down tiles =
+  concealed kong), the winning tile set apart, flowers.
+* ``overhead``: a camera above the table. Four seats (self at the bottom of the frame, then right, across,
+  left), each with melds, flowers, the discard river (rows of 6, read left to right from that player's
+  point of view), the hand (face up or face down) and face-up tiles lying where they should not (exposed).
+
+Everything works on box geometry only, so it is testable without a model:
+
+1. duplicates (IoU > 0.6) are dropped (and reported);
+2. the dominant row direction is estimated from nearest-neighbour vectors between tile centres
+   (doubled angle for a phone photo, quadrupled for an overhead frame) and refined by fitting lines through
+   the rows; all further work happens in that rotated frame (u along the rows, v across them), so a
+   rotated or mildly perspective photo reads like a straight one;
+3. rows are clusters in v, groups are runs in u split where the gap exceeds a fraction of the local tile width
+   (local scale = sqrt of box area, which is the same for an upright and a sideways tile at any angle);
+4. a tile is *sideways* when it differs from the majority of its row: by its orientation label, by its box
+   shape in the rotated frame, and (near 45 degrees where both fade) by the spacing to its neighbours.
+
+Whatever cannot be placed is named in ``TableState.unplaced`` rather than guessed silently.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+import numpy as np
+
+from scoring import tiles as T
+from scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
+from scoring.table import SEATS, MeldOnTable, PlayerArea, TableState
+
+from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
+
+PHONE, OVERHEAD = "phone", "overhead"
+
+# Tunables, in units of the local tile width w (the short side of an upright tile).
+ASPECT = 1.35          # tile height / width; a sideways tile takes ASPECT*w along the row
+DUP_IOU = 0.6          # two boxes overlapping more than this are one tile seen twice
+ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new row
+GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
+ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
+
+
+class LayoutError(ValueError):
+    """The detections cannot be read as a table at all (e.g. no tiles)."""
+
+
+class HandError(ValueError):
+    """A player area cannot be turned into a Hand (unreadable meld, no tiles ...)."""
+
+
+@dataclass
+class Placed:
+    """Where one detection ended up (for annotation and debugging)."""
+    det: Detection
+    seat: Optional[str]
+    group: str            # concealed | meld:<i> | winning | flower | discard | wall | exposed | unplaced | duplicate
+    sideways: bool = False
+
+
+@dataclass
+class Layout:
+    table: TableState
+    placed: list[Placed]
+    kind: str
+    angle: float          # reading direction of the self row, degrees, image coordinates (y down)
+
+
+# --------------------------------------------------------------------------------------------- geometry
+
+
+@dataclass
+class _Tile:
+    i: int                 # index into the detection list
+    det: Detection
+    x: float
+    y: float
+    s: float               # sqrt(box area): orientation-independent scale
+    u: float = 0.0
+    v: float = 0.0
+    w: float = 0.0         # local tile width (short side) in pixels
+    side: bool = False     # lies sideways relative to its row
+    added: bool = False    # stacked on a sideways tile (added kong)
+
+    @property
+    def kind(self) -> int:
+        return self.det.kind
+
+    @property
+    def back(self) -> bool:
+        return self.det.kind == T.BACK or self.det.orientation == FACE_DOWN
+
+
+def _tiles(dets: list[Detection], idx: list[int]) -> list[_Tile]:
+    out = []
+    for i in idx:
+        d = dets[i]
+        out.append(_Tile(i, d, *d.center, math.sqrt(max(d.width, 1e-6) * max(d.height, 1e-6))))
+    return out
+
+
+def _iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _dedupe(dets: list[Detection]) -> tuple[list[int], list[int]]:
+    """Indices kept / dropped as duplicates (lower confidence of two boxes with IoU > DUP_IOU)."""
+    order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
+    kept: list[int] = []
+    dropped: list[int] = []
+    for i in order:
+        if any(_iou(dets[i].box, dets[j].box) > DUP_IOU for j in kept):
+            dropped.append(i)
+        else:
+            kept.append(i)
+    return sorted(kept), sorted(dropped)
+
+
+def _nn_angle(pts: np.ndarray, sym: int) -> float:
+    """Dominant direction (radians, modulo 2*pi/sym) of nearest-neighbour vectors."""
+    n = len(pts)
+    if n < 2:
+        return 0.0
+    d = pts[:, None, :] - pts[None, :, :]
+    dist = np.hypot(d[..., 0], d[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    j = dist.argmin(axis=1)
+    vec = pts[j] - pts
+    nd = dist[np.arange(n), j]
+    keep = nd < 2.0 * np.median(nd)
+    ang = np.arctan2(vec[keep, 1], vec[keep, 0])
+    z = np.exp(1j * sym * ang).sum()
+    return float(np.angle(z) / sym) if abs(z) > 0 else 0.0
+
+
+def _rotate(tiles: list[_Tile], theta: float) -> None:
+    c, s = math.cos(theta), math.sin(theta)
+    for t in tiles:
+        t.u = t.x * c + t.y * s
+        t.v = -t.x * s + t.y * c
+
+
+def _rows(tiles: list[_Tile], k: float) -> list[list[_Tile]]:
+    """Cluster tiles into rows by v (single linkage on sorted v), each row sorted by u."""
+    if not tiles:
+        return []
+    ts = sorted(tiles, key=lambda t: t.v)
+    rows = [[ts[0]]]
+    for a, b in zip(ts, ts[1:]):
+        if b.v - a.v > ROW_SPLIT * k * (a.s + b.s) / 2:
+            rows.append([])
+        rows[-1].append(b)
+    return [sorted(r, key=lambda t: t.u) for r in rows]
+
+
+def _width_factor(rows: list[list[_Tile]]) -> float:
+    """k such that tile width w ~ k * s, from the spacing of neighbours in rows (most of them touch)."""
+    ratios = [(b.u - a.u) / ((a.s + b.s) / 2) for r in rows for a, b in zip(r, r[1:])]
+    if not ratios:
+        return 1.0 / math.sqrt(ASPECT)
+    k = float(np.percentile(ratios, 20))
+    return float(np.clip(k, 0.6 / math.sqrt(ASPECT), 1.6 / math.sqrt(ASPECT)))
+
+
+def _refine_angle(tiles: list[_Tile], theta: float, iters: int = 2) -> float:
+    """Correct theta by the mean slope of the rows (least squares v = a*u + b per row)."""
+    for _ in range(iters):
+        _rotate(tiles, theta)
+        k = 1.0 / math.sqrt(ASPECT)
+        num = den = 0.0
+        for r in _rows(tiles, k):
+            if len(r) < 3:
+                continue
+            u = np.array([t.u for t in r])
+            v = np.array([t.v for t in r])
+            uc = u - u.mean()
+            var = float((uc ** 2).sum())
+            if var <= 0:
+                continue
+            slope = float((uc * (v - v.mean())).sum() / var)
+            if abs(slope) > 0.3:          # not a row, just a coincidence of v
+                continue
+            num += slope * len(r)
+            den += len(r)
+        if den == 0:
+            break
+        theta += math.atan(num / den)
+    _rotate(tiles, theta)
+    return theta
+
+
+def _label_axis(o: str) -> Optional[int]:
+    """0: tile's up axis is vertical in the image, 1: horizontal, None: no information."""
+    return {UPRIGHT: 0, UPSIDE_DOWN: 0, SIDEWAYS: 1}.get(o)
+
+
+def _classify_sideways(row: list[_Tile], theta: float) -> None:
+    """Mark tiles lying across their row, by comparison with the row majority (label and box shape)."""
+    c, s = abs(math.cos(theta)), abs(math.sin(theta))
+    q = (c - s) / (c + s)                                  # +1 axis-aligned rows ... 0 at 45 degrees ... -1 vertical
+    delta = min(abs(math.degrees(theta)) % 90, 90 - abs(math.degrees(theta)) % 90)   # to nearest axis
+    rel_label = float(np.clip((38.0 - delta) / 10.0, 0.0, 1.0))
+    m_up = (1 - ASPECT) / (1 + ASPECT) * q                  # expected (W-H)/(W+H) of an upright tile
+    rel_shape = min(1.0, 2 * abs(m_up) / 0.25)
+    m = np.array([(t.det.width - t.det.height) / (t.det.width + t.det.height) for t in row])
+    med = float(np.median(m)) if len(m) else 0.0
+    axes = [_label_axis(t.det.orientation) for t in row]
+    known = [a for a in axes if a is not None]
+    major = max(set(known), key=known.count) if known else None
+    for t, mi, a in zip(row, m, axes):
+        ev = w = 0.0
+        if rel_shape > 0 and abs(m_up) > 1e-6:
+            shape = (med - mi) / (2 * m_up)                 # ~1 for a sideways tile, ~0 for its upright peers
+            ev += rel_shape * float(np.clip(shape, -0.5, 1.5))
+            w += rel_shape
+        if a is not None and major is not None and rel_label > 0:
+            ev += rel_label * (1.0 if a != major else 0.0)
+            w += rel_label
+        # too little evidence (rows near 45 degrees): leave it to the spacing test
+        t.side = w >= 0.35 and ev / w > 0.5
+
+
+def _spacing_sideways(group: list[_Tile]) -> None:
+    """Where box cues say nothing (near 45 degrees), find the one tile whose neighbours sit farther apart."""
+    if len(group) < 3 or any(t.side for t in group) or any(t.back for t in group):
+        return
+    d = [b.u - a.u for a, b in zip(group, group[1:])]
+
+    def err(k):
+        ext = [t.w * (ASPECT if n == k else 1.0) for n, t in enumerate(group)]
+        return sum((di - (ext[j] + ext[j + 1]) / 2) ** 2 for j, di in enumerate(d))
+
+    best, best_err = None, err(-1)
+    for k in range(len(group)):
+        e = err(k)
+        if e < best_err * 0.5:
+            best, best_err = k, e
+    if best is not None:
+        group[best].side = True
+
+
+def _split_groups(row: list[_Tile]) -> list[list[_Tile]]:
+    groups = [[row[0]]] if row else []
+    for a, b in zip(row, row[1:]):
+        ext = (a.w * (ASPECT if a.side else 1) + b.w * (ASPECT if b.side else 1)) / 2
+        gap = (b.u - a.u) - ext
+        if gap > GAP_SPLIT * (a.w + b.w) / 2:
+            groups.append([])
+        groups[-1].append(b)
+    return groups
+
+
+@dataclass
+class _Frame:
+    theta: float
+    rows: list[list[_Tile]]
+    groups: list[list[_Tile]]     # reading order: rows top to bottom, groups left to right
+    k: float
+
+
+def _frame(tiles: list[_Tile], theta: float, refine: bool = True) -> _Frame:
+    theta = _refine_angle(tiles, theta) if refine else theta
+    _rotate(tiles, theta)
+    rows = _rows(tiles, 1.0 / math.sqrt(ASPECT))
+    k = _width_factor(rows)
+    rows = _rows(tiles, k)
+    for t in tiles:
+        t.w = k * t.s
+    groups = []
+    for r in rows:
+        _classify_sideways(r, theta)
+        gs = _split_groups(r)
+        for g in gs:
+            _spacing_sideways(g)
+        groups += _split_groups(r) if any(t.side for g in gs for t in g) else gs
+    return _Frame(theta, rows, groups, k)
+
+
+def _up_label(theta: float) -> str:
+    """Orientation label of an upright tile in a row running at angle theta (image coords, y down)."""
+    up = (math.sin(theta), -math.cos(theta))
+    if abs(up[1]) >= abs(up[0]):
+        return UPRIGHT if up[1] < 0 else UPSIDE_DOWN
+    return SIDEWAYS
+
+
+def _direction_votes(tiles: list[_Tile], theta: float) -> float:
+    """> 0 if labels say the rows read along theta, < 0 if along theta + pi, 0 if they cannot tell."""
+    a, b = _up_label(theta), _up_label(theta + math.pi)
+    if a == b:
+        return 0.0
+    n = 0.0
+    for t in tiles:
+        if t.side or t.back:
+            continue
+        n += (t.det.orientation == a) - (t.det.orientation == b)
+    return n / max(1, len(tiles))
+
+
+# --------------------------------------------------------------------------------------------- melds
+
+_SOURCE_BY_POS = {0: LEFT, -1: RIGHT}
+
+
+def _read_meld(g: list[_Tile]) -> tuple[MeldOnTable, Optional[str]]:
+    """Interpret a group as a meld. Returns the meld on the table and a problem message (or None)."""
+    added = [t for t in g if t.added]
+    flat = [t for t in g if not t.added]
+    tiles = tuple(None if t.back else t.kind for t in flat)
+    sides = [i for i, t in enumerate(flat) if t.side]
+    sideways = sides[0] if len(sides) == 1 else None
+    mot = MeldOnTable(tiles, sideways, None)
+    shown = [t for t in tiles if t is not None] + [t.kind for t in added if not t.back]
+    desc = "[" + " ".join("back" if t is None else T.code(t) for t in tiles) + "]"
+    if any(not 0 <= t < T.N_KINDS for t in shown):
+        return mot, f"meld {desc}: holds a tile that cannot be melded"
+    if len(sides) > 1:
+        return mot, f"meld {desc}: {len(sides)} sideways tiles, cannot tell the source"
+    n = len(flat) + len(added)
+    face_down = tiles.count(None)
+    if face_down:
+        if sides or n != 4:
+            return mot, f"meld {desc}: face-down tiles but not a concealed kong of 4"
+        if not shown:
+            return mot, f"concealed kong {desc}: no tile face up, cannot tell which"
+        if len(set(shown)) != 1:
+            return mot, f"concealed kong {desc}: face-up tiles differ"
+        return replace(mot, meld=Meld(KONG, shown[0], concealed=True)), None
+    if sideways is None:
+        return mot, f"meld {desc}: no sideways tile"
+    ts = sorted(shown)
+    if n == 3 and ts[0] == ts[2]:
+        kind = PUNG
+    elif n == 3 and T.is_suited(ts[0]) and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2 and T.suit(ts[0]) == T.suit(ts[2]):
+        kind = CHOW
+    elif n == 4 and ts[0] == ts[3]:
+        kind = KONG
+    else:
+        return mot, f"meld {desc}: not a chow, pung or kong"
+    pos = sideways if sideways != len(flat) - 1 else -1
+    source = _SOURCE_BY_POS.get(pos, ACROSS)
+    claimed = flat[sideways].kind if kind == CHOW else None
+    return replace(mot, meld=Meld(kind, ts[0], concealed=False, source=source, claimed=claimed,
+                                  added=bool(added))), None
+
+
+def _chunk_ok(g: list[_Tile]) -> bool:
+    """A run of tiles that reads as exactly one meld."""
+    if len(g) not in (3, 4):
+        return False
+    return _read_meld(g)[1] is None
+
+
+def _gap_after(a: _Tile, b: _Tile) -> float:
+    ext = (a.w * (ASPECT if a.side else 1) + b.w * (ASPECT if b.side else 1)) / 2
+    return ((b.u - a.u) - ext) / ((a.w + b.w) / 2)
+
+
+def _partition_melds(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
+    """Split a run of melds laid too close together into single melds (each a valid chow/pung/kong with one
+    sideways tile, or a concealed kong), cutting where the gaps are largest. None if no such split exists."""
+    n = len(g)
+    best: list[Optional[tuple[float, list[int]]]] = [None] * (n + 1)
+    best[0] = (0.0, [])
+    for i in range(n):
+        if best[i] is None:
+            continue
+        for size in (3, 4):
+            j = i + size
+            if j > n or not _chunk_ok(g[i:j]):
+                continue
+            score = best[i][0] + (_gap_after(g[j - 1], g[j]) if j < n else 0.0)
+            if best[j] is None or score > best[j][0]:
+                best[j] = (score, best[i][1] + [j])
+    if best[n] is None:
+        return None
+    cuts = [0] + best[n][1]
+    return [g[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def _is_meld_group(g: list[_Tile]) -> bool:
+    return 2 <= len(g) <= 5 and any(t.side or t.back for t in g)
+
+
+def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
+    """Find tiles stacked on a sideways tile (added kong); mark them and return them."""
+    out = []
+    for t in tiles:
+        if not t.side or t.added:
+            continue
+        for o in tiles:
+            if o is t or o.added or not o.side or o.kind != t.kind or o in out:
+                continue
+            if abs(o.u - t.u) < 0.4 * t.w and 0.5 * t.w < abs(o.v - t.v) < 1.6 * t.w:
+                # the one farther from the player (smaller v) is the added tile
+                top = o if o.v < t.v else t
+                top.added = True
+                out.append(top)
+    return out
+
+
+# --------------------------------------------------------------------------------------------- phone
+
+
+def _describe(t: _Tile) -> str:
+    return f"{T.code(t.kind)} at ({t.x:.0f},{t.y:.0f})"
+
+
+def _isolated(t: _Tile, others: list[_Tile]) -> bool:
+    return all(math.hypot(o.x - t.x, o.y - t.y) > ISOLATED * t.w for o in others if o is not t)
+
+
+def parse_phone(dets: list[Detection]) -> Layout:
+    """Read a phone photo of one player's finished hand."""
+    if not dets:
+        raise LayoutError("no tiles detected")
+    kept, dropped = _dedupe(dets)
+    placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
+    unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
+    tiles = _tiles(dets, kept)
+    flowers = [t for t in tiles if T.is_flower(t.kind)]
+    core = [t for t in tiles if not T.is_flower(t.kind)] or tiles
+    theta = _nn_angle(np.array([(t.x, t.y) for t in core]), 2)
+    fr = _frame(core, theta)
+    vote = _direction_votes(core, fr.theta)
+    if vote < 0 or (vote == 0 and _structure_says_flip(fr)):
+        fr = _frame(core, fr.theta + math.pi, refine=False)
+    theta = fr.theta
+    _rotate(flowers, theta)
+    for t in flowers:
+        t.w = fr.k * t.s
+
+    # stacked tiles (added kong) leave their row and join the meld below them
+    for t in _stack_added(core, fr.k):
+        for g in fr.groups:
+            if t in g:
+                g.remove(t)
+        host = min((g for g in fr.groups if any(o.side and o.kind == t.kind for o in g)),
+                   key=lambda g: min(abs(o.u - t.u) + abs(o.v - t.v) for o in g))
+        host.append(t)
+    groups = []
+    for g in fr.groups:
+        if g and any(t.side or t.back for t in g) and not _chunk_ok(g):
+            groups += _partition_melds(g) or [g]
+        elif g:
+            groups.append(g)
+
+    melds = [g for g in groups if _is_meld_group(g)]
+    rest = [g for g in groups if not _is_meld_group(g)]
+    area = PlayerArea(seat="self")
+    notes: list[str] = []
+    stray: list[_Tile] = [t for g in rest if len(g) == 1 for t in g if _isolated(t, core)]
+    rest = [g for g in rest if not (len(g) == 1 and g[0] in stray)]
+
+    mots = []
+    for g in melds:
+        mot, problem = _read_meld(g)
+        mots.append(mot)
+        if problem:
+            notes.append(problem)
+    n_melds = len(melds)
+    expected = 13 - 3 * n_melds
+
+    multi = [g for g in rest if len(g) > 1]
+    singles = [g[0] for g in rest if len(g) == 1]
+    main = max(multi, key=len) if multi else None
+    concealed = [t for g in multi for t in g]
+    winning: Optional[_Tile] = None
+    if singles:
+        winning = min(singles, key=lambda t: _apart_cost(t, main))
+        others = [t for t in singles if t is not winning]
+        others.sort(key=lambda t: _apart_cost(t, main))
+        while others and len(concealed) < expected:
+            concealed.append(others.pop(0))
+        stray += others
+    # one tile too many in the hand and one detection much less sure than the rest: drop it, and say so
+    if winning is not None and len(concealed) == expected + 1 and len(concealed) >= 3:
+        weakest = min(concealed, key=lambda t: t.det.confidence)
+        median = float(np.median([t.det.confidence for t in concealed]))
+        if weakest.det.confidence < 0.5 and weakest.det.confidence < 0.7 * median:
+            concealed.remove(weakest)
+            stray.append(weakest)
+            notes.append(f"dropped the least sure detection {_describe(weakest)} "
+                         f"(confidence {weakest.det.confidence:.2f}): one tile too many in the hand")
+    concealed.sort(key=lambda t: (_row_index(fr.rows, t), t.u))
+    # a concealed kong shown as 4 face-down tiles in the hand row cannot be part of the hand
+    if any(t.back for t in concealed):
+        notes.append(f"{sum(t.back for t in concealed)} face-down tile(s) among the concealed tiles")
+    n_have = len(concealed) + (0 if winning is None else 1)
+    if n_have != expected + 1:
+        notes.append(f"hand shows {len(concealed)} concealed tile(s)"
+                     f"{' + winning tile' if winning is not None else ''} with {n_melds} meld(s);"
+                     f" a finished hand needs {expected} + 1")
+    for t in stray:
+        if not any(_describe(t) in n for n in notes):
+            notes.append(f"tile {_describe(t)} is not part of the hand")
+
+    area.concealed = tuple(t.kind for t in concealed if not t.back)
+    area.concealed_face_down = sum(t.back for t in concealed)
+    area.melds = tuple(mots)
+    area.winning_tile = winning.kind if winning is not None else None
+    area.winning_tile_apart = winning is not None
+    far = [t for t in flowers if _isolated(t, core + flowers)]
+    flowers = [t for t in flowers if t not in far]
+    stray += far
+    for t in far:
+        notes.append(f"tile {_describe(t)} is not part of the hand")
+    flowers.sort(key=lambda t: (round(t.v / max(t.w, 1e-6)), t.u))
+    area.flowers = tuple(t.kind for t in flowers)
+    area.declared_win = True
+
+    for t in concealed:
+        placed[t.i] = Placed(t.det, "self", "concealed", t.side)
+    for n, g in enumerate(melds):
+        for t in g:
+            placed[t.i] = Placed(t.det, "self", f"meld:{n}", t.side or t.added)
+    if winning is not None:
+        placed[winning.i] = Placed(winning.det, "self", "winning", winning.side)
+    for t in flowers:
+        placed[t.i] = Placed(t.det, "self", "flower", t.side)
+    for t in stray:
+        placed[t.i] = Placed(t.det, None, "unplaced", t.side)
+    table = TableState(players=[area], unplaced=unplaced + notes)
+    return Layout(table, [placed[i] for i in sorted(placed)], PHONE, math.degrees(theta))
+
+
+def _row_index(rows: list[list[_Tile]], t: _Tile) -> int:
+    for n, r in enumerate(rows):
+        if t in r:
+            return n
+    return len(rows)
+
+
+def _apart_cost(t: _Tile, main: Optional[list[_Tile]]) -> float:
+    """How unlikely t is the winning tile set apart: it should sit just right of the concealed row."""
+    if main is None:
+        return 0.0
+    end = main[-1]
+    du = (t.u - end.u) / end.w
+    dv = abs(t.v - end.v) / end.w
+    return dv * 2 + (abs(du - 1.8) if du > 0 else 4 + abs(du))
+
+
+def _structure_says_flip(fr: _Frame) -> bool:
+    """With labels silent (rows near vertical in the image) two cues tell which way the rows read:
+    the winning tile set apart lies right of the concealed row, and a sideways tile lies on the row's
+    near edge (towards the player), so its centre is nearer the player than its neighbours'."""
+    vote = 0.0
+    groups = [g for g in fr.groups if not _is_meld_group(g)]
+    multi = [g for g in groups if len(g) > 1]
+    singles = [g[0] for g in groups if len(g) == 1]
+    if multi and singles:
+        main = max(multi, key=len)
+        row = [t for t in singles if abs(t.v - main[0].v) < main[0].w]
+        right = sum(t.u > main[-1].u for t in row)
+        vote += float(np.sign(right - (len(row) - right)))
+    offsets = []
+    for g in fr.groups:
+        if not _is_meld_group(g):
+            continue
+        ups = [t for t in g if not t.side]
+        for t in g:
+            if t.side and ups:
+                offsets.append((t.v - float(np.mean([o.v for o in ups]))) / t.w)
+    if offsets and abs(float(np.mean(offsets))) > 0.05:
+        vote += float(np.sign(np.mean(offsets)))
+    return vote < 0
+
+
+# --------------------------------------------------------------------------------------------- hand
+
+
+def table_to_hand(area: PlayerArea, situation: Situation | None = None) -> Hand:
+    """Turn one player's area into a Hand for the rule engines.
+
+    The winning tile is the one set apart; if none was set apart the last tile of the concealed row
+    (reading order) is taken and ``situation.winning_tile_apart`` is set False.
+    Raises HandError if a meld could not be read or there is no concealed part at all.
+    """
+    situation = situation or Situation()
+    bad = [m for m in area.melds if m.meld is None]
+    if bad:
+        desc = " ".join("[" + " ".join("back" if t is None else T.code(t) for t in m.tiles) + "]" for m in bad)
+        raise HandError(f"could not read meld(s) {desc}")
+    concealed = list(area.concealed or ())
+    winning = area.winning_tile
+    apart = area.winning_tile_apart and winning is not None
+    if winning is None:
+        if not concealed:
+            raise HandError("no concealed tiles and no winning tile")
+        winning = concealed.pop()
+    return Hand(tuple(concealed), tuple(m.meld for m in area.melds), winning, tuple(area.flowers),
+                replace(situation, winning_tile_apart=apart))
+
+
+def parse(dets: list[Detection], kind: str = PHONE) -> Layout:
+    if kind == PHONE:
+        return parse_phone(dets)
+    if kind == OVERHEAD:
+        return parse_overhead(dets)
+    raise ValueError(f"unknown frame kind {kind!r} (phone or overhead)")
+
+
+# --------------------------------------------------------------------------------------------- overhead
+
+SEAT_ANGLE = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}   # counter-clockwise on screen
+MELD_ZONE = 2.5        # face-up rows within this many tile widths inside the hand row hold melds and flowers
+RIVER_COLS = 6
+
+
+def _to_seat_frame(dx: float, dy: float, seat: str) -> tuple[float, float]:
+    """Table-centred frame coordinates -> the seat's own frame (x to the player's right, y towards the player)."""
+    if seat == "self":
+        return dx, dy
+    if seat == "right":
+        return -dy, dx
+    if seat == "across":
+        return -dx, -dy
+    return dy, -dx
+
+
+def _seat_of(t: _Tile, dx: float, dy: float) -> str:
+    """Seat by the side of the table the tile lies on; near a diagonal, by the tile's axis."""
+    margin = abs(abs(dx) - abs(dy)) / max(t.w, 1e-6)
+    if margin < 1.0:
+        axis = _label_axis(t.det.orientation)
+        if axis is None:       # face down: the long side of the box tells the axis (rows are near-axis here)
+            axis = 0 if t.det.height >= t.det.width else 1
+        return ("self" if dy > 0 else "across") if axis == 0 else ("right" if dx > 0 else "left")
+    if abs(dy) >= abs(dx):
+        return "self" if dy > 0 else "across"
+    return "right" if dx > 0 else "left"
+
+
+def parse_overhead(dets: list[Detection]) -> Layout:
+    """Read an overhead frame of the whole table (self at the bottom of the frame, to within 45 degrees)."""
+    if not dets:
+        raise LayoutError("no tiles detected")
+    kept, dropped = _dedupe(dets)
+    placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
+    unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
+    tiles = _tiles(dets, kept)
+    phi = _nn_angle(np.array([(t.x, t.y) for t in tiles]), 4)
+    _rotate(tiles, phi)
+    # tile width: from neighbours along rows, whatever their direction
+    k = _overhead_width_factor(tiles)
+    for t in tiles:
+        t.w = k * t.s
+    us, vs = [t.u for t in tiles], [t.v for t in tiles]
+    cu, cv = (min(us) + max(us)) / 2, (min(vs) + max(vs)) / 2
+    frames = _seat_frames(tiles, phi, k, cu, cv)
+    du, dv = _centre_correction(frames)
+    if du or dv:
+        frames = _seat_frames(tiles, phi, k, cu + du, cv + dv)
+    river = _river_model(frames)
+    players = []
+    notes: list[str] = []
+    for seat in SEATS:
+        area, assign, seat_notes = _read_seat(seat, frames[seat], river[seat], phi + math.radians(SEAT_ANGLE[seat]))
+        players.append(area)
+        notes += [f"{seat}: {n}" for n in seat_notes]
+        for t, group in assign:
+            placed[t.i] = Placed(t.det, seat if group != "unplaced" else None, group, t.side)
+    table = TableState(players=players, unplaced=unplaced + notes)
+    return Layout(table, [placed[i] for i in sorted(placed)], OVERHEAD, math.degrees(phi))
+
+
+def _seat_frames(tiles: list[_Tile], phi: float, k: float, cu: float, cv: float) -> dict[str, "_SeatRows"]:
+    """Split the tiles by seat around the centre (cu, cv) of the rotated frame and read each seat's rows."""
+    _rotate(tiles, phi)
+    by_seat: dict[str, list[_Tile]] = {s: [] for s in SEATS}
+    for t in tiles:
+        by_seat[_seat_of(t, t.u - cu, t.v - cv)].append(t)
+    frames = {}
+    for seat, ts in by_seat.items():
+        for t in ts:
+            t.u, t.v = _to_seat_frame(t.u - cu, t.v - cv, seat)
+        _straighten(ts, k)
+        frames[seat] = _seat_rows(ts, phi + math.radians(SEAT_ANGLE[seat]), k)
+    return frames
+
+
+def _straighten(ts: list[_Tile], k: float, iters: int = 2) -> None:
+    """Perspective tilts each seat's rows a little differently: level them by the median slope between
+    neighbours in a row (robust to two rows that were merged because of the tilt)."""
+    for _ in range(iters):
+        slopes = []
+        for r in _rows(ts, k):
+            for a, b in zip(r, r[1:]):
+                du = b.u - a.u
+                if 0.6 * a.w < du < 1.6 * a.w and a.back == b.back and not (a.side or b.side):
+                    slopes.append((b.v - a.v) / du)
+        if len(slopes) < 3:
+            return
+        m = float(np.median(slopes))
+        if abs(m) < 1e-3 or abs(m) > 0.3:
+            return
+        a = -math.atan(m)
+        c, s = math.cos(a), math.sin(a)
+        for t in ts:
+            t.u, t.v = t.u * c - t.v * s, t.u * s + t.v * c
+
+
+def _centre_correction(frames: dict[str, "_SeatRows"]) -> tuple[float, float]:
+    """Opposite seats are laid out alike (wall, river start, hand row at the same distance from the centre):
+    shift the centre so that their distances agree. Returns (du, dv) in the rotated image frame."""
+    def features(sr):
+        hand, walls, meldz, riverz = _zones(sr)
+        f = {}
+        if hand:
+            f["hand"] = float(np.mean([t.v for t in hand]))
+        if walls:
+            f["wall"] = float(np.mean([t.v for r in walls for t in r]))
+        st = _river_start(sr)
+        if st:
+            f["river"] = st[0]
+        return f
+
+    out = []
+    for a, b in (("self", "across"), ("right", "left")):
+        fa, fb = features(frames[a]), features(frames[b])
+        diffs = [fa[key] - fb[key] for key in fa if key in fb]
+        out.append(float(np.median(diffs)) / 2 if diffs else 0.0)
+    # self is +v, right is +u in the rotated image frame
+    return out[1], out[0]
+
+
+def _overhead_width_factor(tiles: list[_Tile]) -> float:
+    pts = np.array([(t.x, t.y) for t in tiles])
+    s = np.array([t.s for t in tiles])
+    if len(tiles) < 2:
+        return 1.0 / math.sqrt(ASPECT)
+    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
+    np.fill_diagonal(d, np.inf)
+    nn = d.min(axis=1) / s
+    return float(np.clip(np.percentile(nn, 30), 0.6 / math.sqrt(ASPECT), 1.6 / math.sqrt(ASPECT)))
+
+
+@dataclass
+class _SeatRows:
+    rows: list[list[_Tile]]
+    w: float                      # median tile width of the seat
+    pitch: float = 0.0            # centre spacing of touching tiles (pixels)
+
+
+def _seat_rows(ts: list[_Tile], theta: float, k: float) -> _SeatRows:
+    rows = _rows(ts, k)
+    for r in rows:
+        _classify_sideways(r, theta)
+    w = float(np.median([t.w for t in ts])) if ts else 1.0
+    sr = _SeatRows(rows, w)
+    sr.pitch = _seat_pitch(sr, w)
+    return sr
+
+
+@dataclass
+class _River:
+    y0: float        # first row (nearest the centre), in tile widths, seat frame
+    x0: float        # first column
+    px: float        # column pitch, tile widths
+    py: float        # row pitch, tile widths
+
+
+def _is_back_row(r: list[_Tile]) -> bool:
+    return sum(t.back for t in r) * 2 > len(r)
+
+
+def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], list[list[_Tile]], list[list[_Tile]]]:
+    """(hand row, wall rows, meld/flower rows, river-zone rows) of one seat."""
+    backs = [r for r in sr.rows if _is_back_row(r)]
+    faces = [r for r in sr.rows if not _is_back_row(r)]
+    hand = max(backs, key=lambda r: np.mean([t.v for t in r])) if backs else None
+    walls = [r for r in backs if r is not hand]
+    y_hand = float(np.mean([t.v for t in hand])) if hand else (max(t.v for r in faces for t in r) + sr.w if faces else 0)
+    meldz = [r for r in faces if np.mean([t.v for t in r]) > y_hand - MELD_ZONE * sr.w]
+    riverz = [r for r in faces if r not in meldz]
+    return hand, walls, meldz, riverz
+
+
+def _seat_pitch(sr: _SeatRows, default: float) -> float:
+    """Centre spacing of touching tiles in this seat's rows (pixels): the seat's local scale."""
+    d = [b.u - a.u for r in sr.rows for a, b in zip(r, r[1:]) if not (a.side or b.side)]
+    return float(np.percentile(d, 30)) if len(d) >= 3 else default
+
+
+def _river_start(sr: _SeatRows) -> Optional[tuple[float, float, float]]:
+    """(y, x, pitch) of a seat's first river row (nearest the centre), in pixels of the seat frame."""
+    _, _, _, riverz = _zones(sr)
+    riverz = [[t for t in r if not T.is_flower(t.kind) and not t.back] for r in riverz]
+    riverz = [r for r in riverz if r]
+    if not riverz:
+        return None
+    first = min(riverz, key=lambda r: np.mean([t.v for t in r]))
+    return float(np.mean([t.v for t in first])), min(t.u for t in first), sr.pitch
+
+
+def _river_model(frames: dict[str, _SeatRows]) -> dict[str, Optional[_River]]:
+    """Each seat's river grid: its own first row, if that row lies where the other seats' rivers start
+    (the table is symmetric); otherwise the median start of the others (the seat discarded nothing yet and
+    the tiles found there are exposed ones)."""
+    starts = {seat: _river_start(sr) for seat, sr in frames.items()}
+    known = {s: v for s, v in starts.items() if v is not None}
+    if not known:
+        return {s: None for s in frames}
+    y_med = float(np.median([v[0] / v[2] for v in known.values()]))
+    x_med = float(np.median([v[1] / v[2] for v in known.values()]))
+    out: dict[str, Optional[_River]] = {}
+    for seat, sr in frames.items():
+        st = starts[seat]
+        pitch = sr.pitch
+        if st is not None and abs(st[0] / pitch - y_med) < 1.2 and (len(known) < 3 or abs(st[1] / pitch - x_med) < 1.5):
+            y0, x0 = st[0] / pitch, st[1] / pitch
+        else:
+            y0, x0 = y_med, x_med
+        out[seat] = _River(y0, x0, _col_pitch(sr) / pitch, _row_pitch(sr) / pitch)
+    return out
+
+
+def _col_pitch(sr: _SeatRows) -> float:
+    _, _, _, riverz = _zones(sr)
+    d = [b.u - a.u for r in riverz for a, b in zip(r, r[1:]) if b.u - a.u < 1.5 * sr.pitch]
+    return float(np.median(d)) if len(d) >= 2 else sr.pitch
+
+
+def _row_pitch(sr: _SeatRows) -> float:
+    _, _, _, riverz = _zones(sr)
+    ys = sorted(float(np.mean([t.v for t in r])) for r in riverz if len(r) >= 2)
+    d = [b - a for a, b in zip(ys, ys[1:]) if b - a < 1.9 * sr.pitch]
+    return float(np.median(d)) if d else ASPECT * sr.pitch
+
+
+def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River], theta: float):
+    area = PlayerArea(seat=seat, concealed=None, winning_tile_apart=False)
+    assign: list[tuple[_Tile, str]] = []
+    notes: list[str] = []
+    hand, walls, meldz, riverz = _zones(sr)
+    if hand:
+        backs = [t for t in hand if t.back]
+        area.concealed_face_down = len(backs)
+        for t in hand:
+            assign.append((t, "concealed" if t.back else "exposed"))
+        exposed = [t for t in hand if not t.back]
+    else:
+        exposed = []
+    for r in walls:
+        for t in r:
+            assign.append((t, "wall" if t.back else "exposed"))
+            if not t.back:
+                exposed.append(t)
+    # melds and flowers
+    flowers: list[_Tile] = []
+    mots = []
+    for r in meldz:
+        groups = _split_groups(r)
+        for g in groups:
+            fl = [t for t in g if T.is_flower(t.kind)]
+            flowers += fl
+            rest = [t for t in g if not T.is_flower(t.kind)]
+            if not rest:
+                continue
+            for chunk in ([rest] if _chunk_ok(rest) else (_partition_melds(rest) or [rest])):
+                mot, problem = _read_meld(chunk)
+                n = len(mots)
+                mots.append(mot)
+                if problem:
+                    notes.append(problem)
+                for t in chunk:
+                    assign.append((t, f"meld:{n}"))
+    area.melds = tuple(mots)
+    area.flowers = tuple(t.kind for t in sorted(flowers, key=lambda t: t.u))
+    for t in flowers:
+        assign.append((t, "flower"))
+    # river and exposed tiles
+    discards, exp2, fl2 = _read_river([t for r in riverz for t in r], river, sr.pitch, theta, notes)
+    area.discards = tuple(t.kind for t in discards)
+    if fl2:
+        area.flowers += tuple(t.kind for t in fl2)
+        assign += [(t, "flower") for t in fl2]
+    exposed += exp2
+    area.exposed = tuple(t.kind for t in exposed)
+    assign += [(t, "discard") for t in discards] + [(t, "exposed") for t in exp2]
+    return area, assign, notes
+
+
+def _upside_down_for_seat(t: _Tile, theta: float) -> bool:
+    """The tile faces away from its seat's player (rotated 180 degrees in the seat frame)."""
+    return not t.side and t.det.orientation == _up_label(theta + math.pi) != _up_label(theta)
+
+
+def _read_river(ts: list[_Tile], river: Optional[_River], w: float, theta: float, notes: list[str]):
+    """Discards in order (slots of a grid 6 wide, filled row by row) and the exposed tiles around them."""
+    flowers = [t for t in ts if T.is_flower(t.kind)]
+    ts = [t for t in ts if not T.is_flower(t.kind)]
+    if river is None or not ts:
+        return [], ts, flowers
+    slots: dict[int, tuple[float, _Tile]] = {}
+    off: list[_Tile] = []
+    for t in sorted(ts, key=lambda t: (t.v, t.u)):
+        c = (t.u / w - river.x0) / river.px
+        r = (t.v / w - river.y0) / river.py
+        ci, ri = round(c), round(r)
+        res = abs(c - ci) + abs(r - ri)
+        if (abs(c - ci) > 0.35 or abs(r - ri) > 0.35 or not 0 <= ci < RIVER_COLS or ri < 0
+                or _upside_down_for_seat(t, theta) or t.back):
+            off.append(t)
+            continue
+        idx = ri * RIVER_COLS + ci
+        if idx in slots:                     # two tiles on one slot: the better aligned one is the discard
+            if slots[idx][0] <= res:
+                off.append(t)
+                continue
+            off.append(slots[idx][1])
+        slots[idx] = (res, t)
+    slots = {k: v[1] for k, v in slots.items()}
+    discards: list[_Tile] = []
+    last = -1
+    order = sorted(slots)
+    for n, idx in enumerate(order):
+        # two or more empty slots before it, or one empty slot before the very last tile: not in the river
+        if idx - last > 2 or (idx - last == 2 and n == len(order) - 1):
+            off.append(slots[idx])
+            continue
+        if idx - last == 2:
+            notes.append(f"discard slot {last + 1} empty (a tile missed?)")
+        discards.append(slots[idx])
+        last = idx
+    return discards, off, flowers
+
