@@ -8,6 +8,7 @@ from ..hand import Hand
 from ..notation import format_meld, format_tiles
 from ..result import FanHit, ScoreResult
 from . import fans_chows, fans_flowers, fans_limits, fans_pungs, fans_situation, fans_special, fans_waits  # noqa: F401
+from . import shapes
 from .context import Ctx, _structure, melds_key
 from .fantable import all_rows
 from .fans_situation import situation_flags
@@ -50,7 +51,6 @@ _CACHE_LIMIT = 1 << 15
 
 def clear_caches() -> None:
     """Free every cache of the engine (each is bounded: about 32k entries)."""
-    from . import fans_chows, fans_pungs, shapes
     for f in (shapes.candidates, shapes.regular_waits, shapes.seven_pairs_waits, shapes.all_waits,
               fans_chows.chow_combo, fans_pungs.pung_combo):
         f.cache_clear()
