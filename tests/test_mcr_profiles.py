@@ -72,3 +72,36 @@ def test_competition_without_set_apart_never_counts_waits_or_last_tile():
             continue
         ids = {f.id for f in score(h, "competition").fans}
         assert not ids & {"edge_wait", "closed_wait", "single_wait", "last_tile", "nine_gates"}
+
+
+def _map_hand(h, f, wind=None):
+    """Apply a tile relabelling ``f`` to every tile of the hand (and ``wind`` to the seat/prevalent winds)."""
+    melds = tuple(dataclasses.replace(m, tile=f(m.tile), claimed=None) for m in h.melds)
+    sit = h.situation
+    if wind:
+        sit = dataclasses.replace(sit, seat_wind=wind(sit.seat_wind), prevalent_wind=wind(sit.prevalent_wind))
+    return dataclasses.replace(h, concealed=tuple(f(t) for t in h.concealed), melds=melds,
+                               winning_tile=f(h.winning_tile), situation=sit)
+
+
+@pytest.mark.parametrize("profile", ["default", "competition"])
+def test_suit_relabelling_keeps_the_score(profile):
+    """Swapping suits changes nothing, except for the fans tied to particular tiles (绿一色, 推不倒, 绿七对)."""
+    perm = (1, 2, 0)
+    tied = {"all_green", "reversible_tiles", "green_seven_pairs"}
+
+    def f(t):
+        return perm[t // 9] * 9 + t % 9 if t < 27 else t
+    for h in HANDS[:1500]:
+        a, b = score(h, profile), score(_map_hand(h, f), profile)
+        if tied & {x.id for x in a.fans + b.fans}:
+            continue
+        assert (a.total, a.is_win) == (b.total, b.is_win), format_hand(h)
+
+
+def test_wind_rotation_with_seat_and_round_keeps_the_score():
+    def rot(t):
+        return 27 + (t - 27 + 1) % 4 if 27 <= t <= 30 else t
+    for h in HANDS[:1500]:
+        a, b = score(h), score(_map_hand(h, rot, rot))
+        assert a.total == b.total, format_hand(h)
