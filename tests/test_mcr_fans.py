@@ -316,6 +316,7 @@ def test_not_a_winning_shape():
 def test_unknown_profile_is_an_error_never_a_silent_default():
     with pytest.raises(UnknownProfile, match="unknown MCR rule profile 'hk'"):
         score(parse_hand("123m456p678s234s5z +5z"), "hk")
+    assert score(parse_hand("123m456p678s234s5z +5z"), None).profile == "default"
     assert {"default", "competition"} <= set(PROFILES)
     for p in PROFILES.values():
         assert p.description and all(key and text for key, text in p.differences)

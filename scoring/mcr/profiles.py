@@ -104,8 +104,11 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, COMPETITION, MCR199
 
 
 def get_profile(name) -> Profile:
+    """A Profile by name (None means "default"; the result's ``profile`` field always names the one used)."""
     if isinstance(name, Profile):
         return name
+    if name is None:
+        return DEFAULT
     try:
         return PROFILES[name]
     except KeyError:
