@@ -198,6 +198,8 @@ CASES = [
      {"self_drawn", "single_wait"}),
     ("123m456p678s234s5z +5z", dict(self_drawn=True, heavenly_win=True), "default", {"fully_concealed_hand": 1},
      {"heavenly_hand"}),
+    ("12m456p678s234s55z +3m", dict(self_drawn=True, seat_wind=S, heavenly_win=True), "competition",
+     {"edge_wait": 1, "fully_concealed_hand": 1}, {"heavenly_hand"}),
     ("123m456p678s234s5z +5z", dict(seat_wind=S, earthly_win=True), "competition", {"earthly_hand": 1},
      {"concealed_hand"}),
     ("123m456p678s234s5z +5z", dict(human_win=True), "competition", {"human_hand": 1}, set()),

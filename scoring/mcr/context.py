@@ -90,7 +90,7 @@ class Ctx:
             return (self.n_claimed, self.self_drawn, self.flags_key)
         if group == "waits":
             return (self.cand, self.standing, self.win, self.n_claimed, self.n_kongs, self.n_melds, self.self_drawn,
-                    self.sit.winning_tile_apart, self.sit.heavenly_win)
+                    self.sit.winning_tile_apart, self.flags["heavenly"])
         raise KeyError(group)
 
     def all_sets_and_pair(self):

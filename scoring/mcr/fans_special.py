@@ -24,7 +24,7 @@ def nine_gates(c):
     winning tile was set apart."""
     if c.form != "regular" or c.n_melds or (c.prof.require_apart and not c.sit.winning_tile_apart):
         return 0
-    if c.prof.extra_fans and getattr(c.sit, "heavenly_win", False):
+    if c.flags["heavenly"]:
         return 0
     s = c.standing
     for base in (0, 9, 18):

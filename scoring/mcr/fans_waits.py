@@ -88,7 +88,7 @@ def _wait_by_shape(c):
 
 def wait_kind(c):
     if "wait" not in c.cache:
-        if getattr(c.sit, "heavenly_win", False) and c.prof.extra_fans:
+        if c.flags["heavenly"]:
             c.cache["wait"] = None      # 天和 has no wait
         else:
             c.cache["wait"] = _wait_by_shape(c) if c.prof.waits_by_shape else _wait_default(c)
