@@ -19,8 +19,7 @@ def situation_flags(hand, prof) -> tuple[dict, list]:
     in_hand = win in hand.concealed
     f = {"self_drawn": sit.self_drawn, "last_tile": sit.last_tile, "last_copy": sit.last_copy,
          "kong_replacement": sit.kong_replacement, "robbing_kong": sit.robbing_kong,
-         "heavenly": bool(getattr(sit, "heavenly_win", False)), "earthly": bool(getattr(sit, "earthly_win", False)),
-         "human": bool(getattr(sit, "human_win", False))}
+         "heavenly": sit.heavenly_win, "earthly": sit.earthly_win, "human": sit.human_win}
     if f["last_copy"] and in_hand:
         f["last_copy"] = False
         notes.append("和绝张 ignored: the hand itself holds a copy of the winning tile")
