@@ -84,11 +84,15 @@ def _link(src: Path, dst: Path) -> None:
 
 
 def binary_copy(src_dir: Path, dst_dir: Path) -> None:
-    """dst_dir/images -> src images (symlinks), dst_dir/labels with class 0 face-up / 1 back."""
+    """dst_dir/images/* -> src images (file symlinks: ultralytics resolves a symlinked directory and would
+    then read the source labels), dst_dir/labels with class 0 face-up / 1 back."""
     (dst_dir / "labels").mkdir(parents=True, exist_ok=True)
-    img_link = dst_dir / "images"
-    if not img_link.exists():
-        os.symlink((src_dir / "images").resolve(), img_link)
+    img_dir = dst_dir / "images"
+    if img_dir.is_symlink():
+        img_dir.unlink()
+    img_dir.mkdir(exist_ok=True)
+    for img in (src_dir / "images").glob("*.jpg"):
+        _link(img, img_dir / img.name)
     for lab in (src_dir / "labels").glob("*.txt"):
         rows = []
         for line in lab.read_text().splitlines():

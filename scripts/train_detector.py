@@ -87,6 +87,7 @@ def main(argv=None) -> int:
     ap.add_argument("--val", nargs="*", default=["synth/test", "real/heldout"])
     ap.add_argument("--fraction", type=float, default=1.0)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--init", type=Path, default=None, help="start from weights of an earlier run of ours (.pt)")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--export", type=Path, default=None, help="export best.pt of --name to this ONNX path and exit")
     ap.add_argument("--project", default=str(ROOT / "runs" / "detector"))
@@ -97,9 +98,7 @@ def main(argv=None) -> int:
 
     run_dir = Path(a.project) / a.name
     if a.export:
-        w = run_dir / "weights" / "best.pt"
-        if not w.exists():
-            w = run_dir / "weights" / "last.pt"
+        w = run_dir / "weights" / "last.pt"      # val=False during training: best.pt is not meaningful
         model = YOLO(str(w))
         out = model.export(format="onnx", imgsz=a.imgsz, opset=17, simplify=False, dynamic=False, device="cpu")
         a.export.parent.mkdir(parents=True, exist_ok=True)
@@ -117,13 +116,13 @@ def main(argv=None) -> int:
     train = resolve_sources(base, list(a.synth) + ["real/train"] * a.real_repeat, data / "lists", a.name + "_train")
     val = resolve_sources(base, a.val, data / "lists", a.name + "_val")
     yaml = write_data_yaml(data / f"{a.name}.yaml", a.mode, train, val)
-    model = YOLO(a.model)
+    model = YOLO(str(a.init) if a.init else a.model)
     model.add_callback("on_train_epoch_start", _two_threads)
     flips = 0.5 if a.mode == "binary" else 0.0   # a mirrored face is not a tile
     kw = dict(data=str(yaml), imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, device="cpu", workers=a.workers,
               project=a.project, name=a.name, exist_ok=True, amp=False, plots=False, val=False,
               fliplr=flips, flipud=0.0, degrees=0.0, mosaic=1.0, close_mosaic=max(1, a.epochs // 6),
-              pretrained=False, fraction=a.fraction, save_period=1, patience=1000, verbose=False,
+              pretrained=bool(a.init), fraction=a.fraction, save_period=1, patience=1000, verbose=False,
               cache=False)
     if a.hours:
         kw["time"] = a.hours

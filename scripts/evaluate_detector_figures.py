@@ -1,0 +1,164 @@
+"""Detector figures: mAP50 / mAP50-95 on a synthetic test split and on the held-out real photos, confusions
+of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime on 2 threads.
+
+    python scripts/evaluate_detector_figures.py [--locator models/tile_locator.onnx]
+        [--classifier models/tile_classifier.onnx | --one-stage] [--synth data/synth/test] [--real data/real/heldout]
+        [--limit 200] [--conf 0.01]
+
+The synthetic test split must come from a seed not used in training (data/synth/test: seed 9001; training
+used seed 100). The real held-out split keeps whole source photos out of training
+(scripts/prepare_detector_data.py). Metrics come from vision.metrics (COCO-style 101-point AP).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scoring import tiles as T  # noqa: E402
+from vision.detector import CLASSIFIER, LOCATOR, TileDetector, load_image  # noqa: E402
+from vision.metrics import DetectionEvaluator, box_iou  # noqa: E402
+
+HARD_PAIRS = [  # (name, classes): confusions among these are reported; 1-bamboo: with any class
+    ("1-bamboo bird vs others", [18]),
+    ("4/5/6 dots", [12, 13, 14]),
+    ("7/9 bamboo", [24, 26]),
+    ("white dragon vs back", [31, T.BACK]),
+]
+
+
+def read_yolo(label: Path, w: int, h: int):
+    boxes, cls = [], []
+    if label.exists():
+        for line in label.read_text().splitlines():
+            v = line.split()
+            if not v:
+                continue
+            c, cx, cy, bw, bh = int(v[0]), *map(float, v[1:5])
+            boxes.append([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h])
+            cls.append(c)
+    return np.array(boxes, np.float64).reshape(-1, 4), np.array(cls, np.int64)
+
+
+def images_of(spec: str, limit: int) -> list[Path]:
+    d, _, pattern = spec.partition(":")
+    files = sorted(Path(d).glob(f"images/{pattern or '*'}.jpg"))
+    return files[:limit] if limit else files
+
+
+def evaluate(det: TileDetector, files: list[Path], kinds_only: bool = False):
+    """kinds_only: ground truth has no backs labelled (real riichi photos) -> drop predicted backs."""
+    ev = DetectionEvaluator(T.N_CLASSES)
+    orient_ok = orient_n = 0
+    times = []
+    for f in files:
+        img = load_image(f)
+        h, w = img.shape[:2]
+        gb, gc = read_yolo(f.parent.parent / "labels" / (f.stem + ".txt"), w, h)
+        t0 = time.perf_counter()
+        dets = det.detect(img)
+        times.append(time.perf_counter() - t0)
+        if kinds_only:
+            dets = [d for d in dets if d.kind != T.BACK]
+        pb = np.array([d.box for d in dets], np.float64).reshape(-1, 4)
+        pc = np.array([d.kind for d in dets], np.int64)
+        ps = np.array([d.confidence for d in dets], np.float64)
+        ev.add(gb, gc, pb, pc, ps)
+        gt_json = f.parent.parent / "gt" / (f.stem + ".json")
+        if gt_json.exists() and len(dets):
+            objs = json.loads(gt_json.read_text())["objects"]
+            ob = np.array([o["box"] for o in objs], np.float64).reshape(-1, 4)
+            iou = box_iou(ob, pb)
+            for i, o in enumerate(objs):
+                j = int(iou[i].argmax())
+                if iou[i, j] >= 0.5 and dets[j].kind == o["kind"]:
+                    orient_n += 1
+                    orient_ok += dets[j].orientation == o["orientation"]
+    return ev.result(), (orient_ok / orient_n if orient_n else float("nan")), times
+
+
+def hard_pair_lines(res) -> list[str]:
+    """Confusions among each hard group (a one-class group: that class against every other class)."""
+    cm = res.confusion[:-1, :-1]          # drop the background row/column
+    out = []
+    for name, cls in HARD_PAIRS:
+        cells = []
+        if len(cls) == 1:
+            c = cls[0]
+            n = int(cm[c].sum())
+            cells = [(int(cm[c, j]), c, j) for j in range(len(cm)) if j != c and cm[c, j]]
+            cells += [(int(cm[i, c]), i, c) for i in range(len(cm)) if i != c and cm[i, c]]
+        else:
+            n = int(cm[np.ix_(cls, cls)].sum())
+            cells = [(int(cm[a, b]), a, b) for a in cls for b in cls if a != b and cm[a, b]]
+        wrong = sum(k for k, _, _ in cells)
+        cells.sort(reverse=True)
+        desc = ", ".join(f"{T.code(a)}->{T.code(b)}: {k}" for k, a, b in cells[:4]) or "none"
+        out.append(f"  {name}: {wrong} confusions among {n} matched tiles ({desc})")
+    return out
+
+
+def speed(det: TileDetector, files: list[Path], n: int = 20) -> float:
+    imgs = [load_image(f) for f in files[:n]]
+    for im in imgs[:2]:
+        det.detect(im)
+    t0 = time.perf_counter()
+    for im in imgs:
+        det.detect(im)
+    return (time.perf_counter() - t0) / len(imgs) * 1000
+
+
+def report(name: str, det: TileDetector, synth: str, real: str, limit: int) -> dict:
+    out = {}
+    print(f"== {name}")
+    for split, spec, kinds_only in (("synthetic test", synth, False), ("real held-out", real, True)):
+        files = images_of(spec, limit)
+        if not files:
+            print(f"  {split}: no images at {spec}")
+            continue
+        res, orient, _ = evaluate(det, files, kinds_only)
+        out[split] = (res.map50, res.map50_95)
+        print(f"  {split} ({res.n_images} images, {res.n_gt} tiles): mAP50 {res.map50:.3f}  "
+              f"mAP50-95 {res.map50_95:.3f}  P {res.precision:.3f}  R {res.recall:.3f}"
+              + (f"  orientation acc {orient:.3f}" if orient == orient else ""))
+        for line in hard_pair_lines(res):
+            print(line)
+        worst = [c for c in res.worst_confusions(6, include_background=False)]
+        if worst:
+            print("  worst confusions: " + ", ".join(f"{T.code(c.truth)}->{T.code(c.predicted)}: {c.count}"
+                                                     for c in worst))
+    files = images_of(synth, 20)
+    if files:
+        ms = speed(det, files)
+        out["ms"] = ms
+        h, w = load_image(files[0]).shape[:2]
+        print(f"  speed: {ms:.1f} ms per {w}x{h} frame (onnxruntime, 2 threads, both stages)")
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--locator", type=Path, default=LOCATOR)
+    ap.add_argument("--classifier", type=Path, default=CLASSIFIER)
+    ap.add_argument("--one-stage", action="store_true", help="the locator predicts the 43 kinds itself")
+    ap.add_argument("--synth", default=str(ROOT / "data/synth/test"), help="YOLO dir[:glob]")
+    ap.add_argument("--real", default=str(ROOT / "data/real/heldout"))
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--conf", type=float, default=0.01)
+    ap.add_argument("--name", default=None)
+    a = ap.parse_args(argv)
+    det = TileDetector(a.locator, None if a.one_stage else a.classifier, conf=a.conf)
+    report(a.name or f"{a.locator.name}" + ("" if a.one_stage else f" + {a.classifier.name}"), det,
+           a.synth, a.real, a.limit)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

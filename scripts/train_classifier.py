@@ -1,0 +1,242 @@
+"""Train the tile crop classifier (stage 2): kind (0..41, 42 = back) + upright/upside-down, plain torch on CPU.
+
+    python scripts/train_classifier.py --out runs/classifier/main --minutes 10 [--resume] [--export models/tile_classifier.onnx]
+
+Crops come from YOLO dirs (boxes jittered like a detector's, turned to portrait exactly as the runtime does,
+vision.detector.crop_tile). Synthetic dirs also have angles/*.txt, which give upright vs upside-down; the real
+photos only give the kind (the orientation loss is masked for them). Random 180-degree turns flip the
+orientation label, so both classes are balanced.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scoring import tiles as T  # noqa: E402
+from vision.detector import CROP, crop_tile, crops_to_tensor  # noqa: E402
+
+
+def updown_label(angle: float, rotated: bool) -> int:
+    """1 if the tile's top points down after the runtime's portrait turn (90 deg clockwise when rotated)."""
+    a = (angle - 90.0) % 360 if rotated else angle % 360
+    return int(90 < a < 270)
+
+
+def _crops_of(args):
+    img_path, per_image, jitter, seed, repeats = args
+    rng = random.Random(seed)
+    img = cv2.imread(str(img_path))
+    if img is None:
+        return [], [], []
+    h, w = img.shape[:2]
+    lab = img_path.parent.parent / "labels" / (img_path.stem + ".txt")
+    ang = img_path.parent.parent / "angles" / (img_path.stem + ".txt")
+    rows = [l.split() for l in lab.read_text().splitlines() if l.strip()] if lab.exists() else []
+    angles = [float(x) for x in ang.read_text().split()] if ang.exists() else None
+    idx = list(range(len(rows)))
+    rng.shuffle(idx)
+    crops, kinds, ud = [], [], []
+    for _ in range(repeats):
+        for i in idx[:per_image]:
+            c, cx, cy, bw, bh = int(rows[i][0]), *map(float, rows[i][1:5])
+            bw, bh = bw * w, bh * h
+            j = [rng.uniform(-jitter, jitter) for _ in range(4)]
+            box = (cx * w - bw / 2 + j[0] * bw, cy * h - bh / 2 + j[1] * bh,
+                   cx * w + bw / 2 + j[2] * bw, cy * h + bh / 2 + j[3] * bh)
+            crop, rot = crop_tile(img, box)
+            crops.append(crop)
+            kinds.append(c)
+            ud.append(-1 if (angles is None or c == T.BACK) else updown_label(angles[i], rot))
+    return crops, kinds, ud
+
+
+def collect(dirs: list[tuple[Path, int, int]], jitter: float, seed: int, workers: int = 2):
+    """dirs: (YOLO dir, crops per image, repeats, file glob). Returns uint8 crops (N,64,64,3), kinds, updown (-1 = unknown)."""
+    jobs = []
+    for d, per_image, repeats, pattern in dirs:
+        for k, p in enumerate(sorted((d / "images").glob(pattern + ".jpg"))):
+            jobs.append((p, per_image, jitter, seed * 1000003 + k + hash(d.name) % 1000, repeats))
+    crops, kinds, ud = [], [], []
+    with Pool(workers) as pool:
+        for c, k, u in pool.imap(_crops_of, jobs, chunksize=16):
+            crops += c
+            kinds += k
+            ud += u
+    return np.stack(crops), np.array(kinds, np.int64), np.array(ud, np.int64)
+
+
+def build_model(n_kinds: int = T.N_CLASSES):
+    import torch.nn as nn
+
+    def block(i, o, s=1):
+        return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    class TileNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.features = nn.Sequential(
+                *block(3, 32, 2), *block(32, 32), nn.MaxPool2d(2),          # 16
+                *block(32, 64), *block(64, 64), nn.MaxPool2d(2),            # 8
+                *block(64, 128), *block(128, 128), nn.MaxPool2d(2),         # 4
+                *block(128, 256), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
+            self.kind = nn.Linear(256, n_kinds)
+            self.updown = nn.Linear(256, 2)
+
+        def forward(self, x):
+            f = self.features(x)
+            return self.kind(f), self.updown(f)
+
+    return TileNet()
+
+
+def augment(x, ud, gen):
+    """x: float tensor NCHW 0..1. Random 180-degree turn (flips the orientation label), colour, blur-ish noise."""
+    import torch
+    n = x.shape[0]
+    turn = torch.rand(n, generator=gen) < 0.5
+    x = torch.where(turn[:, None, None, None], torch.flip(x, dims=(2, 3)), x)
+    ud = torch.where(turn & (ud >= 0), 1 - ud, ud)
+    gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
+    cast = 0.85 + 0.3 * torch.rand(n, 3, 1, 1, generator=gen)
+    bias = 0.15 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    x = x * gain * cast + bias
+    x = x + 0.03 * torch.rand(n, 1, 1, 1, generator=gen) * torch.randn(x.shape, generator=gen)
+    return x.clamp(0, 1), ud
+
+
+def evaluate(model, X, K, U, batch=512):
+    import torch
+    model.eval()
+    ok_k = ok_u = n_u = 0
+    with torch.no_grad():
+        for i in range(0, len(X), batch):
+            x = torch.from_numpy(crops_to_tensor(list(X[i:i + batch])))
+            k, u = model(x)
+            ok_k += int((k.argmax(1).numpy() == K[i:i + batch]).sum())
+            m = U[i:i + batch] >= 0
+            ok_u += int((u.argmax(1).numpy()[m] == U[i:i + batch][m]).sum())
+            n_u += int(m.sum())
+    model.train()
+    return ok_k / max(len(X), 1), ok_u / max(n_u, 1)
+
+
+def export_onnx(model, path: Path) -> None:
+    import torch
+    model.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, torch.zeros(1, 3, CROP, CROP), str(path), input_names=["crops"],
+                      output_names=["kind", "updown"], dynamic_axes={"crops": {0: "n"}, "kind": {0: "n"},
+                                                                     "updown": {0: "n"}},
+                      opset_version=17, dynamo=False)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", type=Path, required=True, help="run dir (checkpoint last.pt, crops cache)")
+    ap.add_argument("--train", nargs="*", default=["data/synth/train:12:1", "data/real/train:40:3"],
+                    help="DIR:crops_per_image:repeats[:file glob]")
+    ap.add_argument("--val", nargs="*", default=["data/synth/test:12:1", "data/real/heldout:40:1"])
+    ap.add_argument("--minutes", type=float, default=10.0)
+    ap.add_argument("--max-epochs", type=int, default=100)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--jitter", type=float, default=0.06)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--export", type=Path, default=None)
+    ap.add_argument("--threads", type=int, default=2)
+    a = ap.parse_args(argv)
+    import torch
+    import torch.nn.functional as F
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    a.out.mkdir(parents=True, exist_ok=True)
+
+    def parse(specs):
+        out = []
+        for s in specs:
+            d, per, rep, *pattern = s.split(":")
+            p = Path(d) if Path(d).is_absolute() else ROOT / d
+            if (p / "images").exists():
+                out.append((p, int(per), int(rep), pattern[0] if pattern else "*"))
+        return out
+
+    cache = a.out / "crops.npz"
+    if cache.exists():
+        z = np.load(cache)
+        X, K, U, Xv, Kv, Uv = (z[k] for k in ("X", "K", "U", "Xv", "Kv", "Uv"))
+    else:
+        t0 = time.time()
+        X, K, U = collect(parse(a.train), a.jitter, a.seed)
+        Xv, Kv, Uv = collect(parse(a.val), a.jitter / 2, a.seed + 1)
+        np.savez(cache, X=X, K=K, U=U, Xv=Xv, Kv=Kv, Uv=Uv)
+        print(f"crops: train {len(X)}, val {len(Xv)} ({time.time() - t0:.0f} s)")
+
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    ckpt = a.out / "last.pt"
+    state = {"epoch": 0, "elapsed": 0.0}
+    if a.resume and ckpt.exists():
+        c = torch.load(ckpt, weights_only=False)
+        model.load_state_dict(c["model"])
+        opt.load_state_dict(c["opt"])
+        state = c["state"]
+        print(f"resumed at epoch {state['epoch']} ({state['elapsed'] / 60:.1f} min trained)")
+    if a.export and not a.minutes:
+        export_onnx(model, a.export)
+        return 0
+    budget = a.minutes * 60
+    steps_per_epoch = math.ceil(len(X) / a.batch)
+    gen = torch.Generator().manual_seed(a.seed + state["epoch"])
+    t_start = time.time() - state["elapsed"]
+    total_est = None
+    while state["epoch"] < a.max_epochs and time.time() - t_start < budget:
+        perm = np.random.default_rng(a.seed + state["epoch"]).permutation(len(X))
+        t_ep = time.time()
+        tot = 0.0
+        for s in range(steps_per_epoch):
+            # cosine learning rate over the time budget
+            frac = min((time.time() - t_start) / budget, 1.0)
+            for g in opt.param_groups:
+                g["lr"] = a.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
+            idx = perm[s * a.batch:(s + 1) * a.batch]
+            x = torch.from_numpy(crops_to_tensor(list(X[idx])))
+            k = torch.from_numpy(K[idx])
+            u = torch.from_numpy(U[idx])
+            x, u = augment(x, u, gen)
+            pk, pu = model(x)
+            loss = F.cross_entropy(pk, k, label_smoothing=0.05)
+            m = u >= 0
+            if m.any():
+                loss = loss + 0.5 * F.cross_entropy(pu[m], u[m])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            tot += float(loss)
+            if time.time() - t_start >= budget:
+                break
+        state["epoch"] += 1
+        state["elapsed"] = time.time() - t_start
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, ckpt)
+        acc_k, acc_u = evaluate(model, Xv, Kv, Uv)
+        print(f"epoch {state['epoch']}: loss {tot / (s + 1):.3f}  val kind acc {acc_k:.4f}  "
+              f"updown acc {acc_u:.4f}  ({time.time() - t_ep:.0f} s)", flush=True)
+    if a.export:
+        export_onnx(model, a.export)
+        print(f"exported {a.export} ({a.export.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

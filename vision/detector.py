@@ -1,0 +1,203 @@
+"""Tile detector runtime: onnxruntime only (no torch).
+
+Two stages, both trained by this project (scripts/train_detector.py, scripts/train_classifier.py):
+  1. models/tile_locator.onnx   YOLO (ultralytics yolo11n, 2 classes: face-up tile / face-down tile)
+  2. models/tile_classifier.onnx small CNN on 64x64 crops turned to portrait: tile kind (0..41, 42 = back)
+                                 and upright / upside-down.
+Orientation: face_down if either stage says back; sideways if the box is wider than tall; otherwise
+upright / upside_down from the classifier.
+
+    from vision.detector import TileDetector, load_image, ImageError
+    dets = TileDetector().detect(load_image("photo.jpg"))
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from scoring import tiles as T
+
+from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+LOCATOR = MODELS / "tile_locator.onnx"
+CLASSIFIER = MODELS / "tile_classifier.onnx"
+CROP = 64
+CROP_PAD = 0.04
+
+
+class ImageError(ValueError):
+    """A file that cannot be read as an image."""
+
+
+class ModelError(RuntimeError):
+    """A missing or unusable model file."""
+
+
+def load_image(path) -> np.ndarray:
+    """Read an image file as a BGR uint8 array; ImageError with a readable message otherwise."""
+    p = Path(path)
+    if not p.exists():
+        raise ImageError(f"not an image: {p} does not exist")
+    if p.is_dir():
+        raise ImageError(f"not an image: {p} is a directory")
+    try:
+        data = np.fromfile(str(p), dtype=np.uint8)
+    except OSError as e:
+        raise ImageError(f"not an image: cannot read {p} ({e.strerror or e})") from None
+    if data.size == 0:
+        raise ImageError(f"not an image: {p} is empty")
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if img is None or img.size == 0:
+        raise ImageError(f"not an image: {p} is not a readable image file (corrupt or unknown format)")
+    return img
+
+
+def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping aspect ratio and pad to size x size (grey 114). Returns (image, scale, (padx, pady))."""
+    h, w = img.shape[:2]
+    r = min(size / h, size / w)
+    nw, nh = int(round(w * r)), int(round(h * r))
+    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR if r > 1 else cv2.INTER_AREA)
+    px, py = (size - nw) / 2, (size - nh) / 2
+    top, left = int(round(py - 0.1)), int(round(px - 0.1))
+    out = cv2.copyMakeBorder(resized, top, size - nh - top, left, size - nw - left, cv2.BORDER_CONSTANT,
+                             value=(114, 114, 114))
+    return out, r, (left, top)
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Greedy non-maximum suppression; returns kept indices by descending score."""
+    order = np.argsort(-scores)
+    keep = []
+    x1, y1, x2, y2 = boxes.T
+    area = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    while order.size:
+        i = order[0]
+        keep.append(i)
+        rest = order[1:]
+        w = np.clip(np.minimum(x2[i], x2[rest]) - np.maximum(x1[i], x1[rest]), 0, None)
+        h = np.clip(np.minimum(y2[i], y2[rest]) - np.maximum(y1[i], y1[rest]), 0, None)
+        inter = w * h
+        ov = inter / np.maximum(area[i] + area[rest] - inter, 1e-9)
+        order = rest[ov < iou]
+    return np.array(keep, dtype=np.int64)
+
+
+def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 400):
+    """ultralytics (1, 4+nc, N) output -> boxes (xyxy, letterbox pixels), scores, classes (class-agnostic NMS)."""
+    p = out[0].T                                   # (N, 4+nc)
+    cls_scores = p[:, 4:]
+    cls = cls_scores.argmax(1)
+    score = cls_scores[np.arange(len(p)), cls]
+    m = score >= conf
+    p, cls, score = p[m], cls[m], score[m]
+    xy, wh = p[:, :2], p[:, 2:4]
+    boxes = np.concatenate([xy - wh / 2, xy + wh / 2], 1)
+    keep = nms(boxes, score, iou)[:max_det]
+    return boxes[keep], score[keep], cls[keep]
+
+
+def crop_tile(img: np.ndarray, box, pad: float = CROP_PAD) -> tuple[np.ndarray, bool]:
+    """The tile under box as a CROP x CROP BGR image, turned to portrait (rotated 90 deg clockwise if the
+    box is wider than tall). Returns (crop, rotated)."""
+    h, w = img.shape[:2]
+    x1, y1, x2, y2 = [float(v) for v in box]
+    bw, bh = x2 - x1, y2 - y1
+    x1, x2 = max(0, int(round(x1 - pad * bw))), min(w, int(round(x2 + pad * bw)))
+    y1, y2 = max(0, int(round(y1 - pad * bh))), min(h, int(round(y2 + pad * bh)))
+    c = img[y1:max(y2, y1 + 1), x1:max(x2, x1 + 1)]
+    rotated = bw > bh
+    if rotated:
+        c = cv2.rotate(c, cv2.ROTATE_90_CLOCKWISE)
+    interp = cv2.INTER_AREA if c.shape[0] > CROP else cv2.INTER_LINEAR
+    return cv2.resize(c, (CROP, CROP), interpolation=interp), rotated
+
+
+def crops_to_tensor(crops: list[np.ndarray]) -> np.ndarray:
+    """BGR uint8 crops -> float32 NCHW RGB in 0..1 (the classifier's input)."""
+    a = np.stack(crops)[..., ::-1].astype(np.float32) / 255.0
+    return np.ascontiguousarray(a.transpose(0, 3, 1, 2))
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
+def _session(path: Path, threads: int):
+    import onnxruntime as ort
+    if not Path(path).exists():
+        raise ModelError(f"model file missing: {path} (train it with scripts/train_detector.py / "
+                         f"train_classifier.py, see models/README.md)")
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.log_severity_level = 3
+    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+
+
+class TileDetector:
+    """Finds every tile in a BGR frame: box (original pixels), kind, orientation, confidence."""
+
+    def __init__(self, locator: Path = LOCATOR, classifier: Optional[Path] = CLASSIFIER, threads: int = 2,
+                 conf: float = 0.25, iou: float = 0.5):
+        self.loc = _session(locator, threads)
+        self.loc_input = self.loc.get_inputs()[0].name
+        self.imgsz = int(self.loc.get_inputs()[0].shape[2])
+        self.cls = _session(classifier, threads) if classifier is not None else None
+        self.conf, self.iou = conf, iou
+        n_out = self.loc.get_outputs()[0].shape[1]
+        self.n_loc_classes = int(n_out) - 4 if isinstance(n_out, int) else None
+
+    def locate(self, img: np.ndarray):
+        """Stage 1: boxes (N,4) in original pixels, scores (N,), locator classes (N,)."""
+        lb, r, (px, py) = letterbox(img, self.imgsz)
+        x = lb[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        out = self.loc.run(None, {self.loc_input: np.ascontiguousarray(x)})[0]
+        boxes, scores, cls = decode_yolo(out, self.conf, self.iou)
+        boxes = (boxes - [px, py, px, py]) / r
+        h, w = img.shape[:2]
+        boxes = np.clip(boxes, 0, [w, h, w, h])
+        return boxes, scores, cls
+
+    def classify(self, img: np.ndarray, boxes: np.ndarray):
+        """Stage 2: (kind probabilities (N,43), upside-down probability (N,), rotated flags (N,))."""
+        crops, rot = zip(*(crop_tile(img, b) for b in boxes))
+        x = crops_to_tensor(list(crops))
+        kinds, updown = [], []
+        for i in range(0, len(x), 64):
+            k, u = self.cls.run(None, {self.cls.get_inputs()[0].name: x[i:i + 64]})
+            kinds.append(_softmax(k))
+            updown.append(_softmax(u)[:, 1])
+        return np.concatenate(kinds), np.concatenate(updown), np.array(rot)
+
+    def detect(self, img: np.ndarray) -> list[Detection]:
+        if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
+            raise ImageError("not an image: detect() needs a BGR array of shape (H, W, 3)")
+        boxes, scores, loc_cls = self.locate(img)
+        if len(boxes) == 0:
+            return []
+        out = []
+        if self.cls is None or self.n_loc_classes == T.N_CLASSES:   # one-stage model: class = kind
+            for b, s, c in zip(boxes, scores, loc_cls):
+                w, h = b[2] - b[0], b[3] - b[1]
+                o = FACE_DOWN if c == T.BACK else (SIDEWAYS if w > h else UPRIGHT)
+                out.append(Detection(tuple(float(v) for v in b), int(c), o, float(s)))
+            return out
+        probs, up_down, rotated = self.classify(img, boxes)
+        for b, s, lc, p, ud, rot in zip(boxes, scores, loc_cls, probs, up_down, rotated):
+            kind = int(p.argmax())
+            if lc == 1 and p[T.BACK] > 0.1:      # the locator saw a back: trust it unless the face is clear
+                kind = T.BACK
+            if kind == T.BACK:
+                o = FACE_DOWN
+            elif rot:
+                o = SIDEWAYS
+            else:
+                o = UPSIDE_DOWN if ud > 0.5 else UPRIGHT
+            out.append(Detection(tuple(float(v) for v in b), kind, o, float(s * p[kind])))
+        return out
