@@ -204,14 +204,20 @@ def _label_axis(o: str) -> Optional[int]:
     return {UPRIGHT: 0, UPSIDE_DOWN: 0, SIDEWAYS: 1}.get(o)
 
 
-def _classify_sideways(row: list[_Tile], theta: float) -> None:
-    """Mark tiles lying across their row, by comparison with the row majority (label and box shape)."""
+def _reliability(theta: float) -> tuple[float, float, float]:
+    """(label reliability, shape reliability, expected (W-H)/(W+H) of an upright tile) for rows at theta."""
     c, s = abs(math.cos(theta)), abs(math.sin(theta))
     q = (c - s) / (c + s)                                  # +1 axis-aligned rows ... 0 at 45 degrees ... -1 vertical
     delta = min(abs(math.degrees(theta)) % 90, 90 - abs(math.degrees(theta)) % 90)   # to nearest axis
     rel_label = float(np.clip((38.0 - delta) / 10.0, 0.0, 1.0))
-    m_up = (1 - ASPECT) / (1 + ASPECT) * q                  # expected (W-H)/(W+H) of an upright tile
+    m_up = (1 - ASPECT) / (1 + ASPECT) * q
     rel_shape = min(1.0, 2 * abs(m_up) / 0.25)
+    return rel_label, rel_shape, m_up
+
+
+def _classify_sideways(row: list[_Tile], theta: float) -> None:
+    """Mark tiles lying across their row, by comparison with the row majority (label and box shape)."""
+    rel_label, rel_shape, m_up = _reliability(theta)
     m = np.array([(t.det.width - t.det.height) / (t.det.width + t.det.height) for t in row])
     med = float(np.median(m)) if len(m) else 0.0
     axes = [_label_axis(t.det.orientation) for t in row]
@@ -280,8 +286,9 @@ def _frame(tiles: list[_Tile], theta: float, refine: bool = True) -> _Frame:
     for r in rows:
         _classify_sideways(r, theta)
         gs = _split_groups(r)
-        for g in gs:
-            _spacing_sideways(g)
+        if sum(_reliability(theta)[:2]) < 0.35:        # box cues silent (near 45 degrees): spacing decides
+            for g in gs:
+                _spacing_sideways(g)
         groups += _split_groups(r) if any(t.side for g in gs for t in g) else gs
     return _Frame(theta, rows, groups, k)
 
