@@ -288,3 +288,17 @@ def test_generated_scenes_with_perfect_detections(kind, n):
         lay = parse(dets, kind=kind)
         for gp in gt.table.players:
             assert _key(lay.table.player(gp.seat), kind == "overhead") == _key(gp, kind == "overhead"), gt.image
+
+
+@pytest.mark.parametrize("angle", [0, 9, -7, 90, 200])
+def test_phone_added_kong(angle):
+    """加杠: the fourth tile lies on the claimed (sideways) tile of a pung."""
+    from tests.layout_scenes import Tile
+    base = parse_hand("23m11z [456p<] [777z^] [222s>] +1m")
+    tl = layout_hand(base)
+    side = next(t for t in tl if t.group == "meld:2" and t.angle == 90)
+    tl.append(Tile(side.kind, side.x, side.y - 1.0, 90.0, group="meld:2"))
+    lay, got = read(render(tl, angle=angle))
+    assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
+    assert lay.table.unplaced == []
+    assert lay.table.players[0].melds[2].meld == Meld(KONG, 19, source=RIGHT, added=True)

@@ -400,19 +400,21 @@ def _is_meld_group(g: list[_Tile]) -> bool:
 
 
 def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
-    """Find tiles stacked on a sideways tile (added kong); mark them and return them."""
+    """Tiles stacked on a claimed sideways tile (an added kong, 加杠): the same kind, lying the same way,
+    just beyond it (farther from the player). Marks them (added, sideways) and returns them."""
     out = []
     for t in tiles:
         if not t.side or t.added:
             continue
         for o in tiles:
-            if o is t or o.added or not o.side or o.kind != t.kind or o in out:
+            if o is t or o.added or o.side or o.kind != t.kind or o in out or t.back:
                 continue
-            if abs(o.u - t.u) < 0.4 * t.w and 0.5 * t.w < abs(o.v - t.v) < 1.6 * t.w:
-                # the one farther from the player (smaller v) is the added tile
-                top = o if o.v < t.v else t
-                top.added = True
-                out.append(top)
+            same_way = (_label_axis(o.det.orientation) == _label_axis(t.det.orientation)
+                        if _label_axis(o.det.orientation) is not None else True)
+            if same_way and abs(o.u - t.u) < 0.4 * t.w and 0.5 * t.w < t.v - o.v < 1.6 * t.w:
+                o.added = o.side = True
+                out.append(o)
+                break
     return out
 
 
