@@ -30,8 +30,9 @@ def _random_set(rng: random.Random) -> tuple[str, int]:
     return PUNG, rng.randrange(T.N_KINDS)
 
 
-def random_winning_hand(rng: random.Random) -> Hand:
-    """A random complete hand (4 sets + pair, or seven pairs) with melds, kongs, flowers."""
+def random_winning_hand(rng: random.Random, added_kong: float = 0.0) -> Hand:
+    """A random complete hand (4 sets + pair, or seven pairs) with melds, kongs, flowers.
+    added_kong: probability that a melded kong is an added kong (加杠: a drawn tile added to a melded pung)."""
     counts = [0] * T.N_KINDS
     flowers = tuple(sorted(rng.sample(T.FLOWERS, rng.choice((0, 0, 0, 1, 1, 2, 3)))))
     situation = Situation(self_drawn=rng.random() < 0.4, seat_wind=rng.choice(T.WINDS),
@@ -61,7 +62,8 @@ def random_winning_hand(rng: random.Random) -> Hand:
         elif open_:
             source = LEFT if kind == CHOW else rng.choice((LEFT, ACROSS, RIGHT))
             claimed = rng.choice(m_tiles) if kind == CHOW else None
-            melds.append(Meld(kind, tile, source=source, claimed=claimed))
+            added = kind == KONG and rng.random() < added_kong
+            melds.append(Meld(kind, tile, source=source, claimed=claimed, added=added))
         else:
             concealed.extend(m_tiles)
     while True:
@@ -76,14 +78,15 @@ def random_winning_hand(rng: random.Random) -> Hand:
 
 def meld_on_table(m: Meld, rng: random.Random) -> MeldOnTable:
     """How a meld lies: claimed tile sideways at the position of its source seat;
-    a concealed kong shows its two outer (or inner) tiles face down."""
+    a concealed kong shows its two outer (or inner) tiles face down; an added kong lies as its pung (3 tiles)
+    with the added tile stacked on the sideways one (drawn by datasets.scenes, not listed in ``tiles``)."""
     if m.concealed:
         if rng.random() < 0.7:
             tiles: tuple[Optional[int], ...] = (None, m.tile, m.tile, None)
         else:
             tiles = (m.tile, None, None, m.tile)
         return MeldOnTable(tiles, None, m)
-    order = list(m.tiles)
+    order = list(m.tiles)[:3] if m.added else list(m.tiles)
     n = len(order)
     idx = SIDEWAYS_INDEX[n][m.source]
     if m.kind == CHOW:

@@ -38,6 +38,7 @@ class TileSpec:
     standing: bool = False    # extrude away from the camera (a standing tile shows its top edge)
     seat: str = "self"
     group: str = "concealed"
+    z: int = 0                # 1 = lying on another tile (the added tile of a kong): drawn last
 
     def corners(self) -> np.ndarray:
         a = math.radians(self.angle)
@@ -281,7 +282,7 @@ def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarra
     sils = [silhouette(t, d) for t, d in zip(tiles, ds)]
     cast_shadows(plane, sils, np.array([rng.uniform(-1, 1), rng.uniform(-0.5, 1.5)]) * style.thickness * tiles[0].w
                  if tiles else np.zeros(2), rng)
-    order = sorted(range(len(tiles)), key=lambda i: (tiles[i].cy + tiles[i].cx * 1e-4))
+    order = sorted(range(len(tiles)), key=lambda i: (tiles[i].z, tiles[i].cy + tiles[i].cx * 1e-4))
     for i in order:
         draw_tile(plane, tiles[i], ds[i], style, rng)
     out_w, out_h = out_size

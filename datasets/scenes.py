@@ -101,7 +101,7 @@ def _row(tiles_out, kinds, x, y, w, h, angle, seat, group, standing=False, gap=0
 
 def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480)):
     style = pick_style(art, rng)
-    hand = random_winning_hand(rng)
+    hand = random_winning_hand(rng, added_kong=0.35)
     if 34 not in style.faces:
         hand = replace(hand, flowers=())
     w = 60.0
@@ -127,12 +127,18 @@ def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480)):
     melds_in_front = rng.random() < 0.6 or standing
     if melds_in_front:
         xm, ym = rng.uniform(-1, 3) * w, y_hand + h * rng.uniform(1.15, 1.5) + (abs(d_flat[1]) if not standing else 0)
+        if any(m.added for m in hand.melds):
+            ym += w      # room for the tile stacked on the claimed one
     else:
         xm, ym = x_end + w * rng.uniform(0.8, 1.5), y_hand
     for i, mot in enumerate(mots):
         kinds = [T.BACK if k is None else k for k in mot.tiles]
+        first = len(tiles)
         xm = _row(tiles, kinds, xm, ym, w, h, 0.0, "self", f"meld:{i}", False, gap, mot.sideways)
         xm += w * rng.uniform(0.35, 0.8)
+        if mot.meld is not None and mot.meld.added:
+            side = tiles[first + mot.sideways]   # the added tile lies on the claimed one, a little farther
+            tiles.append(replace(side, cy=side.cy - w * rng.uniform(0.6, 0.9), z=1))
     if hand.flowers:
         if rng.random() < 0.5:
             xf, yf = -w * (len(hand.flowers) + 1.2), y_hand if not standing else y_hand + h * 1.3
