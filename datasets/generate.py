@@ -1,6 +1,6 @@
 """Generate synthetic table photos with YOLO labels and ground-truth JSON.
 
-    python -m datasets.generate --out DIR --kind phone|overhead|mixed --n N --seed S [--imgsz 640] [--workers 2]
+    python -m datasets.generate --out DIR --kind phone|overhead|grid|mixed --n N --seed S [--imgsz 640] [--workers 2]
 
 Writes DIR/images/*.jpg, DIR/labels/*.txt (YOLO: class x y w h, class = tile id 0..41 or 42 = back),
 DIR/angles/*.txt (one line per label row: image angle of the tile's up axis in degrees, 0 = up, 90 = left,
@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 
 from .ground_truth import to_json
-from .scenes import overhead_scene, phone_scene
+from .scenes import grid_scene, overhead_scene, phone_scene
 from .tileart import load_faces
 
 _ART = None
@@ -45,7 +45,9 @@ def make_scene(kind: str, seed: int, index: int, imgsz: int = 640):
         return phone_scene(_art(), rng, name, (imgsz, imgsz * 3 // 4))
     if kind == "overhead":
         return overhead_scene(_art(), rng, name, (imgsz, imgsz))
-    raise ValueError(f"unknown scene kind {kind!r} (phone or overhead)")
+    if kind == "grid":
+        return grid_scene(_art(), rng, name, (imgsz, imgsz))
+    raise ValueError(f"unknown scene kind {kind!r} (phone, overhead or grid)")
 
 
 def yolo_lines(gt, w: int, h: int) -> list[str]:
@@ -74,7 +76,8 @@ def _job(args):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m datasets.generate", description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--kind", choices=("phone", "overhead", "mixed"), default="mixed")
+    ap.add_argument("--kind", choices=("phone", "overhead", "grid", "mixed"), default="mixed",
+                    help="grid = close-up of tiles packed in rows (extra training kind, gt kind 'grid')")
     ap.add_argument("--n", type=int, required=True)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--imgsz", type=int, default=640)

@@ -273,11 +273,15 @@ def cast_shadows(plane: np.ndarray, sils: list[np.ndarray], offset: np.ndarray, 
 
 
 def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarray, d_stand: np.ndarray,
-           style: Style, Hm: np.ndarray, out_size: tuple[int, int], rng: random.Random, n_distractors: int = 0):
-    """Returns (image, [(TileSpec, box, orientation, angle)]) for the tiles visible in the frame."""
+           style: Style, Hm: np.ndarray, out_size: tuple[int, int], rng: random.Random, n_distractors: int = 0,
+           underlays=()):
+    """Returns (image, [(TileSpec, box, orientation, angle)]) for the tiles visible in the frame.
+    underlays: (polygon in plane pixels, BGR colour) drawn on the table under the tiles (trays, racks)."""
     pw, ph = plane_size
     plane = table_background(ph, pw, rng)
     distractors(plane, rng, n_distractors)
+    for poly, colour in underlays:
+        cv2.fillPoly(plane, [np.int32(np.round(poly))], colour, cv2.LINE_AA)
     ds = [d_stand if t.standing else d_flat for t in tiles]
     sils = [silhouette(t, d) for t, d in zip(tiles, ds)]
     cast_shadows(plane, sils, np.array([rng.uniform(-1, 1), rng.uniform(-0.5, 1.5)]) * style.thickness * tiles[0].w

@@ -57,7 +57,7 @@ def _camera(pts: np.ndarray, out_w, out_h, rng, persp, rot_deg, margin) -> np.nd
 
 
 def _finish(kind, name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table, situation,
-            n_distractors):
+            n_distractors, underlays=()):
     out_w, out_h = out_size
     pts = _tile_points(tiles, d_flat, d_stand)
     for _ in range(6):
@@ -74,9 +74,10 @@ def _finish(kind, name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot
         persp = (1 + persp) / 2
     shift = -lo
     tiles = [replace(t, cx=t.cx + shift[0], cy=t.cy + shift[1]) for t in tiles]
+    underlays = [(poly + shift, colour) for poly, colour in underlays]
     Hm = Hm @ np.float64([[1, 0, -shift[0]], [0, 1, -shift[1]], [0, 0, 1]])
     plane_size = (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)
-    img, objs = render(tiles, plane_size, d_flat, d_stand, style, Hm, out_size, rng, n_distractors)
+    img, objs = render(tiles, plane_size, d_flat, d_stand, style, Hm, out_size, rng, n_distractors, underlays)
     gt_objs = [GTObject(tuple(round(v, 1) for v in box), t.kind, o, t.seat, t.group)
                for t, box, o, ang in objs if box is not None]
     angles = [ang for t, box, o, ang in objs if box is not None]
@@ -245,3 +246,58 @@ def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)
     margin = rng.uniform(0.01, 0.06)
     return _finish("overhead", name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table,
                    situation, rng.randrange(0, 6))
+
+
+# ------------------------------------------------------------------ close-up grid (training only)
+
+GRID_WEIGHTS = {"learner": 3.0, "xmj_real": 2.0, "gnome_smooth": 1.5, "kde_default": 1.0, "kde_traditional": 1.0}
+
+
+def grid_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)):
+    """Tiles packed edge to edge in rows, seen from above, often in a dark tray: how tile sets are
+    photographed for datasets (the real riichi photos look like this). Extra training scene kind."""
+    names = [n for n in art if n in GRID_WEIGHTS]
+    src = rng.choices(names, [GRID_WEIGHTS[n] for n in names])[0]
+    style = Style(art[src], rng.choice(BACK_COLOURS), rng.choice(IVORY_BODIES), rng.uniform(0.45, 0.8),
+                  rng.uniform(0.35, 0.6))
+    w = 50.0
+    h = w * rng.uniform(1.28, 1.4)
+    t = style.thickness * w
+    d_flat = np.array([rng.uniform(-0.2, 0.2), rng.uniform(0.0, 0.35)]) * t
+    pool = [k for k in range(T.N_KINDS) for _ in range(4)]
+    if 34 in style.faces:
+        pool += list(T.FLOWERS)
+    rng.shuffle(pool)
+    n_blocks = rng.choice((1, 1, 2))
+    rows, cols = rng.randint(2, 5), rng.randint(4, 10)
+    gap = w * rng.uniform(0.0, 0.04)
+    angle = rng.choice((0.0, 0.0, 0.0, 90.0, 180.0))
+    tiles: list[TileSpec] = []
+    underlays = []
+    tray = rng.random() < 0.6
+    tray_col = tuple(int(v) for v in np.array(rng.choice([(20, 20, 20), (35, 30, 30), (60, 60, 60), (30, 50, 90)]))
+                     * rng.uniform(0.7, 1.3))
+    y0 = 0.0
+    for b in range(n_blocks):
+        for r in range(rows):
+            kinds = [pool.pop() for _ in range(cols)]
+            _row(tiles, kinds, 0.0, y0 + (r + 1) * (h + gap), w, h, 0.0, "self", "exposed", gap=gap)
+        if tray:
+            m = w * rng.uniform(0.1, 0.3)
+            x1, y1 = -m, y0 - m
+            x2, y2 = cols * (w + gap) + m, y0 + rows * (h + gap) + m + abs(d_flat[1])
+            underlays.append((np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]), tray_col))
+        y0 += rows * (h + gap) + w * rng.uniform(0.8, 2.0)
+    if angle:
+        tiles = _to_seat(tiles, {90.0: "right", 180.0: "across"}[angle])
+        tiles = [replace(t, seat="self") for t in tiles]
+        a = math.radians(angle)
+        ca, sa = math.cos(a), math.sin(a)
+        underlays = [(np.float32([[x * ca + y * sa, -x * sa + y * ca] for x, y in poly]), c) for poly, c in underlays]
+    table = TableState(players=[PlayerArea(seat="self", concealed=None, winning_tile_apart=False,
+                                           exposed=tuple(t.kind for t in tiles))])
+    persp = rng.uniform(0.85, 1.0)
+    rot = rng.uniform(-10, 10)
+    margin = rng.uniform(0.02, 0.15)
+    return _finish("grid", name, tiles, d_flat, d_flat, style, out_size, rng, persp, rot, margin, table,
+                   Situation(), rng.randrange(0, 3), underlays)

@@ -1,11 +1,12 @@
-"""Train the tile crop classifier (stage 2): kind (0..41, 42 = back) + upright/upside-down, plain torch on CPU.
+"""Train the tile crop classifier (stage 2): kind (0..41, 42 = back) + which way the tile's top points in the
+crop (up / left / down / right), plain torch on CPU.
 
     python scripts/train_classifier.py --out runs/classifier/main --minutes 10 [--resume] [--export models/tile_classifier.onnx]
 
 Crops come from YOLO dirs (boxes jittered like a detector's, turned to portrait exactly as the runtime does,
-vision.detector.crop_tile). Synthetic dirs also have angles/*.txt, which give upright vs upside-down; the real
-photos only give the kind (the orientation loss is masked for them). Random 180-degree turns flip the
-orientation label, so both classes are balanced.
+vision.detector.crop_tile). Synthetic dirs also have angles/*.txt, which give the direction of the tile's top;
+the real photos only give the kind (the direction loss is masked for them). Random 180-degree turns move the
+direction label by two, so up/down (and left/right) are balanced.
 """
 from __future__ import annotations
 
@@ -27,10 +28,11 @@ from scoring import tiles as T  # noqa: E402
 from vision.detector import CROP, crop_tile, crops_to_tensor  # noqa: E402
 
 
-def updown_label(angle: float, rotated: bool) -> int:
-    """1 if the tile's top points down after the runtime's portrait turn (90 deg clockwise when rotated)."""
+def direction_label(angle: float, rotated: bool) -> int:
+    """Where the tile's top points in the crop after the runtime's portrait turn (90 deg clockwise when
+    rotated): 0 up, 1 left, 2 down, 3 right. ``angle``: image angle of the tile's up axis (0 up, 90 left)."""
     a = (angle - 90.0) % 360 if rotated else angle % 360
-    return int(90 < a < 270)
+    return int(round(a / 90.0)) % 4
 
 
 def _crops_of(args):
@@ -57,7 +59,7 @@ def _crops_of(args):
             crop, rot = crop_tile(img, box)
             crops.append(crop)
             kinds.append(c)
-            ud.append(-1 if (angles is None or c == T.BACK) else updown_label(angles[i], rot))
+            ud.append(-1 if (angles is None or c == T.BACK) else direction_label(angles[i], rot))
     return crops, kinds, ud
 
 
@@ -76,8 +78,11 @@ def collect(dirs: list[tuple[Path, int, int]], jitter: float, seed: int, workers
     return np.stack(crops), np.array(kinds, np.int64), np.array(ud, np.int64)
 
 
-def build_model(n_kinds: int = T.N_CLASSES):
+def build_model(n_kinds: int = T.N_CLASSES, width: int = 16):
+    """A plain VGG-style CNN: 64x64 crop -> (kind logits, upright/upside-down logits). width = first layer
+    channels (16: ~11M multiply-adds per crop, ~0.3 ms on 2 cores)."""
     import torch.nn as nn
+    c1, c2, c3, c4 = width, width * 2, width * 4, width * 8
 
     def block(i, o, s=1):
         return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
@@ -86,16 +91,16 @@ def build_model(n_kinds: int = T.N_CLASSES):
         def __init__(self):
             super().__init__()
             self.features = nn.Sequential(
-                *block(3, 32, 2), *block(32, 32), nn.MaxPool2d(2),          # 16
-                *block(32, 64), *block(64, 64), nn.MaxPool2d(2),            # 8
-                *block(64, 128), *block(128, 128), nn.MaxPool2d(2),         # 4
-                *block(128, 256), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
-            self.kind = nn.Linear(256, n_kinds)
-            self.updown = nn.Linear(256, 2)
+                *block(3, c1, 2), *block(c1, c1), nn.MaxPool2d(2),          # 16
+                *block(c1, c2), *block(c2, c2), nn.MaxPool2d(2),            # 8
+                *block(c2, c3), *block(c3, c3), nn.MaxPool2d(2),            # 4
+                *block(c3, c4), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
+            self.kind = nn.Linear(c4, n_kinds)
+            self.direction = nn.Linear(c4, 4)
 
         def forward(self, x):
             f = self.features(x)
-            return self.kind(f), self.updown(f)
+            return self.kind(f), self.direction(f)
 
     return TileNet()
 
@@ -106,7 +111,7 @@ def augment(x, ud, gen):
     n = x.shape[0]
     turn = torch.rand(n, generator=gen) < 0.5
     x = torch.where(turn[:, None, None, None], torch.flip(x, dims=(2, 3)), x)
-    ud = torch.where(turn & (ud >= 0), 1 - ud, ud)
+    ud = torch.where(turn & (ud >= 0), (ud + 2) % 4, ud)
     gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
     cast = 0.85 + 0.3 * torch.rand(n, 3, 1, 1, generator=gen)
     bias = 0.15 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
@@ -136,8 +141,8 @@ def export_onnx(model, path: Path) -> None:
     model.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, CROP, CROP), str(path), input_names=["crops"],
-                      output_names=["kind", "updown"], dynamic_axes={"crops": {0: "n"}, "kind": {0: "n"},
-                                                                     "updown": {0: "n"}},
+                      output_names=["kind", "direction"], dynamic_axes={"crops": {0: "n"}, "kind": {0: "n"},
+                                                                        "direction": {0: "n"}},
                       opset_version=17, dynamo=False)
 
 
@@ -154,8 +159,10 @@ def main(argv=None) -> int:
     ap.add_argument("--jitter", type=float, default=0.06)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--init", type=Path, default=None, help="start from an earlier checkpoint's matching weights")
     ap.add_argument("--export", type=Path, default=None)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--width", type=int, default=16, help="channels of the first layer (32 = the comparison run)")
     a = ap.parse_args(argv)
     import torch
     import torch.nn.functional as F
@@ -172,6 +179,14 @@ def main(argv=None) -> int:
                 out.append((p, int(per), int(rep), pattern[0] if pattern else "*"))
         return out
 
+    ckpt = a.out / "last.pt"
+    if a.export and not a.minutes:      # export a checkpoint only
+        c = torch.load(ckpt, weights_only=False)
+        model = build_model(width=c.get("width", a.width))
+        model.load_state_dict(c["model"])
+        export_onnx(model, a.export)
+        print(f"exported {ckpt} -> {a.export} ({a.export.stat().st_size / 1e6:.1f} MB)")
+        return 0
     cache = a.out / "crops.npz"
     if cache.exists():
         z = np.load(cache)
@@ -183,9 +198,14 @@ def main(argv=None) -> int:
         np.savez(cache, X=X, K=K, U=U, Xv=Xv, Kv=Kv, Uv=Uv)
         print(f"crops: train {len(X)}, val {len(Xv)} ({time.time() - t0:.0f} s)")
 
-    model = build_model()
+    model = build_model(width=a.width)
+    if a.init:
+        c = torch.load(a.init, weights_only=False)
+        own = model.state_dict()
+        same = {k: v for k, v in c["model"].items() if k in own and own[k].shape == v.shape}
+        model.load_state_dict(same, strict=False)
+        print(f"initialised {len(same)}/{len(own)} tensors from {a.init}")
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
-    ckpt = a.out / "last.pt"
     state = {"epoch": 0, "elapsed": 0.0}
     if a.resume and ckpt.exists():
         c = torch.load(ckpt, weights_only=False)
@@ -193,9 +213,6 @@ def main(argv=None) -> int:
         opt.load_state_dict(c["opt"])
         state = c["state"]
         print(f"resumed at epoch {state['epoch']} ({state['elapsed'] / 60:.1f} min trained)")
-    if a.export and not a.minutes:
-        export_onnx(model, a.export)
-        return 0
     budget = a.minutes * 60
     steps_per_epoch = math.ceil(len(X) / a.batch)
     gen = torch.Generator().manual_seed(a.seed + state["epoch"])
@@ -223,15 +240,15 @@ def main(argv=None) -> int:
             opt.zero_grad()
             loss.backward()
             opt.step()
-            tot += float(loss)
+            tot += float(loss.detach())
             if time.time() - t_start >= budget:
                 break
         state["epoch"] += 1
         state["elapsed"] = time.time() - t_start
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, ckpt)
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "width": a.width}, ckpt)
         acc_k, acc_u = evaluate(model, Xv, Kv, Uv)
         print(f"epoch {state['epoch']}: loss {tot / (s + 1):.3f}  val kind acc {acc_k:.4f}  "
-              f"updown acc {acc_u:.4f}  ({time.time() - t_ep:.0f} s)", flush=True)
+              f"direction acc {acc_u:.4f}  ({time.time() - t_ep:.0f} s)", flush=True)
     if a.export:
         export_onnx(model, a.export)
         print(f"exported {a.export} ({a.export.stat().st_size / 1e6:.1f} MB)")

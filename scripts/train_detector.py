@@ -123,7 +123,7 @@ def main(argv=None) -> int:
               project=a.project, name=a.name, exist_ok=True, amp=False, plots=False, val=False,
               fliplr=flips, flipud=0.0, degrees=0.0, mosaic=1.0, close_mosaic=max(1, a.epochs // 6),
               pretrained=bool(a.init), fraction=a.fraction, save_period=1, patience=1000, verbose=False,
-              cache=False)
+              cache=False, warmup_epochs=0.5 if a.init else 3.0)
     if a.hours:
         kw["time"] = a.hours
     model.train(**kw)

@@ -3,9 +3,11 @@
 Two stages, both trained by this project (scripts/train_detector.py, scripts/train_classifier.py):
   1. models/tile_locator.onnx   YOLO (ultralytics yolo11n, 2 classes: face-up tile / face-down tile)
   2. models/tile_classifier.onnx small CNN on 64x64 crops turned to portrait: tile kind (0..41, 42 = back)
-                                 and upright / upside-down.
-Orientation: face_down if either stage says back; sideways if the box is wider than tall; otherwise
-upright / upside_down from the classifier.
+                                 and where the tile's top points in the crop (up / left / down / right).
+Orientation: face_down for a back; otherwise the crop direction turned back to the image (a crop is turned
+90 deg clockwise when its box is wider than tall): up = upright, left/right = sideways, down = upside_down.
+Many faces look the same both ways up (4 dots, 8 bamboo ...), so upside_down needs a clear vote
+(UPSIDE_DOWN_MIN); otherwise the more likely of upright/sideways is taken.
 
     from vision.detector import TileDetector, load_image, ImageError
     dets = TileDetector().detect(load_image("photo.jpg"))
@@ -27,6 +29,7 @@ LOCATOR = MODELS / "tile_locator.onnx"
 CLASSIFIER = MODELS / "tile_classifier.onnx"
 CROP = 64
 CROP_PAD = 0.04
+UPSIDE_DOWN_MIN = 0.75
 
 
 class ImageError(ValueError):
@@ -123,6 +126,16 @@ def crops_to_tensor(crops: list[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(a.transpose(0, 3, 1, 2))
 
 
+def image_orientation_probs(crop_dir: np.ndarray, rotated: np.ndarray) -> np.ndarray:
+    """Crop direction probabilities (N,4: top points up, left, down, right in the crop; or N,2: up, down)
+    -> image orientation probabilities (N,3: upright, sideways, upside down). A rotated crop was turned
+    90 deg clockwise, so its 'up' is the image's 'left'."""
+    if crop_dir.shape[1] == 2:
+        crop_dir = np.stack([crop_dir[:, 0], 0 * crop_dir[:, 0], crop_dir[:, 1], 0 * crop_dir[:, 0]], 1)
+    img_dir = np.where(rotated[:, None], np.roll(crop_dir, 1, axis=1), crop_dir)   # up->left, left->down ...
+    return np.stack([img_dir[:, 0], img_dir[:, 1] + img_dir[:, 3], img_dir[:, 2]], 1)
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
@@ -165,15 +178,16 @@ class TileDetector:
         return boxes, scores, cls
 
     def classify(self, img: np.ndarray, boxes: np.ndarray):
-        """Stage 2: (kind probabilities (N,43), upside-down probability (N,), rotated flags (N,))."""
+        """Stage 2: kind probabilities (N,43) and orientation probabilities (N,3: upright, sideways,
+        upside down) relative to the image."""
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
         x = crops_to_tensor(list(crops))
-        kinds, updown = [], []
+        kinds, dirs = [], []
         for i in range(0, len(x), 64):
-            k, u = self.cls.run(None, {self.cls.get_inputs()[0].name: x[i:i + 64]})
+            k, d = self.cls.run(None, {self.cls.get_inputs()[0].name: x[i:i + 64]})
             kinds.append(_softmax(k))
-            updown.append(_softmax(u)[:, 1])
-        return np.concatenate(kinds), np.concatenate(updown), np.array(rot)
+            dirs.append(_softmax(d))
+        return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))
 
     def detect(self, img: np.ndarray) -> list[Detection]:
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
@@ -188,16 +202,16 @@ class TileDetector:
                 o = FACE_DOWN if c == T.BACK else (SIDEWAYS if w > h else UPRIGHT)
                 out.append(Detection(tuple(float(v) for v in b), int(c), o, float(s)))
             return out
-        probs, up_down, rotated = self.classify(img, boxes)
-        for b, s, lc, p, ud, rot in zip(boxes, scores, loc_cls, probs, up_down, rotated):
+        probs, orient = self.classify(img, boxes)
+        for b, s, lc, p, po in zip(boxes, scores, loc_cls, probs, orient):
             kind = int(p.argmax())
             if lc == 1 and p[T.BACK] > 0.1:      # the locator saw a back: trust it unless the face is clear
                 kind = T.BACK
             if kind == T.BACK:
                 o = FACE_DOWN
-            elif rot:
-                o = SIDEWAYS
+            elif po[2] >= UPSIDE_DOWN_MIN:
+                o = UPSIDE_DOWN
             else:
-                o = UPSIDE_DOWN if ud > 0.5 else UPRIGHT
+                o = UPRIGHT if po[0] >= po[1] else SIDEWAYS
             out.append(Detection(tuple(float(v) for v in b), kind, o, float(s * p[kind])))
         return out
