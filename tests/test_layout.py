@@ -291,13 +291,15 @@ def test_generated_scenes_with_perfect_detections(kind, n):
 
 
 @pytest.mark.parametrize("angle", [0, 9, -7, 90, 200])
-def test_phone_added_kong(angle):
-    """加杠: the fourth tile lies on the claimed (sideways) tile of a pung."""
+@pytest.mark.parametrize("dy", [1.0, 0.7])
+def test_phone_added_kong(angle, dy):
+    """加杠: the fourth tile lies on the claimed (sideways) tile of a pung. Stacked close (dy 0.7 tile widths,
+    as the scene generator draws it) it falls into the meld's row and is itself read as sideways."""
     from tests.layout_scenes import Tile
     base = parse_hand("23m11z [456p<] [777z^] [222s>] +1m")
     tl = layout_hand(base)
     side = next(t for t in tl if t.group == "meld:2" and t.angle == 90)
-    tl.append(Tile(side.kind, side.x, side.y - 1.0, 90.0, group="meld:2"))
+    tl.append(Tile(side.kind, side.x, side.y - dy, 90.0, group="meld:2"))
     lay, got = read(render(tl, angle=angle))
     assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
     assert lay.table.unplaced == []

@@ -401,13 +401,14 @@ def _is_meld_group(g: list[_Tile]) -> bool:
 
 def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
     """Tiles stacked on a claimed sideways tile (an added kong, 加杠): the same kind, lying the same way,
-    just beyond it (farther from the player). Marks them (added, sideways) and returns them."""
+    just beyond it (farther from the player). Marks them (added, sideways) and returns them. The stacked tile
+    may already be read as sideways (when it shares the meld's row) or not (a row of its own)."""
     out = []
     for t in tiles:
-        if not t.side or t.added:
+        if not t.side or t.added or t in out:
             continue
         for o in tiles:
-            if o is t or o.added or o.side or o.kind != t.kind or o in out or t.back:
+            if o is t or o.added or o.kind != t.kind or o in out or t.back:
                 continue
             same_way = (_label_axis(o.det.orientation) == _label_axis(t.det.orientation)
                         if _label_axis(o.det.orientation) is not None else True)
