@@ -136,6 +136,51 @@ def evaluate(model, X, K, U, batch=512):
     return ok_k / max(len(X), 1), ok_u / max(n_u, 1)
 
 
+def load_onnx_weights(model, path: Path, X: np.ndarray) -> None:
+    """Start from an exported classifier (when its checkpoint was lost): the export folded each BatchNorm into
+    its convolution, so the convolutions get the folded weights and each BatchNorm is calibrated on the crops X
+    to give back conv(x) + bias (running statistics and affine alike; see scripts/onnx_to_pt.py)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    m = onnx.load(str(path))
+    init = {i.name: numpy_helper.to_array(i).copy() for i in m.graph.initializer}
+    convs = [n for n in m.graph.node if n.op_type == "Conv"]
+    pairs = [(mod, model.features[i + 1]) for i, mod in enumerate(model.features)
+             if isinstance(mod, torch.nn.Conv2d)]
+    if len(pairs) != len(convs) or any(init[c.input[1]].shape != tuple(mod.weight.shape)
+                                       for c, (mod, _) in zip(convs, pairs)):
+        raise SystemExit(f"{path} does not match this network (--width?)")
+    for c, (conv, bn) in zip(convs, pairs):
+        conv.weight.data.copy_(torch.from_numpy(init[c.input[1]]))
+        bn.weight.data.fill_(1.0)
+        bn.bias.data.copy_(torch.from_numpy(init[c.input[2]]))
+        bn.running_mean.zero_()
+        bn.running_var.fill_(1.0 - bn.eps)
+    for name in ("kind", "direction"):
+        getattr(model, name).weight.data.copy_(torch.from_numpy(init[f"{name}.weight"]))
+        getattr(model, name).bias.data.copy_(torch.from_numpy(init[f"{name}.bias"]))
+    stats = {}
+    hooks = [bn.register_forward_hook(lambda mod, inp, out: stats.__setitem__(
+        id(mod), (inp[0].mean((0, 2, 3)), inp[0].var((0, 2, 3), unbiased=False)))) for _, bn in pairs]
+    model.eval()
+    with torch.no_grad():
+        x = torch.from_numpy(crops_to_tensor(list(X)))
+        before = model(x)[0]
+        for h in hooks:
+            h.remove()
+        for _, bn in pairs:
+            mean, var = stats[id(bn)]
+            bias = bn.bias.data.clone()
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+            bn.weight.data.copy_(torch.sqrt(var + bn.eps))
+            bn.bias.data.copy_(mean + bias)
+        after = model(x)[0]
+    model.train()
+    print(f"initialised from {path}: max logit change after calibration {float((after - before).abs().max()):.2g}")
+
+
 def export_onnx(model, path: Path) -> None:
     import torch
     model.eval()
@@ -159,7 +204,8 @@ def main(argv=None) -> int:
     ap.add_argument("--jitter", type=float, default=0.06)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--resume", action="store_true")
-    ap.add_argument("--init", type=Path, default=None, help="start from an earlier checkpoint's matching weights")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from an earlier checkpoint's matching weights (.pt), or an exported model (.onnx)")
     ap.add_argument("--export", type=Path, default=None)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--width", type=int, default=16, help="channels of the first layer (32 = the comparison run)")
@@ -199,7 +245,9 @@ def main(argv=None) -> int:
         print(f"crops: train {len(X)}, val {len(Xv)} ({time.time() - t0:.0f} s)")
 
     model = build_model(width=a.width)
-    if a.init:
+    if a.init and a.init.suffix == ".onnx":
+        load_onnx_weights(model, a.init, X[np.random.default_rng(a.seed).permutation(len(X))[:512]])
+    elif a.init:
         c = torch.load(a.init, weights_only=False)
         own = model.state_dict()
         same = {k: v for k, v in c["model"].items() if k in own and own[k].shape == v.shape}

@@ -38,9 +38,13 @@ def offline_ultralytics():
     return ultralytics
 
 
-def _two_threads(trainer):
+THREADS = 2
+
+
+def _set_threads(trainer):
+    """ultralytics pins torch to 1 thread on a 2-core machine; training is ~1.5x faster with 2."""
     import torch
-    torch.set_num_threads(2)
+    torch.set_num_threads(THREADS)
 
 
 def resolve_sources(base: Path, specs: list[str], list_dir: Path, tag: str) -> list[str]:
@@ -91,7 +95,10 @@ def main(argv=None) -> int:
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--export", type=Path, default=None, help="export best.pt of --name to this ONNX path and exit")
     ap.add_argument("--project", default=str(ROOT / "runs" / "detector"))
+    ap.add_argument("--threads", type=int, default=2, help="torch threads (1 when another training shares the CPU)")
     a = ap.parse_args(argv)
+    global THREADS
+    THREADS = a.threads
 
     offline_ultralytics()
     from ultralytics import YOLO
@@ -107,7 +114,7 @@ def main(argv=None) -> int:
         return 0
     if a.resume:
         model = YOLO(str(run_dir / "weights" / "last.pt"))
-        model.add_callback("on_train_epoch_start", _two_threads)
+        model.add_callback("on_train_epoch_start", _set_threads)
         model.train(resume=True)
         return 0
 
@@ -117,7 +124,7 @@ def main(argv=None) -> int:
     val = resolve_sources(base, a.val, data / "lists", a.name + "_val")
     yaml = write_data_yaml(data / f"{a.name}.yaml", a.mode, train, val)
     model = YOLO(str(a.init) if a.init else a.model)
-    model.add_callback("on_train_epoch_start", _two_threads)
+    model.add_callback("on_train_epoch_start", _set_threads)
     flips = 0.5 if a.mode == "binary" else 0.0   # a mirrored face is not a tile
     kw = dict(data=str(yaml), imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, device="cpu", workers=a.workers,
               project=a.project, name=a.name, exist_ok=True, amp=False, plots=False, val=False,
