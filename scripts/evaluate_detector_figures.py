@@ -1,7 +1,7 @@
 """Detector figures: mAP50 / mAP50-95 on a synthetic test split and on the held-out real photos, confusions
 of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime on 2 threads.
 
-    python scripts/evaluate_detector_figures.py [--locator models/tile_locator.onnx]
+    python scripts/evaluate_detector_figures.py [--locator models/tile_locator.onnx] [--float | --compare]
         [--classifier models/tile_classifier.onnx | --one-stage] [--synth data/synth/test] [--real data/real/heldout]
         [--limit 200] [--conf 0.01]
 
@@ -105,14 +105,38 @@ def hard_pair_lines(res) -> list[str]:
     return out
 
 
-def speed(det: TileDetector, files: list[Path], n: int = 20) -> float:
-    imgs = [load_image(f) for f in files[:n]]
-    for im in imgs[:2]:
-        det.detect(im)
-    t0 = time.perf_counter()
-    for im in imgs:
-        det.detect(im)
-    return (time.perf_counter() - t0) / len(imgs) * 1000
+def speed(dets: dict[str, TileDetector], files: list[Path], rounds: int = 3) -> dict[str, float]:
+    """Median ms per frame of each detector, timed in turns on the same frames (fair on a shared machine)."""
+    imgs = [load_image(f) for f in files]
+    for det in dets.values():
+        for im in imgs[:2]:
+            det.detect(im)
+    times: dict[str, list[float]] = {k: [] for k in dets}
+    for _ in range(rounds):
+        for im in imgs:
+            for k, det in dets.items():
+                t0 = time.perf_counter()
+                det.detect(im)
+                times[k].append((time.perf_counter() - t0) * 1000)
+    return {k: float(np.median(v)) for k, v in times.items()}
+
+
+def speed_lines(dets: dict[str, TileDetector], synth: str) -> list[str]:
+    """Speed on phone photos and on overhead frames separately (an overhead frame has ~130 tiles to classify,
+    a phone photo ~16)."""
+    d = synth.partition(":")[0]
+    out = []
+    for kind in ("phone", "overhead"):
+        files = images_of(f"{d}:{kind}_*", 12)
+        if not files:
+            continue
+        ms = speed(dets, files)
+        h, w = load_image(files[0]).shape[:2]
+        base = next(iter(ms.values()))
+        out.append(f"  speed, {kind} {w}x{h} (median of {3 * len(files)}, onnxruntime 2 threads, both stages): "
+                   + ", ".join(f"{k} {v:.1f} ms ({base / v:.2f}x)" if i else f"{k} {v:.1f} ms"
+                               for i, (k, v) in enumerate(ms.items())))
+    return out
 
 
 def report(name: str, det: TileDetector, synth: str, real: str, limit: int) -> dict:
@@ -134,12 +158,6 @@ def report(name: str, det: TileDetector, synth: str, real: str, limit: int) -> d
         if worst:
             print("  worst confusions: " + ", ".join(f"{T.code(c.truth)}->{T.code(c.predicted)}: {c.count}"
                                                      for c in worst))
-    files = images_of(synth, 20)
-    if files:
-        ms = speed(det, files)
-        out["ms"] = ms
-        h, w = load_image(files[0]).shape[:2]
-        print(f"  speed: {ms:.1f} ms per {w}x{h} frame (onnxruntime, 2 threads, both stages)")
     return out
 
 
@@ -153,10 +171,19 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--conf", type=float, default=0.01)
     ap.add_argument("--name", default=None)
+    ap.add_argument("--float", action="store_true", help="the float models even where int8 ones exist")
+    ap.add_argument("--compare", action="store_true", help="float and int8 models side by side")
     a = ap.parse_args(argv)
-    det = TileDetector(a.locator, None if a.one_stage else a.classifier, conf=a.conf)
-    report(a.name or f"{a.locator.name}" + ("" if a.one_stage else f" + {a.classifier.name}"), det,
-           a.synth, a.real, a.limit)
+    cls = None if a.one_stage else a.classifier
+    variants = {"float": dict(int8=False), "int8": dict(int8=True)} if a.compare else {"": dict(int8=not a.float)}
+    dets = {}
+    for tag, kw in variants.items():
+        det = TileDetector(a.locator, cls, conf=a.conf, **kw)
+        name = det.locator_path.name + ("" if cls is None else f" + {Path(det.classifier_path).name}")
+        report(a.name or name, det, a.synth, a.real, a.limit)
+        dets[tag or name] = det
+    for line in speed_lines(dets, a.synth):
+        print(line)
     return 0
 
 

@@ -1,6 +1,8 @@
 """Detector runtime (committed ONNX models) and a smoke training of both stages."""
+import re
 import subprocess
 import sys
+from types import SimpleNamespace
 from pathlib import Path
 
 import cv2
@@ -173,8 +175,20 @@ def test_detector_rejects_non_images(detector):
         detector.detect(np.zeros((10, 10), np.uint8))
 
 
+@pytest.mark.parametrize("kind", ["phone", "overhead"])
+def test_int8_models_read_like_the_float_ones(detector, kind):
+    """The committed int8 models (the runtime default) against their float originals on an unseen scene."""
+    assert detector.locator_path.name == "tile_locator_int8.onnx"
+    img, gt, _ = make_scene(kind, seed=UNSEEN_SEED, index=2, imgsz=640)
+    fp = TileDetector(int8=False).detect(img)
+    q = detector.detect(img)
+    pairs = _match(SimpleNamespace(objects=fp), q, iou_thr=0.7)
+    assert len(pairs) >= 0.9 * max(len(fp), len(q))
+    assert sum(a.kind == b.kind for a, b in pairs) >= 0.95 * len(pairs)
+
+
 def test_models_are_small_onnx():
-    for name in ("tile_locator.onnx", "tile_classifier.onnx"):
+    for name in ("tile_locator.onnx", "tile_classifier.onnx", "tile_locator_int8.onnx", "tile_classifier_int8.onnx"):
         p = ROOT / "models" / name
         assert p.exists() and p.stat().st_size < 20e6
 
@@ -218,3 +232,17 @@ def test_smoke_training_both_stages(tmp_path):
     det = TileDetector(onnx_loc, onnx_cls, conf=0.0001)
     dets = det.detect(cv2.imread(str(src)))
     assert all(0 <= d.kind <= T.BACK for d in dets)
+    # a lost checkpoint is recovered from the exported model: the torch network reproduces the ONNX output
+    r = run("scripts/onnx_to_pt.py", str(onnx_loc), str(tmp_path / "recovered.pt"),
+            "--calib", str(data / "synth" / "train" / "images"), "--n", "4")
+    assert r.returncode == 0, r.stderr[-3000:]
+    diff, rng = map(float, re.search(r"max \|torch - onnx\| = (\S+) \(output range (\S+)\)", r.stdout).groups())
+    assert diff < 1e-3 * rng
+    # int8 versions beside the float models, picked up by the runtime
+    r = run("scripts/quantize_models.py", "--locator", str(onnx_loc), "--classifier", str(onnx_cls),
+            "--calib", str(data / "synth" / "train"), "--n", "4")
+    assert r.returncode == 0, r.stderr[-3000:]
+    q = TileDetector(onnx_loc, onnx_cls, conf=0.0001)
+    assert q.locator_path == tmp_path / "loc_int8.onnx" and q.classifier_path == tmp_path / "cls_int8.onnx"
+    assert all(0 <= d.kind <= T.BACK for d in q.detect(cv2.imread(str(src))))
+    assert TileDetector(onnx_loc, onnx_cls, int8=False).locator_path == onnx_loc

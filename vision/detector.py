@@ -32,6 +32,12 @@ CROP_PAD = 0.04
 UPSIDE_DOWN_MIN = 0.75
 
 
+def int8_path(model: Path) -> Path:
+    """Where the int8 version of a float model lives (scripts/quantize_models.py writes it)."""
+    model = Path(model)
+    return model.with_name(model.stem + "_int8" + model.suffix)
+
+
 class ImageError(ValueError):
     """A file that cannot be read as an image."""
 
@@ -157,7 +163,16 @@ class TileDetector:
     """Finds every tile in a BGR frame: box (original pixels), kind, orientation, confidence."""
 
     def __init__(self, locator: Path = LOCATOR, classifier: Optional[Path] = CLASSIFIER, threads: int = 2,
-                 conf: float = 0.25, iou: float = 0.5):
+                 conf: float = 0.25, iou: float = 0.5, classify_backs: bool = True, int8: bool = True):
+        """classify_backs=False: a box the locator calls face-down is a back without running the crop
+        classifier on it (faster on overhead frames, where most tiles are walls and hands seen from behind).
+        int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py)."""
+        self.classify_backs = classify_backs
+        if int8:
+            locator = int8_path(locator) if int8_path(locator).exists() else locator
+            if classifier is not None and int8_path(classifier).exists():
+                classifier = int8_path(classifier)
+        self.locator_path, self.classifier_path = Path(locator), classifier
         self.loc = _session(locator, threads)
         self.loc_input = self.loc.get_inputs()[0].name
         self.imgsz = int(self.loc.get_inputs()[0].shape[2])
@@ -202,7 +217,12 @@ class TileDetector:
                 o = FACE_DOWN if c == T.BACK else (SIDEWAYS if w > h else UPRIGHT)
                 out.append(Detection(tuple(float(v) for v in b), int(c), o, float(s)))
             return out
-        probs, orient = self.classify(img, boxes)
+        todo = np.ones(len(boxes), bool) if self.classify_backs else loc_cls != 1
+        probs = np.zeros((len(boxes), T.N_CLASSES), np.float32)
+        probs[:, T.BACK] = 1.0
+        orient = np.zeros((len(boxes), 3), np.float32)
+        if todo.any():
+            probs[todo], orient[todo] = self.classify(img, boxes[todo])
         for b, s, lc, p, po in zip(boxes, scores, loc_cls, probs, orient):
             kind = int(p.argmax())
             if lc == 1 and p[T.BACK] > 0.1:      # the locator saw a back: trust it unless the face is clear

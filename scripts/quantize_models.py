@@ -1,0 +1,117 @@
+"""Quantize the detector's ONNX models to int8 (onnxruntime static quantization, QDQ, per-channel weights).
+
+    python scripts/quantize_models.py [--locator models/tile_locator.onnx] [--classifier models/tile_classifier.onnx]
+                                      [--calib data/synth/train data/real/train] [--n 60]
+
+Writes models/tile_locator_int8.onnx and models/tile_classifier_int8.onnx next to their float models; the
+runtime (vision/detector.py) uses an int8 model when it is there. Calibration images come from the training
+data (never the test splits). What stays in float: the YOLO head's last convolutions and its box decoding
+(boxes in pixels and class scores in 0..1 share one output tensor, which one int8 scale cannot hold), and the
+classifier's final linear layers. `scripts/evaluate_detector_figures.py --compare-float` prints accuracy and
+speed of both side by side.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.detector import CLASSIFIER, LOCATOR, crop_tile, crops_to_tensor, int8_path, letterbox  # noqa: E402
+
+
+def calib_images(dirs: list[Path], n: int) -> list[Path]:
+    out = []
+    for d in dirs:
+        files = sorted((d / "images").glob("*.jpg"))
+        out += files[:: max(1, len(files) // max(1, n // len(dirs)))][: n // len(dirs)]
+    return out
+
+
+def locator_batches(files: list[Path], size: int):
+    for f in files:
+        lb, _, _ = letterbox(cv2.imread(str(f)), size)
+        yield np.ascontiguousarray(lb[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0)
+
+
+def classifier_batches(files: list[Path]):
+    for f in files:
+        img = cv2.imread(str(f))
+        lab = f.parent.parent / "labels" / (f.stem + ".txt")
+        h, w = img.shape[:2]
+        crops = []
+        for line in lab.read_text().splitlines()[:32]:
+            c, cx, cy, bw, bh = map(float, line.split()[:5])
+            crops.append(crop_tile(img, ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))[0])
+        if crops:
+            yield crops_to_tensor(crops)
+
+
+def quantize(src: Path, dst: Path, batches, keep_float) -> None:
+    import onnx
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pre = Path(tmp) / "pre.onnx"
+        quant_pre_process(str(src), str(pre))
+        model = onnx.load(str(pre))
+        name = model.graph.input[0].name
+        exclude = [n.name for n in model.graph.node if keep_float(n)]
+
+        class Reader(CalibrationDataReader):
+            def __init__(self):
+                self.it = iter(batches)
+
+            def get_next(self):
+                x = next(self.it, None)
+                return None if x is None else {name: x}
+
+        out = Path(tmp) / "q.onnx"
+        quantize_static(str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, nodes_to_exclude=exclude)
+        dst.write_bytes(out.read_bytes())
+    print(f"{src} -> {dst} ({dst.stat().st_size / 1e6:.1f} MB, {len(exclude)} nodes kept in float)")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--locator", type=Path, default=LOCATOR)
+    ap.add_argument("--classifier", type=Path, default=CLASSIFIER)
+    ap.add_argument("--calib", type=Path, nargs="*", default=[ROOT / "data/synth/train", ROOT / "data/real/train"])
+    ap.add_argument("--n", type=int, default=60, help="calibration images")
+    a = ap.parse_args(argv)
+    files = calib_images(a.calib, a.n)
+    if not files:
+        print(f"error: no calibration images under {', '.join(map(str, a.calib))}", file=sys.stderr)
+        return 2
+    import onnxruntime as ort
+    size = ort.InferenceSession(str(a.locator), providers=["CPUExecutionProvider"]).get_inputs()[0].shape[2]
+    head = re.compile(r"/model\.\d+/cv[23]\.\d/cv[23]\.\d\.[01]/")   # the head's inner conv blocks: int8
+    detect = _detect_module(a.locator)
+
+    def loc_float(node) -> bool:
+        module = node.name.split("/")[1] if node.name.startswith("/model.") else ""
+        return module == detect and not head.match(node.name)
+
+    quantize(a.locator, int8_path(a.locator), locator_batches(files, int(size)), loc_float)
+    quantize(a.classifier, int8_path(a.classifier), classifier_batches(files), lambda n: n.op_type == "Gemm")
+    return 0
+
+
+def _detect_module(path: Path) -> str:
+    """'model.23': the name of the YOLO Detect module (the last numbered module of the graph)."""
+    import onnx
+    names = [n.name.split("/")[1] for n in onnx.load(str(path)).graph.node if n.name.startswith("/model.")]
+    return max(set(names), key=lambda s: int(s.split(".")[1]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
