@@ -2,11 +2,18 @@
 
     python scripts/bench_mcr.py [--n 20000] [--seed 1]
 
-Prints hands/s for the reference and for this engine with cold caches, with warm shape caches
-(decompositions, waits, chow/pung combinations, per-group fan results — everything keyed on tile multisets
-and set structure, not on the whole hand) and with the whole per-hand result cached (the same hands scored
-again), plus the ratio to the reference. Single-threaded. pymahjonggb is imported here
-only (benchmark / tests), never by the engine.
+Single-threaded; prints hands/s and the ratio to the reference for:
+
+* pymahjonggb (C++; its arguments are built before timing);
+* scoring.mcr cold: every cache empty;
+* scoring.mcr, the same hands again with the per-hand result cache (``engine._best``) emptied: everything
+  keyed on tile contents, readings and fan groups is warm, each hand's result is recomputed. This is the
+  line the issue's goal (>= 50,000 hands/s) is measured on, and the script says so beside it;
+* scoring.mcr, the same hands again with per-hand results cached;
+* scoring.mcr, *new* hands (the next seed) after the caches were warmed on the first set: what a stream of
+  unseen hands gets (about the cold figure: random hands rarely share tile contents).
+
+pymahjonggb is imported here only (benchmark / tests), never by the engine.
 """
 from __future__ import annotations
 
@@ -22,6 +29,9 @@ from MahjongGB import MahjongFanCalculator  # noqa: E402
 from scoring.mcr import engine, score, shapes  # noqa: E402
 from scoring.mcr.randhands import random_hands  # noqa: E402
 from tests.mcr_ref import ref_args  # noqa: E402
+
+GOAL = 50_000      # hands/s, the issue's goal for the per-hand-results-not-cached line
+
 
 def clear(shape_caches=True):
     """Empty the per-hand result cache; with ``shape_caches`` also everything keyed on tile multisets."""
@@ -58,13 +68,17 @@ def main() -> int:
     clear(shape_caches=False)
     r_shapes, _ = rate(score, hands)
     r_warm, _ = rate(score, hands)
+    new_hands = random_hands(a.n, a.seed + 1)
+    r_new, _ = rate(score, new_hands)
+    goal = f"<- the goal's figure (>= {GOAL:,} hands/s): {'met' if r_shapes >= GOAL else 'NOT met'}"
     print(f"{a.n} random winning hands (seed {a.seed}), single thread")
-    print(f"{'engine':44s} {'hands/s':>10s} {'vs reference':>13s}")
-    print(f"{'pymahjonggb 1.4 (C++; args prebuilt)':44s} {r_ref:10.0f} {1.0:12.2f}x")
-    for name, r in (("scoring.mcr cold (all caches empty)", r_cold),
-                    ("scoring.mcr warm shape caches, results not", r_shapes),
-                    ("scoring.mcr warm (per-hand result cached)", r_warm)):
-        print(f"{name:44s} {r:10.0f} {r / r_ref:12.2f}x")
+    print(f"{'engine':58s} {'hands/s':>10s} {'vs reference':>13s}")
+    print(f"{'pymahjonggb 1.4 (C++; args prebuilt)':58s} {r_ref:10.0f} {1.0:12.2f}x")
+    for name, r, note in (("scoring.mcr cold (all caches empty)", r_cold, ""),
+                          ("scoring.mcr same hands, per-hand results not cached", r_shapes, goal),
+                          ("scoring.mcr same hands, per-hand results cached", r_warm, ""),
+                          (f"scoring.mcr new hands (seed {a.seed + 1}), caches warm", r_new, "")):
+        print(f"{name:58s} {r:10.0f} {r / r_ref:12.2f}x  {note}".rstrip())
     print(f"distinct hands: {len(set(hands))}; shape cache entries: {shapes.candidates.cache_info().currsize}")
     return 0
 

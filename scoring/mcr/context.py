@@ -48,7 +48,7 @@ class Ctx:
     """
 
     def __init__(self, hand: Hand, cand: Candidate, counts_all: tuple, standing: tuple, prof, notes: list,
-                 meld_key: tuple = None):
+                 meld_key: tuple = None, structure: tuple = None):
         sit = hand.situation
         self.hand = hand
         self.cand = cand
@@ -62,10 +62,12 @@ class Ctx:
         self.counts = counts_all          # all tiles, kongs as 4
         self.standing = standing          # concealed tiles without the winning tile
         self.notes = notes
-        if meld_key is None:
-            meld_key = melds_key(hand.melds)
+        if structure is None:          # the engine passes the one it already has (``_structure``'s result)
+            if meld_key is None:
+                meld_key = melds_key(hand.melds)
+            structure = _structure(cand, meld_key, self.win, self.self_drawn)
         (self.sets, self.chows, self.pungs, self.kongs_concealed, self.kongs_exposed, self.n_concealed_pungs,
-         self.n_claimed, self.n_melds) = _structure(cand, meld_key, self.win, self.self_drawn)
+         self.n_claimed, self.n_melds) = structure
         self.n_kongs = self.kongs_concealed + self.kongs_exposed
         self.cache: dict = {}
 

@@ -1,17 +1,20 @@
 """``score(hand, profile)``: try every reading of the hand, count its fans, keep the highest total."""
 from __future__ import annotations
 
+from collections import OrderedDict
+from dataclasses import fields
 from functools import lru_cache
+from itertools import count
+from operator import attrgetter
 
 from .. import tiles as T
-from ..hand import Hand
+from ..hand import KONG, Hand, Meld, Situation
 from ..notation import format_meld, format_tiles
 from ..result import FanHit, ScoreResult
 from . import fans_chows, fans_flowers, fans_limits, fans_pungs, fans_situation, fans_special, fans_waits  # noqa: F401
 from . import shapes
 from .context import Ctx, _structure, melds_key
 from .fantable import all_rows
-from .fans_situation import situation_flags
 from .profiles import Profile, get_profile
 from .shapes import CHOW_SET, all_waits, candidates
 
@@ -44,21 +47,82 @@ def _plan(prof: Profile):
     return tuple((g, tuple(p)) for g, p in groups.items()), tuple((fid, ex) for fid, ex in excl if ex)
 
 
-_GROUP_CACHE: dict = {}      # (profile, group) -> {group key: ((fan id, count), ...)}
-_EXCL_CACHE: dict = {}       # (profile, found items) -> found after the 不计 lists
 _CACHE_LIMIT = 1 << 15
+_HAND, _TILES, _SETS, _WINDS, _SITUATION, _WAITS = range(6)
+_SLOT = {"hand": _HAND, "tiles": _TILES, "sets": _SETS, "winds": _WINDS, "situation": _SITUATION, "waits": _WAITS}
+_SERIAL = count()            # ids of plans, tile contents, Situations and group results (never reused)
+
+# A note on the caches: the keys and values of the per-hand result cache and of the group / 不计 caches are
+# built from ints, strings, bytes and tuples of them (tile contents, Situations, profiles and group results
+# are referred to by serial ids), so that the garbage collector untracks them. An entry that stays tracked
+# makes every full collection longer and brings the next one closer; with tracked entries, full collections
+# took about half the time of scoring a stream of hands whose tiles had been seen before.
+
+
+class _Plan:
+    """One profile's predicates grouped by what they read, each group with its result cache
+    (group key -> (result id, ((fan id, count), ...))), the cache of results after the 不计 lists
+    (tuple of the groups' result ids -> see ``_count``) and the checked Situation flags."""
+    __slots__ = ("prof", "serial", "groups", "excl", "after", "flags")
+
+    def __init__(self, prof: Profile):
+        groups, self.excl = _plan(prof)
+        self.prof = prof
+        self.serial = next(_SERIAL)
+        self.groups = tuple((_SLOT[g], preds, {}) for g, preds in groups)
+        self.after: dict = {}
+        self.flags: dict = {}
+
+
+_PLANS: dict = {}            # profile -> _Plan
+_IDS: dict = {}              # group result -> id (the 不计 cache is keyed on these)
+_SIT_IDS: dict = {}          # Situation -> id (the per-hand cache is keyed on these)
+_FANS: dict = {}             # ((fan id, count), ...) -> (FanHit, ...)
+_MISSING = object()
+_HONOURS_TRAIT, _TERMINALS_TRAIT = "all_honors", "all_terminals_and_honors"   # where 幺九刻 is implied
+
+
+def _get_plan(prof: Profile) -> _Plan:
+    p = _PLANS.get(prof)
+    if p is None:
+        if len(_PLANS) > 64:         # only if many Profile objects are made on the fly
+            _PLANS.clear()
+        p = _PLANS[prof] = _Plan(prof)
+    return p
+
+
+class _ResultCache:
+    """The per-hand result cache: (tiles id, Situation id, profile id) -> best reading or None; LRU, bounded
+    (``cache_clear()`` empties it, as ``functools.lru_cache``)."""
+    __slots__ = ("data", "maxsize")
+
+    def __init__(self, maxsize: int):
+        self.data: OrderedDict = OrderedDict()
+        self.maxsize = maxsize
+
+    def cache_clear(self) -> None:
+        self.data.clear()
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+
+_best = _ResultCache(1 << 15)
 
 
 def clear_caches() -> None:
     """Free every cache of the engine (each is bounded: about 32k entries)."""
     for f in (shapes.candidates, shapes.regular_waits, shapes.seven_pairs_waits, shapes.all_waits,
-              fans_chows.chow_combo, fans_pungs.pung_combo):
+              fans_chows.chow_combo, fans_pungs.pung_combo, _tiles, _flowers_ok, _structure):
         f.cache_clear()
-    _GROUP_CACHE.clear()
-    _EXCL_CACHE.clear()
+    for p in _PLANS.values():
+        for _, _, cache in p.groups:
+            cache.clear()
+        p.after.clear()
+        p.flags.clear()
+    for d in (_IDS, _SIT_IDS, _FANS):
+        d.clear()
     _best.cache_clear()
-    _describe.cache_clear()
-    _structure.cache_clear()
 
 
 def _run(preds, ctx) -> tuple:
@@ -68,6 +132,16 @@ def _run(preds, ctx) -> tuple:
         if n:
             out.append((fid, int(n)))
     return tuple(out)
+
+
+def _result(items: tuple) -> tuple:
+    """``(id, items)`` for a group result; equal results share an id."""
+    rid = _IDS.get(items)
+    if rid is None:
+        if len(_IDS) > _CACHE_LIMIT:
+            _IDS.clear()
+        rid = _IDS[items] = next(_SERIAL)
+    return rid, items
 
 
 def _apply_excludes(found: dict, excl) -> dict:
@@ -87,30 +161,75 @@ def _apply_excludes(found: dict, excl) -> dict:
     return found
 
 
+def _fan_items(found: dict) -> tuple:
+    """``((fan id, count), ...)`` in table order."""
+    return tuple((k, found[k]) for k in sorted(found, key=_ORDER.__getitem__))
+
+
+def _fan_hits(items: tuple) -> tuple:
+    hits = _FANS.get(items)
+    if hits is None:
+        if len(_FANS) > _CACHE_LIMIT:
+            _FANS.clear()
+        hits = _FANS[items] = tuple(_hit(k, n) for k, n in items)
+    return hits
+
+
+def _cached_count(plan: _Plan, keys: tuple):
+    """``_count(plan, keys, ...)`` when all of it is cached (every group result and the 不计 step), else None."""
+    ids = []
+    for slot, _, cache in plan.groups:
+        got = cache.get(keys[slot])      # keys[_HAND] is None: a "hand" group is never cached
+        if got is None:
+            return None
+        ids.append(got[0])
+    return plan.after.get(tuple(ids))
+
+
+def _count(plan: _Plan, keys: tuple, make_ctx) -> tuple:
+    """``(points, fan items in table order, 字一色 or 混幺九 counted, fan items as found)`` for one reading:
+    each group's result from its cache (keyed on ``keys[slot]``; the predicates run on ``make_ctx()`` only on
+    a miss), then the 不计 lists (applied from the highest fan down; a fan that is itself not counted does not
+    cancel anything), cached on the groups' results."""
+    ids = []
+    got_all = []
+    ctx = None
+    for slot, preds, cache in plan.groups:
+        if slot == _HAND:
+            if ctx is None:
+                ctx = make_ctx()
+            got = _result(_run(preds, ctx))
+        else:
+            key = keys[slot]
+            got = cache.get(key)
+            if got is None:
+                if ctx is None:
+                    ctx = make_ctx()
+                if len(cache) > _CACHE_LIMIT:
+                    cache.clear()
+                got = cache[key] = _result(_run(preds, ctx))
+        ids.append(got[0])
+        got_all.append(got)
+    ekey = tuple(ids)                    # deterministic order: groups and rows are in table order
+    after = plan.after
+    out = after.get(ekey)
+    if out is None:
+        found = _apply_excludes(dict(it for _, items in got_all for it in items), plan.excl)
+        if len(after) > _CACHE_LIMIT:
+            after.clear()
+        out = after[ekey] = (_points(found), _fan_items(found), _HONOURS_TRAIT in found or _TERMINALS_TRAIT in found,
+                             tuple(found.items()))
+    return out
+
+
+def _ctx_keys(ctx: Ctx) -> tuple:
+    return tuple(None if g == "hand" else ctx.group_key(g) for g in sorted(_SLOT, key=_SLOT.__getitem__))
+
+
 def evaluate(ctx: Ctx, prof: Profile) -> dict:
     """Fan id -> count for one reading, after the 不计 lists (applied from the highest fan down; a fan
     that is itself not counted does not cancel anything). Group results are cached on their group key."""
-    groups, excl = _plan(prof)
-    if len(_EXCL_CACHE) > _CACHE_LIMIT:
-        _EXCL_CACHE.clear()
-    items: list = []
-    for g, preds in groups:
-        if g == "hand":
-            items.extend(_run(preds, ctx))
-            continue
-        cache = _GROUP_CACHE.get((prof, g))
-        if cache is None or len(cache) > _CACHE_LIMIT:
-            cache = _GROUP_CACHE[(prof, g)] = {}
-        key = ctx.group_key(g)
-        got = cache.get(key)
-        if got is None:
-            got = cache[key] = _run(preds, ctx)
-        items.extend(got)
-    ekey = (prof, tuple(items))          # deterministic order: groups and rows are in table order
-    found = _EXCL_CACHE.get(ekey)
-    if found is None:
-        found = _EXCL_CACHE[ekey] = _apply_excludes(dict(items), excl)
-    found = dict(found)
+    found = dict(_count(_get_plan(prof), _ctx_keys(ctx), lambda: ctx)[3])
     if prof.deduct_implied_pungs and ("all_honors" in found or "all_terminals_and_honors" in found):
         n = _implied_pungs(ctx, found)
         if n:
@@ -120,11 +239,14 @@ def evaluate(ctx: Ctx, prof: Profile) -> dict:
 
 def _implied_pungs(ctx: Ctx, found: dict) -> int:
     """Honour pungs scored by a 2+ point pung fan inside 字一色/混幺九 (each pung once)."""
+    return _implied(ctx.pungs, ctx.sit, found)
+
+
+def _implied(pungs, sit, found: dict) -> int:
     n = found.get("dragon_pung", 0) + 2 * ("two_dragons_pungs" in found)
     if "big_three_winds" in found:
         return n + 3
-    sit = ctx.sit
-    return n + sum(1 for w in set(ctx.pungs) if 27 <= w <= 30 and (
+    return n + sum(1 for w in set(pungs) if 27 <= w <= 30 and (
         (w == sit.prevalent_wind and "prevalent_wind" in found) or (w == sit.seat_wind and "seat_wind" in found)))
 
 
@@ -157,7 +279,6 @@ def _group_text(tiles) -> str:
     return "".join(str(t % 9 + 1) for t in tiles) + _SUIT[tiles[0] // 9]
 
 
-@lru_cache(maxsize=1 << 15)
 def _describe(cand, melds, concealed, win) -> str:
     """The chosen reading in notation, e.g. ``123m 456p 789s 111z 55m [345m<] +5m``."""
     parts = []
@@ -174,43 +295,179 @@ def _describe(cand, melds, concealed, win) -> str:
     return " ".join(parts) + " +" + T.code(win)
 
 
+class _Tiles:
+    """What scoring needs from the hand's tiles alone — the standing multiset, the winning tile and the
+    declared sets — computed once per tile content (``_tiles``, bounded) and shared by every hand holding
+    those tiles, whatever its Situation. ``serial`` stands for the tile content in the per-hand cache."""
+    __slots__ = ("serial", "concealed", "win", "melds", "mkey", "standing", "counts_all", "cands", "n_melds",
+                 "n_claimed", "n_kongs", "in_hand", "in_melds", "has_kong", "_discard", "_drawn", "_desc")
+
+    def readings(self, self_drawn) -> tuple:
+        """Per candidate reading: ``(index, candidate as a plain tuple, tiles key, sets key, pungs, structure)``
+        (``structure`` as ``context._structure`` gives it). The sets depend on self-drawn (a standing pung of
+        the winning tile is exposed when won on a discard)."""
+        if self_drawn is True:
+            r = self._drawn
+            if r is None:
+                r = self._drawn = self._readings(True)
+            return r
+        if self_drawn is False:
+            r = self._discard
+            if r is None:
+                r = self._discard = self._readings(False)
+            return r
+        return self._readings(self_drawn)
+
+    def _readings(self, self_drawn) -> tuple:
+        out = []
+        for i, cand in enumerate(self.cands):
+            st = _structure.__wrapped__(cand, self.mkey, self.win, self_drawn)
+            _, chows, pungs, kc, ke, n_cp, _, _ = st
+            out.append((i, tuple(cand), (cand.form, self.counts_all, kc + ke),
+                        (cand.form, chows, pungs, cand.pair, n_cp, kc, ke), pungs, st))
+        return tuple(out)
+
+    def describe(self, i: int) -> str:
+        d = self._desc.get(i)
+        if d is None:
+            d = self._desc[i] = _describe(self.cands[i], self.melds, self.concealed, self.win)
+        return d
+
+
 @lru_cache(maxsize=1 << 15)
-def _best(key, prof: Profile):
-    """Best reading for a hand, cached on its content (flowers left out: they only add points)."""
-    hand = Hand(*key)
-    standing = _counts(hand.concealed)
-    win_counts = list(standing)
-    win_counts[hand.winning_tile] += 1
-    cands = candidates(bytes(win_counts), len(hand.melds))
-    if not cands:
+def _tiles(concealed: bytes, win: int, melds: tuple):
+    """``_Tiles`` for ``concealed`` (sorted tile ids as bytes), ``win`` and ``melds``, or None when the tiles
+    fail a check of ``Hand.problems`` (the caller then runs the full validation for the reasons)."""
+    if not 0 <= win < 34 or (concealed and concealed[-1] >= 34):
         return None
-    flags, notes = situation_flags(hand, prof)
-    flags_key = tuple(flags.values())
-    mkey = melds_key(hand.melds)
-    for kind, t, _, kong in mkey:
-        if kind == CHOW_SET:
-            win_counts[t] += 1
-            win_counts[t + 1] += 1
-            win_counts[t + 2] += 1
-        else:
-            win_counts[t] += 4 if kong else 3
-    counts_all = bytes(win_counts)                      # every tile, kongs as 4
+    for m in melds:
+        try:
+            m.validate()
+        except ValueError:
+            return None
+    n_kong = sum(m.kind == KONG for m in melds)
+    if len(concealed) + 1 + sum(len(m.tiles) for m in melds) != 14 + n_kong:
+        return None
+    standing = _counts(concealed)
+    wc = list(standing)
+    wc[win] += 1
+    counts_all = list(wc)
+    for m in melds:
+        for t in m.tiles:
+            counts_all[t] += 1
+    if max(counts_all) > 4:
+        return None
+    mkey = melds_key(melds)
+    ti = _Tiles()
+    ti.serial = next(_SERIAL)
+    ti.concealed = tuple(concealed)
+    ti.win = win
+    ti.melds = melds
+    ti.mkey = mkey
+    ti.standing = standing
+    ti.counts_all = bytes(counts_all)                  # every tile, kongs as 4
+    ti.cands = candidates(bytes(wc), len(melds))
+    ti.n_melds = len(melds)
+    ti.n_claimed = sum(1 for *_, c, kong in mkey if not c)
+    ti.n_kongs = n_kong
+    ti.has_kong = n_kong > 0
+    ti.in_hand = standing[win] > 0
+    ti.in_melds = sum(m.tiles.count(win) for m in melds)
+    ti._discard = ti._drawn = None
+    ti._desc = {}
+    return ti
+
+
+@lru_cache(maxsize=1 << 12)
+def _flowers_ok(flowers: tuple) -> bool:
+    return len(flowers) <= 8 and len(set(flowers)) == len(flowers) and all(T.is_flower(f) for f in flowers)
+
+
+def _checked(hand) -> "_Tiles | None":
+    """The hand's ``_Tiles`` when a quick check shows ``_problems(hand)`` is empty, else None.
+
+    Only plain input takes this path (tuples, exact ``int`` tiles, ``Meld``/``Situation`` objects): anything
+    else goes through the full validation, so odd input is judged exactly as before."""
+    concealed = hand.concealed
+    melds = hand.melds
+    win = hand.winning_tile
+    flowers = hand.flowers
+    sit = hand.situation
+    if (concealed.__class__ is not tuple or melds.__class__ is not tuple or win.__class__ is not int
+            or flowers.__class__ is not tuple or sit.__class__ is not Situation):
+        return None
+    for m in melds:
+        if m.__class__ is not Meld or m.tile.__class__ is not int:
+            return None
+    for t in concealed:
+        if t.__class__ is not int:
+            return None
+    if sit.seat_wind not in T.WINDS or sit.prevalent_wind not in T.WINDS:
+        return None
+    if flowers and not _flowers_ok(flowers):
+        return None
+    return _tiles(bytes(sorted(concealed)), win, melds)
+
+
+def _best_reading(ti: _Tiles, sit: Situation, sid: int, plan: _Plan):
+    """``(points, fan items, decomposition, notes)`` of the best reading (就高不就低), or None if the tiles have
+    no winning reading. Flowers are left out: they only add points."""
+    if not ti.cands:
+        return None
+    prof = plan.prof
+    fkey = (sid, ti.in_hand, ti.in_melds, ti.has_kong, ti.n_melds > 0)
+    got = plan.flags.get(fkey)
+    if got is None:
+        f, notes = fans_situation.flags_for(sit, prof, ti.in_hand, ti.in_melds, ti.has_kong, ti.n_melds > 0)
+        if len(plan.flags) > _CACHE_LIMIT:
+            plan.flags.clear()
+        got = plan.flags[fkey] = (f, tuple(f.values()), notes)
+    flags, flags_key, notes = got
+    self_drawn = sit.self_drawn
+    sit_key = (ti.n_claimed, self_drawn, flags_key)
+    waits_rest = (ti.standing, ti.win, ti.n_claimed, ti.n_kongs, ti.n_melds, self_drawn, sit.winning_tile_apart,
+                  flags["heavenly"])
+    seat, prevalent = sit.seat_wind, sit.prevalent_wind
+    implied = prof.deduct_implied_pungs
     best = None
-    for cand in cands:
-        ctx = Ctx(hand, cand, counts_all, standing, prof, notes, mkey)
-        ctx.flags = flags
-        ctx.flags_key = flags_key
-        found = evaluate(ctx, prof)
-        pts = _points(found)
+    for i, cand, tiles_key, sets_key, pungs, structure in ti.readings(self_drawn):
+        keys = (None, tiles_key, sets_key, (pungs, seat, prevalent), sit_key, (cand,) + waits_rest)
+        got = _cached_count(plan, keys)
+        if got is None:
+            def make_ctx(i=i, structure=structure):
+                ctx = Ctx(Hand(ti.concealed, ti.melds, ti.win, (), sit), ti.cands[i], ti.counts_all, ti.standing,
+                          prof, list(notes), ti.mkey, structure)
+                ctx.flags = flags
+                ctx.flags_key = flags_key
+                return ctx
+
+            got = _count(plan, keys, make_ctx)
+        pts, items, honours, _ = got
+        if implied and honours:
+            found = dict(items)
+            n = _implied(pungs, sit, found)
+            if n:
+                found["implied_terminal_pung"] = n
+                pts, items = _points(found), _fan_items(found)
         if best is None or pts > best[0]:
-            best = (pts, found, cand)
-    pts, found, cand = best
-    hits = tuple(_hit(k, found[k]) for k in sorted(found, key=_ORDER.__getitem__))
-    return pts, hits, _describe(cand, hand.melds, hand.concealed, hand.winning_tile), tuple(notes)
+            best = (pts, items, i)
+    pts, items, i = best
+    return pts, items, ti.describe(i), notes
 
 
-def _key(hand: Hand):
-    return (tuple(sorted(hand.concealed)), hand.melds, hand.winning_tile, (), hand.situation)
+_SIT_FIELDS = attrgetter(*(f.name for f in fields(Situation)))
+
+
+def _sit_id(sit) -> int:
+    """An id for the Situation's content (a ``Situation`` is looked up by its field values: same equality,
+    cheaper than the dataclass's ``__eq__``/``__hash__``)."""
+    key = _SIT_FIELDS(sit) if sit.__class__ is Situation else sit
+    sid = _SIT_IDS.get(key)
+    if sid is None:
+        if len(_SIT_IDS) > _CACHE_LIMIT:
+            _SIT_IDS.clear()
+        sid = _SIT_IDS[key] = next(_SERIAL)
+    return sid
 
 
 def score(hand: Hand, profile="default") -> ScoreResult:
@@ -218,17 +475,37 @@ def score(hand: Hand, profile="default") -> ScoreResult:
     profile name): a hand that is impossible or not a winning shape gives ``is_win=False`` and a reason."""
     prof = get_profile(profile)
     try:
-        problems = _problems(hand)
-    except (TypeError, ValueError, AttributeError, IndexError) as e:   # not even shaped like a Hand
-        return ScoreResult("mcr", prof.name, False, reason=f"impossible hand: malformed input ({e})")
-    if problems:
-        return ScoreResult("mcr", prof.name, False, reason="impossible hand: " + "; ".join(problems))
-    best = _best(_key(hand), prof)
+        ti = _checked(hand)
+    except Exception:      # odd input: judged by the full validation below
+        ti = None
+    if ti is None:
+        try:
+            problems = _problems(hand)
+        except (TypeError, ValueError, AttributeError, IndexError) as e:   # not even shaped like a Hand
+            return ScoreResult("mcr", prof.name, False, reason=f"impossible hand: malformed input ({e})")
+        if problems:
+            return ScoreResult("mcr", prof.name, False, reason="impossible hand: " + "; ".join(problems))
+        ti = _tiles(bytes(sorted(hand.concealed)), hand.winning_tile, hand.melds)
+    sit = hand.situation
+    plan = _PLANS.get(prof) or _get_plan(prof)
+    sid = _sit_id(sit)
+    key = (ti.serial, sid, plan.serial)
+    data = _best.data
+    best = data.get(key, _MISSING)
+    if best is _MISSING:
+        best = data[key] = _best_reading(ti, sit, sid, plan)
+        if len(data) > _best.maxsize:
+            data.popitem(last=False)
+    else:
+        try:
+            data.move_to_end(key)
+        except KeyError:       # evicted meanwhile by another thread: the result is still right
+            pass
     if best is None:
         return ScoreResult("mcr", prof.name, False,
                            reason="not a winning shape (no 4 sets + pair, 七对, 十三幺, 全不靠 or 组合龙 reading)")
-    base, hits, desc, notes = best
-    fans = list(hits)
+    base, items, desc, notes = best
+    fans = list(_fan_hits(items))
     n_flowers = len(hand.flowers)
     if n_flowers:
         fans.append(_hit("flowers", n_flowers))
@@ -237,7 +514,7 @@ def score(hand: Hand, profile="default") -> ScoreResult:
         return ScoreResult("mcr", prof.name, False, fans, total, base, {},
                            reason=f"under the {MIN_POINTS}-point minimum: {base} points (flowers do not count)",
                            decomposition=desc, notes=list(notes))
-    if hand.situation.self_drawn:
+    if sit.self_drawn:
         payments = {"each": MIN_POINTS + total}
     else:
         payments = {"discarder": MIN_POINTS + total, "other": MIN_POINTS}

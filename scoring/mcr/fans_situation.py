@@ -12,11 +12,17 @@ from .fantable import fan
 
 
 def situation_flags(hand, prof) -> tuple[dict, list]:
-    sit = hand.situation
-    notes: list = []
     win = hand.winning_tile
-    in_melds = sum(m.tiles.count(win) for m in hand.melds)
-    in_hand = win in hand.concealed
+    f, notes = flags_for(hand.situation, prof, win in hand.concealed, sum(m.tiles.count(win) for m in hand.melds),
+                         any(m.kind == KONG for m in hand.melds), bool(hand.melds))
+    return dict(f), list(notes)
+
+
+def flags_for(sit, prof, in_hand: bool, in_melds: int, has_kong: bool, has_melds: bool) -> tuple[dict, tuple]:
+    """The checked flags and the notes, from the Situation and the only tile facts they depend on: whether the
+    standing hand holds the winning tile, how many copies of it the melds hold, whether there is a declared
+    kong / any meld. The engine caches this on those arguments (the returned dict is shared: read only)."""
+    notes: list = []
     f = {"self_drawn": sit.self_drawn, "last_tile": sit.last_tile, "last_copy": sit.last_copy,
          "kong_replacement": sit.kong_replacement, "robbing_kong": sit.robbing_kong,
          "heavenly": sit.heavenly_win, "earthly": sit.earthly_win, "human": sit.human_win}
@@ -31,7 +37,7 @@ def situation_flags(hand, prof) -> tuple[dict, list]:
             notes.append("和绝张 not counted: the winning tile was not set apart")
         f["last_copy"] = False
         notes.append("winning tile not set apart: no 边张/坎张/单钓将/和绝张/九莲宝灯 (competition rules)")
-    if f["kong_replacement"] and not (sit.self_drawn and any(m.kind == KONG for m in hand.melds)):
+    if f["kong_replacement"] and not (sit.self_drawn and has_kong):
         f["kong_replacement"] = False
         notes.append("杠上开花 ignored: needs a self-drawn win and a declared kong")
     if f["robbing_kong"] and (sit.self_drawn or in_hand or in_melds):
@@ -43,16 +49,16 @@ def situation_flags(hand, prof) -> tuple[dict, list]:
                 notes.append(f"{name} is not a fan in profile {prof.name!r}")
                 f[k] = False
     else:
-        if f["heavenly"] and (not sit.self_drawn or sit.seat_wind != T.EAST or hand.melds):
+        if f["heavenly"] and (not sit.self_drawn or sit.seat_wind != T.EAST or has_melds):
             f["heavenly"] = False
             notes.append("天和 ignored: needs the dealer (East seat) winning on the first 14 tiles, self-drawn")
-        if f["earthly"] and (sit.self_drawn or sit.seat_wind == T.EAST or hand.melds):
+        if f["earthly"] and (sit.self_drawn or sit.seat_wind == T.EAST or has_melds):
             f["earthly"] = False
             notes.append("地和 ignored: needs a non-dealer winning on the dealer's first discard")
-        if f["human"] and hand.melds:
+        if f["human"] and has_melds:
             f["human"] = False
             notes.append("人和 ignored: needs a hand ready from the deal and never changed")
-    return f, notes
+    return f, tuple(notes)
 
 
 @fan(44, "last_tile_draw", "妙手回春", "Last Tile Draw", 8, ("self_drawn",), group="situation")

@@ -130,6 +130,58 @@ def candidates(counts: tuple, n_melds: int) -> tuple:
     return tuple(out)
 
 
+def _splits(counts: list, n_sets: int, i: int) -> bool:
+    """True if ``counts`` (from tile ``i`` on) split into exactly ``n_sets`` sets (``_sets_only``, first hit)."""
+    while i < 34 and counts[i] == 0:
+        i += 1
+    if i == 34:
+        return n_sets == 0
+    if n_sets == 0:
+        return False
+    c = counts[i]
+    if c >= 3:
+        counts[i] -= 3
+        ok = _splits(counts, n_sets - 1, i)
+        counts[i] += 3
+        if ok:
+            return True
+    if i < 27 and i % 9 <= 6 and counts[i + 1] and counts[i + 2]:
+        counts[i] -= 1
+        counts[i + 1] -= 1
+        counts[i + 2] -= 1
+        ok = _splits(counts, n_sets - 1, i)
+        counts[i] += 1
+        counts[i + 1] += 1
+        counts[i + 2] += 1
+        return ok
+    return False
+
+
+def _is_regular(counts: list, n_sets: int) -> bool:
+    """True if ``_regular(counts, n_sets)`` has a reading (a pair + ``n_sets`` sets), without listing them."""
+    for p in range(34):
+        if counts[p] >= 2:
+            counts[p] -= 2
+            ok = _splits(counts, n_sets, 0)
+            counts[p] += 2
+            if ok:
+                return True
+    return False
+
+
+def _near(counts) -> list:
+    """Tiles that can take part in a set or pair with the tiles of ``counts``: the tiles held and, in a suit,
+    those up to two ranks away (no other tile can complete a 4 sets + pair reading)."""
+    out = set()
+    for t in range(34):
+        if counts[t]:
+            out.add(t)
+            if t < 27:
+                base = t - t % 9
+                out.update(x for x in range(max(base, t - 2), min(base + 8, t + 2) + 1))
+    return sorted(out)
+
+
 @lru_cache(maxsize=1 << 15)
 def regular_waits(counts: tuple, fifth_copy: bool = False) -> frozenset:
     """Tiles completing 4 sets + pair (with the melds already taken out) for a 3n+1 standing part.
@@ -137,11 +189,11 @@ def regular_waits(counts: tuple, fifth_copy: bool = False) -> frozenset:
     n_sets = (sum(counts) - 1) // 3
     out = set()
     work = list(counts)
-    for t in range(34):
+    for t in _near(counts):
         if work[t] >= 4 and not fifth_copy:
             continue
         work[t] += 1
-        if _regular(bytes(work), n_sets):
+        if _is_regular(work, n_sets):
             out.add(t)
         work[t] -= 1
     return frozenset(out)
