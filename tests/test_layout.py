@@ -219,6 +219,31 @@ def test_overhead_reads_every_seat(angle):
     assert {"wall", "discard", "exposed", "flower", "concealed"} <= groups
 
 
+@pytest.mark.parametrize("angle", [0, 7])
+def test_overhead_hand_counted_by_its_length(angle):
+    """A standing hand seen from above is a bar of backs: a detector may split it into more, overlapping boxes
+    (or merge two tiles). The count comes from the row's length, and the mismatch is reported."""
+    spec = _table()
+    tl = layout_table(spec)
+    hand = sorted((t for t in tl if t.seat == "across" and t.group == "concealed"), key=lambda t: (t.x, t.y))
+    a, b = hand[4], hand[5]
+    tl.append(dataclasses.replace(a, x=(a.x + b.x) / 2, y=(a.y + b.y) / 2))    # a box astride two tiles
+    tl.append(dataclasses.replace(a, x=(2 * a.x + hand[3].x) / 3, y=(2 * a.y + hand[3].y) / 3))
+    lay = parse_overhead(render(tl, angle=angle, scale=22, center=(320, 320), squash=0.6))
+    assert lay.table.player("across").concealed_face_down == spec["across"]["hand"]
+    assert any("hand row of 15 face-down boxes is 13 tiles long" in u for u in lay.table.unplaced)
+
+
+def test_overhead_face_down_tile_in_the_river_is_not_an_exposed_tile():
+    spec = _table()
+    tl = layout_table(spec)
+    d = [t for t in tl if t.seat == "self" and t.group == "discard"][2]
+    tl.append(dataclasses.replace(d, kind=T.BACK, back=True, x=d.x + 0.3, y=d.y + 1.6, group="stray"))
+    lay = parse_overhead(render(tl, scale=22, center=(320, 320), squash=0.6))
+    _expect("self", spec["self"], lay.table.player("self"))
+    assert any("face-down tile in the river zone" in u for u in lay.table.unplaced)
+
+
 def test_overhead_perspective():
     spec = _table()
     H = mild_perspective(center=(320, 320), k=0.00025)

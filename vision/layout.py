@@ -799,7 +799,13 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
 
 def _seat_pitch(sr: _SeatRows, default: float) -> float:
     """Centre spacing of touching tiles in this seat's rows (pixels): the seat's local scale."""
-    d = [b.u - a.u for r in sr.rows for a, b in zip(r, r[1:]) if not (a.side or b.side)]
+    pairs = [(a, b) for r in sr.rows for a, b in zip(r, r[1:]) if not (a.side or b.side)]
+    d = [b.u - a.u for a, b in pairs]
+    # boxes that overlap (a bar of backs split into too many boxes) are not touching tiles: face-up pairs,
+    # whose boxes are reliable, say how close touching tiles can be
+    faces = [b.u - a.u for a, b in pairs if not (a.back or b.back)]
+    if len(faces) >= 2:
+        d = [x for x in d if x > 0.75 * float(np.percentile(faces, 30))]
     return float(np.percentile(d, 30)) if len(d) >= 3 else default
 
 
@@ -849,6 +855,16 @@ def _row_pitch(sr: _SeatRows) -> float:
     return float(np.median(d)) if d else ASPECT * sr.pitch
 
 
+def _count_touching(row: list[_Tile], pitch: float) -> int:
+    """How many touching tiles a row holds, from its length rather than its boxes: a standing hand seen from
+    above is a bar of identical backs whose seams barely show, so boxes split or merge inside it, while its
+    two ends are clear."""
+    if len(row) < 2 or pitch <= 0:
+        return len(row)
+    us = [t.u for t in row]
+    return int(round((max(us) - min(us)) / pitch)) + 1
+
+
 def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River], theta: float):
     area = PlayerArea(seat=seat, concealed=None, winning_tile_apart=False)
     assign: list[tuple[_Tile, str]] = []
@@ -856,7 +872,11 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River], theta: float):
     hand, walls, meldz, riverz = _zones(sr)
     if hand:
         backs = [t for t in hand if t.back]
-        area.concealed_face_down = len(backs)
+        # the row's length counts the tiles; face-up ones in it (shown tiles) are not face-down ones
+        area.concealed_face_down = max(len(backs) and 1, _count_touching(hand, sr.pitch) - (len(hand) - len(backs)))
+        if area.concealed_face_down != len(backs):
+            notes.append(f"seat {seat}: hand row of {len(backs)} face-down boxes is "
+                         f"{area.concealed_face_down} tiles long")
         for t in hand:
             assign.append((t, "concealed" if t.back else "exposed"))
         exposed = [t for t in hand if not t.back]
@@ -896,9 +916,15 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River], theta: float):
     if fl2:
         area.flowers += tuple(t.kind for t in fl2)
         assign += [(t, "flower") for t in fl2]
+    # a face-down tile off the river grid shows nothing: not an exposed tile, but nowhere a tile should be
+    stray = [t for t in exp2 if t.back]
+    exp2 = [t for t in exp2 if not t.back]
+    for t in stray:
+        notes.append(f"face-down tile in the river zone at ({t.x:.0f},{t.y:.0f}), not placed")
     exposed += exp2
     area.exposed = tuple(t.kind for t in exposed)
-    assign += [(t, "discard") for t in discards] + [(t, "exposed") for t in exp2]
+    assign += ([(t, "discard") for t in discards] + [(t, "exposed") for t in exp2]
+               + [(t, "unplaced") for t in stray])
     return area, assign, notes
 
 
