@@ -329,3 +329,39 @@ def test_phone_added_kong(angle, dy):
     assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
     assert lay.table.unplaced == []
     assert lay.table.players[0].melds[2].meld == Meld(KONG, 19, source=RIGHT, added=True)
+
+
+def _misread(dets, i, kind, candidates):
+    dets = list(dets)
+    dets[i] = dataclasses.replace(dets[i], kind=kind, candidates=candidates)
+    return dets
+
+
+def test_phone_meld_misread_is_repaired_from_the_candidates():
+    """A claimed meld must be a set: a tile read as 6p inside [8p 6p 8p] whose second candidate is 8p makes the
+    pung [8p 8p 8p]; the change is reported. Without a likely enough candidate the meld stays unreadable."""
+    hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = next(n for n, t in enumerate(tl) if t.group == "meld:1" and t.angle == 0)
+    lay, got = read(_misread(dets, i, 14, ((14, 0.55), (16, 0.40), (13, 0.05))))
+    assert got == format_hand(hand)
+    assert any("not a set as read; read as [8p 8p 8p]" in u and "6p->8p" in u for u in lay.table.unplaced)
+    lay = parse_phone(_misread(dets, i, 14, ((14, 0.98), (13, 0.01))))
+    assert lay.table.players[0].melds[1].meld is None
+    assert any("not a chow, pung or kong" in u for u in lay.table.unplaced)
+    lay = parse_phone(_misread(dets, i, 14, ()))           # no candidates (detections from a file)
+    assert lay.table.players[0].melds[1].meld is None
+
+
+def test_phone_loose_face_down_tiles_are_not_a_meld():
+    """Two face-down boxes apart from everything (say, a box-shaped object on the table) are no meld."""
+    hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m")
+    tl = layout_hand(hand)
+    right = max(t.x for t in tl)
+    y = max(t.y for t in tl)
+    from tests.layout_scenes import Tile
+    tl += [Tile(T.BACK, right + 3.0, y, back=True), Tile(T.BACK, right + 4.0, y, back=True)]
+    lay, got = read(render(tl))
+    assert got == format_hand(hand)
+    assert any("are not a concealed kong (4 tiles): not placed" in u for u in lay.table.unplaced)

@@ -30,6 +30,7 @@ CLASSIFIER = MODELS / "tile_classifier.onnx"
 CROP = 64
 CROP_PAD = 0.04
 UPSIDE_DOWN_MIN = 0.75
+N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
 
 
 def int8_path(model: Path) -> Path:
@@ -233,5 +234,7 @@ class TileDetector:
                 o = UPSIDE_DOWN
             else:
                 o = UPRIGHT if po[0] >= po[1] else SIDEWAYS
-            out.append(Detection(tuple(float(v) for v in b), kind, o, float(s * p[kind])))
+            top = np.argsort(-p)[:N_CANDIDATES]
+            cands = tuple((int(k), round(float(p[k]), 4)) for k in top if p[k] >= 0.01)
+            out.append(Detection(tuple(float(v) for v in b), kind, o, float(s * p[kind]), cands))
         return out

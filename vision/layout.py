@@ -25,6 +25,7 @@ Whatever cannot be placed is named in ``TableState.unplaced`` rather than guesse
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field, replace
 from typing import Optional
@@ -345,20 +346,62 @@ def _read_meld(g: list[_Tile]) -> tuple[MeldOnTable, Optional[str]]:
         return replace(mot, meld=Meld(KONG, shown[0], concealed=True)), None
     if sideways is None:
         return mot, f"meld {desc}: no sideways tile"
+    note = None
+    kind = _set_kind(shown)
+    if kind is None:
+        fix = _repair_meld(flat + added)
+        if fix is None:
+            return mot, f"meld {desc}: not a chow, pung or kong"
+        kinds, note = fix
+        tiles = tuple(kinds[:len(flat)])
+        shown = list(kinds)
+        kind = _set_kind(shown)
+        mot = replace(mot, tiles=tiles)
+        note = f"meld {desc}: not a set as read; read as " \
+               f"[{' '.join(T.code(t) for t in tiles)}] ({note})"
     ts = sorted(shown)
-    if n == 3 and ts[0] == ts[2]:
-        kind = PUNG
-    elif n == 3 and T.is_suited(ts[0]) and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2 and T.suit(ts[0]) == T.suit(ts[2]):
-        kind = CHOW
-    elif n == 4 and ts[0] == ts[3]:
-        kind = KONG
-    else:
-        return mot, f"meld {desc}: not a chow, pung or kong"
     pos = sideways if sideways != len(flat) - 1 else -1
     source = _SOURCE_BY_POS.get(pos, ACROSS)
-    claimed = flat[sideways].kind if kind == CHOW else None
+    claimed = tiles[sideways] if kind == CHOW else None
     return replace(mot, meld=Meld(kind, ts[0], concealed=False, source=source, claimed=claimed,
-                                  added=bool(added))), None
+                                  added=bool(added))), note
+
+
+def _set_kind(shown: list[int]) -> Optional[str]:
+    """PUNG, CHOW or KONG if the face-up tiles of a claimed meld form one, else None."""
+    ts = sorted(shown)
+    n = len(ts)
+    if n == 3 and ts[0] == ts[2]:
+        return PUNG
+    if n == 3 and T.is_suited(ts[0]) and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2 and T.suit(ts[0]) == T.suit(ts[2]):
+        return CHOW
+    if n == 4 and ts[0] == ts[3]:
+        return KONG
+    return None
+
+
+# A claimed meld on the table is a chow, pung or kong: if the tiles as read are not one, the most likely set
+# among the classifier's other candidates is taken when it is at least this likely relative to the reading
+# (an illegal meld really laid down is far rarer than one misread tile). The change is reported.
+REPAIR_RATIO = 0.02
+
+
+def _repair_meld(ts: list[_Tile]) -> Optional[tuple[list[int], str]]:
+    """The most likely valid set from the detections' candidate kinds: (kinds in order, what changed)."""
+    options = [t.det.candidates or ((t.kind, 1.0),) for t in ts]
+    if len(options) > 4 or all(len(o) == 1 for o in options):
+        return None
+    read_p = math.prod(dict(o).get(t.kind, 1e-3) for o, t in zip(options, ts))
+    best, best_p = None, 0.0
+    for combo in itertools.product(*options):
+        p = math.prod(q for _, q in combo)
+        if p > best_p and _set_kind([k for k, _ in combo]) is not None:
+            best, best_p = [k for k, _ in combo], p
+    if best is None or best_p < REPAIR_RATIO * read_p:
+        return None
+    changed = ", ".join(f"{T.code(t.kind)}->{T.code(k)} p={dict(o)[k]:.2f}"
+                        for t, k, o in zip(ts, best, options) if k != t.kind)
+    return best, changed
 
 
 def _chunk_ok(g: list[_Tile]) -> bool:
@@ -465,11 +508,16 @@ def parse_phone(dets: list[Detection]) -> Layout:
         elif g:
             groups.append(g)
 
+    # face-down tiles alone in a group are a concealed kong only as four; fewer or more belong nowhere
+    loose_backs = [g for g in groups if all(t.back for t in g) and len(g) != 4]
+    groups = [g for g in groups if g not in loose_backs]
     melds = [g for g in groups if _is_meld_group(g)]
     rest = [g for g in groups if not _is_meld_group(g)]
     area = PlayerArea(seat="self")
-    notes: list[str] = []
+    notes: list[str] = [f"face-down tile(s) {', '.join(_describe(t) for t in g)} are not a concealed kong "
+                        f"(4 tiles): not placed" for g in loose_backs]
     stray: list[_Tile] = [t for g in rest if len(g) == 1 for t in g if _isolated(t, core)]
+    stray += [t for g in loose_backs for t in g]
     rest = [g for g in rest if not (len(g) == 1 and g[0] in stray)]
 
     mots = []

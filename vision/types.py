@@ -14,11 +14,14 @@ class Detection:
     ``box``: (x1, y1, x2, y2) in pixels of the original image.
     ``kind``: tile id 0..41 (see scoring.tiles), or scoring.tiles.BACK (42) for a face-down tile.
     ``orientation``: upright / sideways / upside_down (relative to the image) / face_down.
+    ``candidates``: the classifier's most likely kinds with their probabilities, best first (``kind`` is the
+    first unless the locator overruled it); empty when unknown (detections from a file, a one-stage model).
     """
     box: tuple[float, float, float, float]
     kind: int
     orientation: str
     confidence: float
+    candidates: tuple[tuple[int, float], ...] = ()
 
     @property
     def center(self) -> tuple[float, float]:
