@@ -365,3 +365,14 @@ def test_phone_loose_face_down_tiles_are_not_a_meld():
     lay, got = read(render(tl))
     assert got == format_hand(hand)
     assert any("are not a concealed kong (4 tiles): not placed" in u for u in lay.table.unplaced)
+
+
+def test_phone_flowers_are_unique():
+    """Two flowers read as the same flower: the likelier distinct reading is taken and reported."""
+    hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m 15f")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = next(n for n, d in enumerate(dets) if d.kind == 38)                   # 5f read as 1f
+    lay, got = read(_misread(dets, i, 34, ((34, 0.6), (38, 0.3), (35, 0.1))))
+    assert got == format_hand(hand)
+    assert any("each flower is unique; read as" in u for u in lay.table.unplaced)

@@ -367,6 +367,27 @@ def _read_meld(g: list[_Tile]) -> tuple[MeldOnTable, Optional[str]]:
                                   added=bool(added))), note
 
 
+def _distinct_flowers(flowers: list[_Tile], notes: list[str]) -> tuple[int, ...]:
+    """The flowers' kinds. A set holds one of each flower: if two read the same, the most likely distinct
+    reading among the candidate kinds is taken (and reported); without one, the reading stays as it is."""
+    kinds = tuple(t.kind for t in flowers)
+    if len(set(kinds)) == len(kinds) or len(kinds) > 8:
+        return kinds
+    options = [[(k, p) for k, p in (t.det.candidates or ((t.kind, 1.0),)) if T.is_flower(k)] or [(t.kind, 1.0)]
+               for t in flowers]
+    best, best_p = None, 0.0
+    for combo in itertools.product(*options):
+        ks = [k for k, _ in combo]
+        p = math.prod(q for _, q in combo)
+        if p > best_p and len(set(ks)) == len(ks):
+            best, best_p = tuple(ks), p
+    if best is None:
+        return kinds
+    notes.append("flowers read " + " ".join(T.code(k) for k in kinds) + ": each flower is unique; read as "
+                 + " ".join(T.code(k) for k in best))
+    return best
+
+
 def _set_kind(shown: list[int]) -> Optional[str]:
     """PUNG, CHOW or KONG if the face-up tiles of a claimed meld form one, else None."""
     ts = sorted(shown)
@@ -574,7 +595,7 @@ def parse_phone(dets: list[Detection]) -> Layout:
     for t in far:
         notes.append(f"tile {_describe(t)} is not part of the hand")
     flowers.sort(key=lambda t: (round(t.v / max(t.w, 1e-6)), t.u))
-    area.flowers = tuple(t.kind for t in flowers)
+    area.flowers = _distinct_flowers(flowers, notes)
     area.declared_win = True
 
     for t in concealed:
