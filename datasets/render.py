@@ -76,6 +76,9 @@ def _back_top(colour, rng: random.Random, size=(96, 72)) -> np.ndarray:
     base = np.array(colour, np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     g = 1.0 + 0.12 * ((xx / w - 0.5) * rng.uniform(-1, 1) + (yy / h - 0.5) * rng.uniform(-1, 1))
+    # rounded edges: a real back darkens towards its rim, so touching backs show a seam
+    rim = np.minimum(np.minimum(xx, w - 1 - xx), np.minimum(yy, h - 1 - yy)) / (rng.uniform(0.05, 0.12) * w)
+    g = g * (1.0 - rng.uniform(0.15, 0.4) * (1.0 - np.clip(rim, 0.0, 1.0)) ** 2)
     img = base[None, None, :] * g[..., None]
     if rng.random() < 0.5:  # gloss stripe
         gl = np.exp(-((xx / w - yy / h * 0.5 - rng.uniform(0, 0.6)) ** 2) / 0.01) * rng.uniform(20, 60)

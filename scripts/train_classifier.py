@@ -36,7 +36,7 @@ def direction_label(angle: float, rotated: bool) -> int:
 
 
 def _crops_of(args):
-    img_path, per_image, jitter, seed, repeats = args
+    img_path, per_image, jitter, seed, repeats, side_repeat = args
     rng = random.Random(seed)
     img = cv2.imread(str(img_path))
     if img is None:
@@ -49,26 +49,30 @@ def _crops_of(args):
     idx = list(range(len(rows)))
     rng.shuffle(idx)
     crops, kinds, ud = [], [], []
-    for _ in range(repeats):
-        for i in idx[:per_image]:
-            c, cx, cy, bw, bh = int(rows[i][0]), *map(float, rows[i][1:5])
-            bw, bh = bw * w, bh * h
-            j = [rng.uniform(-jitter, jitter) for _ in range(4)]
-            box = (cx * w - bw / 2 + j[0] * bw, cy * h - bh / 2 + j[1] * bh,
-                   cx * w + bw / 2 + j[2] * bw, cy * h + bh / 2 + j[3] * bh)
-            crop, rot = crop_tile(img, box)
-            crops.append(crop)
-            kinds.append(c)
-            ud.append(-1 if (angles is None or c == T.BACK) else direction_label(angles[i], rot))
+    # tiles lying across the image (claimed tiles of melds, stacked added-kong tiles) are rarer and harder:
+    # side_repeat crops of each of them
+    todo = [i for _ in range(repeats) for i in idx[:per_image]]
+    todo += [i for i in idx[:per_image] for _ in range(side_repeat - 1)
+             if float(rows[i][3]) * w > float(rows[i][4]) * h]
+    for i in todo:
+        c, cx, cy, bw, bh = int(rows[i][0]), *map(float, rows[i][1:5])
+        bw, bh = bw * w, bh * h
+        j = [rng.uniform(-jitter, jitter) for _ in range(4)]
+        box = (cx * w - bw / 2 + j[0] * bw, cy * h - bh / 2 + j[1] * bh,
+               cx * w + bw / 2 + j[2] * bw, cy * h + bh / 2 + j[3] * bh)
+        crop, rot = crop_tile(img, box)
+        crops.append(crop)
+        kinds.append(c)
+        ud.append(-1 if (angles is None or c == T.BACK) else direction_label(angles[i], rot))
     return crops, kinds, ud
 
 
-def collect(dirs: list[tuple[Path, int, int]], jitter: float, seed: int, workers: int = 2):
+def collect(dirs: list[tuple[Path, int, int]], jitter: float, seed: int, workers: int = 2, side_repeat: int = 1):
     """dirs: (YOLO dir, crops per image, repeats, file glob). Returns uint8 crops (N,64,64,3), kinds, updown (-1 = unknown)."""
     jobs = []
     for d, per_image, repeats, pattern in dirs:
         for k, p in enumerate(sorted((d / "images").glob(pattern + ".jpg"))):
-            jobs.append((p, per_image, jitter, seed * 1000003 + k + hash(d.name) % 1000, repeats))
+            jobs.append((p, per_image, jitter, seed * 1000003 + k + hash(d.name) % 1000, repeats, side_repeat))
     crops, kinds, ud = [], [], []
     with Pool(workers) as pool:
         for c, k, u in pool.imap(_crops_of, jobs, chunksize=16):
@@ -208,6 +212,7 @@ def main(argv=None) -> int:
                     help="start from an earlier checkpoint's matching weights (.pt), or an exported model (.onnx)")
     ap.add_argument("--export", type=Path, default=None)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--side-repeat", type=int, default=1, help="crops of each tile lying across the image")
     ap.add_argument("--width", type=int, default=16, help="channels of the first layer (32 = the comparison run)")
     a = ap.parse_args(argv)
     import torch
@@ -239,7 +244,7 @@ def main(argv=None) -> int:
         X, K, U, Xv, Kv, Uv = (z[k] for k in ("X", "K", "U", "Xv", "Kv", "Uv"))
     else:
         t0 = time.time()
-        X, K, U = collect(parse(a.train), a.jitter, a.seed)
+        X, K, U = collect(parse(a.train), a.jitter, a.seed, side_repeat=a.side_repeat)
         Xv, Kv, Uv = collect(parse(a.val), a.jitter / 2, a.seed + 1)
         np.savez(cache, X=X, K=K, U=U, Xv=Xv, Kv=Kv, Uv=Uv)
         print(f"crops: train {len(X)}, val {len(Xv)} ({time.time() - t0:.0f} s)")
