@@ -111,7 +111,7 @@ def build(table: TableState, situation: Situation, rules: str, profile: Optional
     else:
         blocks.append(Block("p", "未发现违规 No violation found."))
     if table.unplaced:
-        blocks.append(Block("h2", "未能识别 Not read from the image"))
+        blocks.append(Block("h2", "识别说明 Reading notes (not placed, or read with a correction)"))
         blocks.append(Block("list", items=[(u, []) for u in table.unplaced]))
     blocks.append(Block("h2", "签字 Signatures"))
     blocks.append(Block("sign", rows=[("裁判员 Referee", ""), ("日期 Date", "")] +

@@ -2,6 +2,7 @@
 """Photo to score, end to end, on generated scenes the detector was not trained on.
 
     python scripts/bench_e2e.py [--phone 200] [--overhead 100] [--seed 20261122] [--data data] [--no-cold]
+                                [--overhead-size 640|1280]
 
 Generates (once) DATA/bench_phone_SEED and DATA/bench_overhead_SEED with datasets.generate (training used
 seeds 100 and 9001), then for every scene, from the image file:
@@ -49,11 +50,11 @@ class Boxes:
         return list(self.dets)
 
 
-def ensure_scenes(out: Path, kind: str, n: int, seed: int) -> list[Path]:
+def ensure_scenes(out: Path, kind: str, n: int, seed: int, imgsz: int = 640) -> list[Path]:
     gts = sorted((out / "gt").glob("*.json")) if (out / "gt").is_dir() else []
     if len(gts) < n:
         cmd = [sys.executable, "-m", "datasets.generate", "--out", str(out), "--kind", kind, "--n", str(n),
-               "--seed", str(seed), "--workers", "2"]
+               "--seed", str(seed), "--workers", "2", "--imgsz", str(imgsz)]
         print("generating:", " ".join(cmd), file=sys.stderr)
         subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         gts = sorted((out / "gt").glob("*.json"))
@@ -160,6 +161,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--data", type=Path, default=ROOT / "data")
     ap.add_argument("--no-cold", action="store_true", help="skip the cold command-line run")
+    ap.add_argument("--overhead-size", type=int, default=640,
+                    help="overhead frame size in pixels (1280: the table area of a 1080p broadcast camera)")
     a = ap.parse_args(argv)
 
     try:
@@ -175,7 +178,9 @@ def main(argv=None) -> int:
     for kind, n in (("phone", a.phone), ("overhead", a.overhead)):
         if n <= 0:
             continue
-        gts = ensure_scenes(a.data / f"bench_{kind}_{a.seed}", kind, n, a.seed)
+        size = a.overhead_size if kind == "overhead" else 640
+        tag = f"bench_{kind}_{a.seed}" + (f"_{size}" if size != 640 else "")
+        gts = ensure_scenes(a.data / tag, kind, n, a.seed, size)
         results[kind] = run_kind(kind, gts, detector)
 
     cold = None
@@ -192,7 +197,8 @@ def main(argv=None) -> int:
         what = "whole hand exact" if kind == "phone" else "every seat exact"
         sc = "score exact" if kind == "phone" else "findings exact"
         goal = f">= {GOALS[kind]:.0%}"
-        print(f"{kind} ({n} photos)")
+        size = f"{a.overhead_size}x{a.overhead_size}" if kind == "overhead" else "640x480"
+        print(f"{kind} ({n} photos, {size})")
         print(f"  {what:32s}{pct(r['exact']['model'], n) if detector else '   -':>12s}{pct(r['exact']['gt'], n):>12s}"
               f"   {goal}")
         print(f"  {sc:32s}{pct(r['score']['model'], n) if detector else '   -':>12s}{pct(r['score']['gt'], n):>12s}")

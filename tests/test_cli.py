@@ -177,7 +177,7 @@ def test_photo_unreadable_hand(tmp_path, capsys):
     Path(dets).write_text(json.dumps(items))
     code, out, err = run([photo, "--detections", dets], capsys)
     assert code in (cli.EXIT_LAYOUT, cli.EXIT_NOT_WIN) and one_line_error(err)
-    assert "Not placed:" in out
+    assert "Reading note:" in out
 
 
 def test_bad_detections_file(tmp_path, capsys):

@@ -104,7 +104,7 @@ def panel_lines(layout: Layout, hand, result: Optional[ScoreResult], findings: l
         for f in findings[:4]:
             lines.append(f"  - {f.kind} ({f.seat or 'table'})")
     if layout.table.unplaced:
-        lines.append(f"Not placed: {len(layout.table.unplaced)}")
+        lines.append(f"Reading notes: {len(layout.table.unplaced)}")
         for u in layout.table.unplaced[:3]:
             lines.append(f"  - {u[:70]}")
     if not chinese:

@@ -297,7 +297,7 @@ def to_text(out: Outcome, verbose: bool = False) -> str:
     else:
         lines.append("Audit: no violation found")
     for u in out.table.unplaced:
-        lines.append(f"Not placed: {u}")
+        lines.append(f"Reading note: {u}")
     if verbose and out.ms:
         lines.append("Time: " + ", ".join(f"{k} {v:.1f} ms" for k, v in out.ms.items()))
     return "\n".join(lines) + "\n"
