@@ -376,3 +376,15 @@ def test_phone_flowers_are_unique():
     lay, got = read(_misread(dets, i, 34, ((34, 0.6), (38, 0.3), (35, 0.1))))
     assert got == format_hand(hand)
     assert any("each flower is unique; read as" in u for u in lay.table.unplaced)
+
+
+def test_phone_face_down_box_inside_the_hand_row_is_dropped():
+    """A shadow read as a back between the hand and the winning tile: dropped, and the winning tile is apart."""
+    hand = parse_hand("123m456p789s11z [345m<] +1z")
+    tl = layout_hand(hand)
+    from tests.layout_scenes import Tile
+    win = next(t for t in tl if t.group == "winning")
+    tl.append(Tile(T.BACK, win.x - 0.8, win.y, back=True))
+    lay, got = read(render(tl))
+    assert got == format_hand(hand)
+    assert any("inside the concealed row: not a tile of the hand" in u for u in lay.table.unplaced)

@@ -45,6 +45,7 @@ ASPECT = 1.35          # tile height / width; a sideways tile takes ASPECT*w alo
 DUP_IOU = 0.6          # two boxes overlapping more than this are one tile seen twice
 ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new row
 GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
+WIN_GAP = 1.12         # a hand row one tile too long: its last tile is the winning tile if spaced this much wider
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
@@ -534,9 +535,17 @@ def parse_phone(dets: list[Detection]) -> Layout:
     groups = [g for g in groups if g not in loose_backs]
     melds = [g for g in groups if _is_meld_group(g)]
     rest = [g for g in groups if not _is_meld_group(g)]
+    # the concealed tiles of a finished hand are shown face up: a face-down box inside the hand row (a shadow,
+    # say) is not a tile of it, and the space it bridged may be the gap before the winning tile
+    in_row = [t for g in rest for t in g if t.back and len(g) > 1]
+    if in_row:
+        rest = [h for g in rest for h in (_split_groups([t for t in g if not t.back]) if len(g) > 1 else [g])
+                if h]
     area = PlayerArea(seat="self")
     notes: list[str] = [f"face-down tile(s) {', '.join(_describe(t) for t in g)} are not a concealed kong "
                         f"(4 tiles): not placed" for g in loose_backs]
+    notes += [f"face-down box {_describe(t)} inside the concealed row: not a tile of the hand" for t in in_row]
+    loose_backs.append(in_row)
     stray: list[_Tile] = [t for g in rest if len(g) == 1 for t in g if _isolated(t, core)]
     stray += [t for g in loose_backs for t in g]
     rest = [g for g in rest if not (len(g) == 1 and g[0] in stray)]
@@ -562,6 +571,16 @@ def parse_phone(dets: list[Detection]) -> Layout:
         while others and len(concealed) < expected:
             concealed.append(others.pop(0))
         stray += others
+    elif main is not None and len(concealed) == expected + 1 and len(main) >= 3:
+        # no tile stands apart but the hand has one tile too many: the winning tile was set apart by less
+        # than a group gap. Take the last tile of the row if its gap is clearly the widest there.
+        row = sorted(main, key=lambda t: t.u)
+        d = [b.u - a.u for a, b in zip(row, row[1:])]
+        if d[-1] > WIN_GAP * float(np.median(d[:-1])) and d[-1] == max(d):
+            winning = row[-1]
+            concealed.remove(winning)
+            notes.append(f"winning tile {_describe(winning)} taken from the end of the hand row: "
+                         f"set apart by a narrow gap")
     # one tile too many in the hand and one detection much less sure than the rest: drop it, and say so
     if winning is not None and len(concealed) == expected + 1 and len(concealed) >= 3:
         weakest = min(concealed, key=lambda t: t.det.confidence)
