@@ -388,3 +388,14 @@ def test_phone_face_down_box_inside_the_hand_row_is_dropped():
     lay, got = read(render(tl))
     assert got == format_hand(hand)
     assert any("inside the concealed row: not a tile of the hand" in u for u in lay.table.unplaced)
+
+
+def test_phone_winning_tile_set_apart_by_a_narrow_gap():
+    """A winning tile set apart by less than a group gap still stands apart: the hand row has one tile too many
+    and its last gap is clearly the widest."""
+    hand = parse_hand("123m456p789s1122z +2z")
+    lay, got = read(render(layout_hand(hand, gap=0.2)))
+    assert got == format_hand(hand)
+    assert any("set apart by a narrow gap" in u for u in lay.table.unplaced)
+    lay, got = read(render(layout_hand(hand, apart=False)))          # not apart at all: no winning tile
+    assert lay.table.players[0].winning_tile is None
