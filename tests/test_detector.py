@@ -108,6 +108,15 @@ def test_crop_direction_to_image_orientation(crop_dir, rotated, expect):
     assert out.shape == (1, 3) and out[0].argmax() == expect and out.sum() == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("box", [(640, 10, 645, 40), (630, 470, 640, 480), (-5, -5, 0, 0), (100, 100, 100, 100),
+                                 (639.6, 200, 640, 260)])
+def test_crop_tile_at_the_image_edge(box):
+    """A box on or past the image's edge (a detection clipped there) still gives a crop, never an error."""
+    img = np.full((480, 640, 3), 200, np.uint8)
+    crop, _ = crop_tile(img, box)
+    assert crop.shape == (CROP, CROP, 3)
+
+
 def test_direction_label_matches_runtime_turn():
     sys.path.insert(0, str(ROOT / "scripts"))
     from train_classifier import direction_label

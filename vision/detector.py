@@ -117,8 +117,9 @@ def crop_tile(img: np.ndarray, box, pad: float = CROP_PAD) -> tuple[np.ndarray, 
     h, w = img.shape[:2]
     x1, y1, x2, y2 = [float(v) for v in box]
     bw, bh = x2 - x1, y2 - y1
-    x1, x2 = max(0, int(round(x1 - pad * bw))), min(w, int(round(x2 + pad * bw)))
-    y1, y2 = max(0, int(round(y1 - pad * bh))), min(h, int(round(y2 + pad * bh)))
+    # at least one pixel inside the image, however thin or far out the box (a box on the image's edge)
+    x1, x2 = min(max(0, int(round(x1 - pad * bw))), w - 1), min(w, int(round(x2 + pad * bw)))
+    y1, y2 = min(max(0, int(round(y1 - pad * bh))), h - 1), min(h, int(round(y2 + pad * bh)))
     c = img[y1:max(y2, y1 + 1), x1:max(x2, x1 + 1)]
     rotated = bw > bh
     if rotated:
@@ -164,11 +165,13 @@ class TileDetector:
     """Finds every tile in a BGR frame: box (original pixels), kind, orientation, confidence."""
 
     def __init__(self, locator: Path = LOCATOR, classifier: Optional[Path] = CLASSIFIER, threads: int = 2,
-                 conf: float = 0.25, iou: float = 0.5, classify_backs: bool = True, int8: bool = True):
+                 conf: float = 0.25, iou: float = 0.5, classify_backs: bool = True, int8: bool = True,
+                 tta: bool = False):
         """classify_backs=False: a box the locator calls face-down is a back without running the crop
         classifier on it (faster on overhead frames, where most tiles are walls and hands seen from behind).
-        int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py)."""
-        self.classify_backs = classify_backs
+        int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
+        tta: classify each crop also turned 180 degrees and average (twice the classifier's time)."""
+        self.classify_backs, self.tta = classify_backs, tta
         if int8:
             locator = int8_path(locator) if int8_path(locator).exists() else locator
             if classifier is not None and int8_path(classifier).exists():
@@ -198,12 +201,22 @@ class TileDetector:
         upside down) relative to the image."""
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
         x = crops_to_tensor(list(crops))
+        kind, direction = self._run_classifier(x)
+        if self.tta:
+            # the crop turned 180 degrees: same kind, its top points the opposite way (direction + 2)
+            k2, d2 = self._run_classifier(np.ascontiguousarray(x[:, :, ::-1, ::-1]))
+            kind = (kind + k2) / 2
+            if direction.shape[1] == 4:
+                direction = (direction + np.roll(d2, 2, axis=1)) / 2
+        return kind, image_orientation_probs(direction, np.array(rot))
+
+    def _run_classifier(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         kinds, dirs = [], []
         for i in range(0, len(x), 64):
             k, d = self.cls.run(None, {self.cls.get_inputs()[0].name: x[i:i + 64]})
             kinds.append(_softmax(k))
             dirs.append(_softmax(d))
-        return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))
+        return np.concatenate(kinds), np.concatenate(dirs)
 
     def detect(self, img: np.ndarray) -> list[Detection]:
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
