@@ -97,17 +97,20 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
-def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 400):
-    """ultralytics (1, 4+nc, N) output -> boxes (xyxy, letterbox pixels), scores, classes (class-agnostic NMS)."""
+def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 400, class_scores: bool = False):
+    """ultralytics (1, 4+nc, N) output -> boxes (xyxy, letterbox pixels), scores, classes (class-agnostic NMS),
+    and with ``class_scores`` every class's score of the kept boxes (N, nc)."""
     p = out[0].T                                   # (N, 4+nc)
     cls_scores = p[:, 4:]
     cls = cls_scores.argmax(1)
     score = cls_scores[np.arange(len(p)), cls]
     m = score >= conf
-    p, cls, score = p[m], cls[m], score[m]
+    p, cls, score, cls_scores = p[m], cls[m], score[m], cls_scores[m]
     xy, wh = p[:, :2], p[:, 2:4]
     boxes = np.concatenate([xy - wh / 2, xy + wh / 2], 1)
     keep = nms(boxes, score, iou)[:max_det]
+    if class_scores:
+        return boxes[keep], score[keep], cls[keep], cls_scores[keep]
     return boxes[keep], score[keep], cls[keep]
 
 
@@ -186,15 +189,15 @@ class TileDetector:
         self.n_loc_classes = int(n_out) - 4 if isinstance(n_out, int) else None
 
     def locate(self, img: np.ndarray):
-        """Stage 1: boxes (N,4) in original pixels, scores (N,), locator classes (N,)."""
+        """Stage 1: boxes (N,4) in original pixels, scores (N,), locator classes (N,), all class scores (N,nc)."""
         lb, r, (px, py) = letterbox(img, self.imgsz)
         x = lb[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         out = self.loc.run(None, {self.loc_input: np.ascontiguousarray(x)})[0]
-        boxes, scores, cls = decode_yolo(out, self.conf, self.iou)
+        boxes, scores, cls, cls_scores = decode_yolo(out, self.conf, self.iou, class_scores=True)
         boxes = (boxes - [px, py, px, py]) / r
         h, w = img.shape[:2]
         boxes = np.clip(boxes, 0, [w, h, w, h])
-        return boxes, scores, cls
+        return boxes, scores, cls, cls_scores
 
     def classify(self, img: np.ndarray, boxes: np.ndarray):
         """Stage 2: kind probabilities (N,43) and orientation probabilities (N,3: upright, sideways,
@@ -221,7 +224,7 @@ class TileDetector:
     def detect(self, img: np.ndarray) -> list[Detection]:
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
             raise ImageError("not an image: detect() needs a BGR array of shape (H, W, 3)")
-        boxes, scores, loc_cls = self.locate(img)
+        boxes, scores, loc_cls, loc_scores = self.locate(img)
         if len(boxes) == 0:
             return []
         out = []
@@ -237,10 +240,15 @@ class TileDetector:
         orient = np.zeros((len(boxes), 3), np.float32)
         if todo.any():
             probs[todo], orient[todo] = self.classify(img, boxes[todo])
-        for b, s, lc, p, po in zip(boxes, scores, loc_cls, probs, orient):
+        for b, s, ls, p, po in zip(boxes, scores, loc_scores, probs, orient):
             kind = int(p.argmax())
-            if lc == 1 and p[T.BACK] > 0.1:      # the locator saw a back: trust it unless the face is clear
+            # face up or face down: both stages vote (a blank white dragon looks like a pale back up close,
+            # the locator sees the tile's body and layers); back if the product of their odds says so
+            q = float(ls[1] / max(ls[0] + ls[1], 1e-9))
+            if q * p[T.BACK] > (1 - q) * (1 - p[T.BACK]):
                 kind = T.BACK
+            elif kind == T.BACK:
+                kind = int(np.argsort(-p)[1])
             if kind == T.BACK:
                 o = FACE_DOWN
             elif po[2] >= UPSIDE_DOWN_MIN:
