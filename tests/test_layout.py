@@ -399,3 +399,22 @@ def test_phone_winning_tile_set_apart_by_a_narrow_gap():
     assert any("set apart by a narrow gap" in u for u in lay.table.unplaced)
     lay, got = read(render(layout_hand(hand, apart=False)))          # not apart at all: no winning tile
     assert lay.table.players[0].winning_tile is None
+
+
+@pytest.mark.parametrize("angle", [0, 8, 90])
+def test_phone_added_kong_seen_as_one_box(angle):
+    """加杠 whose claimed tile and added tile came out of the detector as ONE box (misread as another kind):
+    two upright 2s beside a box longer than theirs and taller is the kong's claimed + added tile."""
+    from tests.layout_scenes import Tile
+    base = parse_hand("23m11z [456p<] [777z^] [222s>] +1m")
+    tl = layout_hand(base)
+    side = next(t for t in tl if t.group == "meld:2" and t.angle == 90)
+    tl.append(Tile(side.kind, side.x, side.y - 0.7, 90.0, group="meld:2"))
+    dets = render(tl, angle=angle)
+    a, b = dets[tl.index(side)], dets[-1]
+    merged = dataclasses.replace(a, kind=20, box=(min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
+                                                  max(a.box[2], b.box[2]), max(a.box[3], b.box[3])))
+    dets = [merged if d is a else d for d in dets[:-1]]
+    lay, got = read(dets)
+    assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
+    assert any("covers the claimed tile of a kong and the tile added" in u for u in lay.table.unplaced)

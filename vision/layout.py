@@ -464,6 +464,37 @@ def _is_meld_group(g: list[_Tile]) -> bool:
     return 2 <= len(g) <= 5 and any(t.side or t.back for t in g)
 
 
+def _extent(t: _Tile, theta: float) -> tuple[float, float]:
+    """The box's extent along the row (u) and across it (v) in the row frame."""
+    x1, y1, x2, y2 = t.det.box
+    c, s = math.cos(theta), math.sin(theta)
+    us = [x * c + y * s for x in (x1, x2) for y in (y1, y2)]
+    vs = [-x * s + y * c for x in (x1, x2) for y in (y1, y2)]
+    return max(us) - min(us), max(vs) - min(vs)
+
+
+def _merged_added_pair(g: list[_Tile], theta: float) -> Optional[_Tile]:
+    """An added kong (加杠) whose claimed tile and the tile stacked on it came out as ONE box: two upright tiles
+    of one kind beside a box longer along the row than theirs (a tile lying sideways) and also taller (a second
+    tile on it). Turns that box into the claimed tile and returns a second tile for the added one."""
+    if len(g) != 3 or any(t.back or t.added for t in g):
+        return None
+    ext = [_extent(t, theta) for t in g]
+    for i, t in enumerate(g):
+        others = [o for j, o in enumerate(g) if j != i]
+        if others[0].kind != others[1].kind or any(o.side for o in others) or not T.is_suited(others[0].kind) \
+                and not T.is_honor(others[0].kind):
+            continue
+        du = float(np.mean([e[0] for j, e in enumerate(ext) if j != i]))
+        dv = float(np.mean([e[1] for j, e in enumerate(ext) if j != i]))
+        if ext[i][0] >= 1.25 * du and ext[i][1] >= 1.15 * dv:
+            kind = others[0].kind
+            t.det = replace(t.det, kind=kind, orientation=SIDEWAYS)
+            t.side = True
+            return _Tile(t.i, t.det, t.x, t.y, t.s, t.u, t.v - 0.5 * t.w, t.w, side=True, added=True)
+    return None
+
+
 def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
     """Tiles stacked on a claimed sideways tile (an added kong, 加杠): the same kind, lying the same way,
     just beyond it (farther from the player). Marks them (added, sideways) and returns them. The stacked tile
@@ -523,6 +554,12 @@ def parse_phone(dets: list[Detection]) -> Layout:
         host = min((g for g in fr.groups if any(o.side and o.kind == t.kind for o in g)),
                    key=lambda g: min(abs(o.u - t.u) + abs(o.v - t.v) for o in g))
         host.append(t)
+    for g in fr.groups:
+        pair = _merged_added_pair(g, fr.theta)
+        if pair is not None:
+            g.append(pair)
+            unplaced.append(f"one box {_describe(pair)} covers the claimed tile of a kong and the tile added on "
+                            f"it (加杠): read as two {T.code(pair.kind)}")
     groups = []
     for g in fr.groups:
         if g and any(t.side or t.back for t in g) and not _chunk_ok(g):
