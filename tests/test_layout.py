@@ -418,3 +418,18 @@ def test_phone_added_kong_seen_as_one_box(angle):
     lay, got = read(dets)
     assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
     assert any("covers the claimed tile of a kong and the tile added" in u for u in lay.table.unplaced)
+
+
+def test_phone_concealed_kong_with_a_pale_back_read_as_white_dragon():
+    """A pale back read as a blank white dragon (its candidates say back): [back 1m 1m 5z] is the concealed
+    kong [back 1m 1m back], reported; a 5z with no back among its candidates stays unreadable."""
+    hand = parse_hand("123p456s789s11z [1111m] +1z")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = max((n for n, t in enumerate(tl) if t.back), key=lambda n: tl[n].x)
+    dets[i] = dataclasses.replace(dets[i], orientation="upright")
+    lay, got = read(_misread(dets, i, T.WHITE, ((T.BACK, 0.9), (T.WHITE, 0.05))))
+    assert got == format_hand(hand)
+    assert any("read as [back 1m 1m back]" in u for u in lay.table.unplaced)
+    lay = parse_phone(_misread(dets, i, T.WHITE, ((T.WHITE, 0.99),)))
+    assert lay.table.players[0].melds[0].meld is None

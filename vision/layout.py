@@ -330,27 +330,39 @@ def _read_meld(g: list[_Tile]) -> tuple[MeldOnTable, Optional[str]]:
     sideways = sides[0] if len(sides) == 1 else None
     mot = MeldOnTable(tiles, sideways, None)
     shown = [t for t in tiles if t is not None] + [t.kind for t in added if not t.back]
-    desc = "[" + " ".join("back" if t is None else T.code(t) for t in tiles) + "]"
+    desc = f"[{_codes(tiles)}]"
     if any(not 0 <= t < T.N_KINDS for t in shown):
         return mot, f"meld {desc}: holds a tile that cannot be melded"
     if len(sides) > 1:
         return mot, f"meld {desc}: {len(sides)} sideways tiles, cannot tell the source"
     n = len(flat) + len(added)
     face_down = tiles.count(None)
-    if face_down:
+    if face_down or (sideways is None and n == 4 and not added):
+        # a concealed kong: four tiles, at least one face down, the face-up ones alike
+        problem = None
         if sides or n != 4:
-            return mot, f"meld {desc}: face-down tiles but not a concealed kong of 4"
-        if not shown:
-            return mot, f"concealed kong {desc}: no tile face up, cannot tell which"
-        if len(set(shown)) != 1:
-            return mot, f"concealed kong {desc}: face-up tiles differ"
+            problem = f"meld {desc}: face-down tiles but not a concealed kong of 4"
+        elif not shown:
+            problem = f"concealed kong {desc}: no tile face up, cannot tell which"
+        elif len(set(shown)) != 1 or not face_down:
+            problem = (f"concealed kong {desc}: face-up tiles differ" if face_down
+                       else f"meld {desc}: no sideways tile")
+            fix = _repair_meld(flat, _concealed_kong)
+            if fix is not None:
+                kinds, changed = fix
+                tiles = tuple(None if k == T.BACK else k for k in kinds)
+                shown = [k for k in tiles if k is not None]
+                return (replace(mot, tiles=tiles, meld=Meld(KONG, shown[0], concealed=True)),
+                        f"{problem} as read; read as [{_codes(tiles)}] ({changed})")
+        if problem:
+            return mot, problem
         return replace(mot, meld=Meld(KONG, shown[0], concealed=True)), None
     if sideways is None:
         return mot, f"meld {desc}: no sideways tile"
     note = None
     kind = _set_kind(shown)
     if kind is None:
-        fix = _repair_meld(flat + added)
+        fix = _repair_meld(flat + added, lambda ks: T.BACK not in ks and _set_kind(ks) is not None)
         if fix is None:
             return mot, f"meld {desc}: not a chow, pung or kong"
         kinds, note = fix
@@ -358,8 +370,7 @@ def _read_meld(g: list[_Tile]) -> tuple[MeldOnTable, Optional[str]]:
         shown = list(kinds)
         kind = _set_kind(shown)
         mot = replace(mot, tiles=tiles)
-        note = f"meld {desc}: not a set as read; read as " \
-               f"[{' '.join(T.code(t) for t in tiles)}] ({note})"
+        note = f"meld {desc}: not a set as read; read as [{_codes(tiles)}] ({note})"
     ts = sorted(shown)
     pos = sideways if sideways != len(flat) - 1 else -1
     source = _SOURCE_BY_POS.get(pos, ACROSS)
@@ -408,8 +419,20 @@ def _set_kind(shown: list[int]) -> Optional[str]:
 REPAIR_RATIO = 0.02
 
 
-def _repair_meld(ts: list[_Tile]) -> Optional[tuple[list[int], str]]:
-    """The most likely valid set from the detections' candidate kinds: (kinds in order, what changed)."""
+def _codes(tiles) -> str:
+    return " ".join("back" if t is None else T.code(t) for t in tiles)
+
+
+def _concealed_kong(kinds: list[int]) -> bool:
+    """Four tiles shown as a concealed kong: at least one face down, the face-up ones one playing kind."""
+    faces = {k for k in kinds if k != T.BACK}
+    return len(kinds) == 4 and len(faces) == 1 and len(kinds) > sum(k != T.BACK for k in kinds) and \
+        0 <= min(faces) < T.N_KINDS
+
+
+def _repair_meld(ts: list[_Tile], valid) -> Optional[tuple[list[int], str]]:
+    """The most likely reading that ``valid`` accepts, from the detections' candidate kinds (a face-down tile
+    is kind BACK): (kinds in order, what changed), or None."""
     options = [t.det.candidates or ((t.kind, 1.0),) for t in ts]
     if len(options) > 4 or all(len(o) == 1 for o in options):
         return None
@@ -417,7 +440,7 @@ def _repair_meld(ts: list[_Tile]) -> Optional[tuple[list[int], str]]:
     best, best_p = None, 0.0
     for combo in itertools.product(*options):
         p = math.prod(q for _, q in combo)
-        if p > best_p and _set_kind([k for k, _ in combo]) is not None:
+        if p > best_p and valid([k for k, _ in combo]):
             best, best_p = [k for k, _ in combo], p
     if best is None or best_p < REPAIR_RATIO * read_p:
         return None
