@@ -80,9 +80,10 @@ def test_decode_yolo_reads_ultralytics_layout():
     out[0, :4, 1] = [51, 40, 20, 10]
     out[0, 4, 1] = 0.6                           # duplicate of anchor 0, class 0
     out[0, 4, 2] = 0.1                           # below threshold
-    boxes, scores, cls = decode_yolo(out, 0.25, 0.5)
+    boxes, scores, cls, cls_scores = decode_yolo(out, 0.25, 0.5)
     assert boxes.tolist() == [[40, 35, 60, 45]] and cls.tolist() == [1]
     assert scores[0] == pytest.approx(0.9)
+    assert cls_scores.tolist() == [[0.0, pytest.approx(0.9)]]
 
 
 def test_crop_tile_turns_wide_boxes_to_portrait():

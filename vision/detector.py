@@ -97,9 +97,9 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
-def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 400, class_scores: bool = False):
-    """ultralytics (1, 4+nc, N) output -> boxes (xyxy, letterbox pixels), scores, classes (class-agnostic NMS),
-    and with ``class_scores`` every class's score of the kept boxes (N, nc)."""
+def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 400):
+    """ultralytics (1, 4+nc, N) output -> boxes (xyxy, letterbox pixels), scores, classes (class-agnostic NMS)
+    and every class's score of the kept boxes (N, nc)."""
     p = out[0].T                                   # (N, 4+nc)
     cls_scores = p[:, 4:]
     cls = cls_scores.argmax(1)
@@ -109,9 +109,7 @@ def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 400, cl
     xy, wh = p[:, :2], p[:, 2:4]
     boxes = np.concatenate([xy - wh / 2, xy + wh / 2], 1)
     keep = nms(boxes, score, iou)[:max_det]
-    if class_scores:
-        return boxes[keep], score[keep], cls[keep], cls_scores[keep]
-    return boxes[keep], score[keep], cls[keep]
+    return boxes[keep], score[keep], cls[keep], cls_scores[keep]
 
 
 def crop_tile(img: np.ndarray, box, pad: float = CROP_PAD) -> tuple[np.ndarray, bool]:
@@ -171,14 +169,11 @@ class TileDetector:
     """Finds every tile in a BGR frame: box (original pixels), kind, orientation, confidence."""
 
     def __init__(self, locator: Path = LOCATOR, classifier: Optional[Path] = CLASSIFIER, threads: int = 2,
-                 conf: float = 0.25, iou: float = 0.5, classify_backs: bool = False, int8: bool = True,
-                 tta: bool = False):
-        """classify_backs=False (default): a box the locator calls face-down is a back without running the crop
-        classifier on it (overhead frames, where most tiles are walls and hands seen from behind, take 0.7x
-        the time; same accuracy on the synthetic test split: mAP50-95 0.770 either way).
-        int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
-        tta: classify each crop also turned 180 degrees and average (twice the classifier's time)."""
-        self.classify_backs, self.tta = classify_backs, tta
+                 conf: float = 0.25, iou: float = 0.5, int8: bool = True):
+        """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
+        A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
+        where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
+        the synthetic test split (mAP50-95 0.770 either way)."""
         if int8:
             locator = int8_path(locator) if int8_path(locator).exists() else locator
             if classifier is not None and int8_path(classifier).exists():
@@ -197,7 +192,7 @@ class TileDetector:
         lb, r, (px, py) = letterbox(img, self.imgsz)
         x = lb[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         out = self.loc.run(None, {self.loc_input: np.ascontiguousarray(x)})[0]
-        boxes, scores, cls, cls_scores = decode_yolo(out, self.conf, self.iou, class_scores=True)
+        boxes, scores, cls, cls_scores = decode_yolo(out, self.conf, self.iou)
         boxes = (boxes - [px, py, px, py]) / r
         h, w = img.shape[:2]
         boxes = np.clip(boxes, 0, [w, h, w, h])
@@ -208,22 +203,12 @@ class TileDetector:
         upside down) relative to the image."""
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
         x = crops_to_tensor(list(crops))
-        kind, direction = self._run_classifier(x)
-        if self.tta:
-            # the crop turned 180 degrees: same kind, its top points the opposite way (direction + 2)
-            k2, d2 = self._run_classifier(np.ascontiguousarray(x[:, :, ::-1, ::-1]))
-            kind = (kind + k2) / 2
-            if direction.shape[1] == 4:
-                direction = (direction + np.roll(d2, 2, axis=1)) / 2
-        return kind, image_orientation_probs(direction, np.array(rot))
-
-    def _run_classifier(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         kinds, dirs = [], []
         for i in range(0, len(x), 64):
             k, d = self.cls.run(None, {self.cls.get_inputs()[0].name: x[i:i + 64]})
             kinds.append(_softmax(k))
             dirs.append(_softmax(d))
-        return np.concatenate(kinds), np.concatenate(dirs)
+        return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))
 
     def detect(self, img: np.ndarray) -> list[Detection]:
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
@@ -238,7 +223,7 @@ class TileDetector:
                 o = FACE_DOWN if c == T.BACK else (SIDEWAYS if w > h else UPRIGHT)
                 out.append(Detection(tuple(float(v) for v in b), int(c), o, float(s)))
             return out
-        todo = np.ones(len(boxes), bool) if self.classify_backs else loc_cls != 1
+        todo = loc_cls != 1
         probs = np.zeros((len(boxes), T.N_CLASSES), np.float32)
         probs[:, T.BACK] = 1.0
         orient = np.zeros((len(boxes), 3), np.float32)
