@@ -387,14 +387,10 @@ def _distinct_flowers(flowers: list[_Tile], notes: list[str]) -> tuple[int, ...]
         return kinds
     options = [[(k, p) for k, p in (t.det.candidates or ((t.kind, 1.0),)) if T.is_flower(k)] or [(t.kind, 1.0)]
                for t in flowers]
-    best, best_p = None, 0.0
-    for combo in itertools.product(*options):
-        ks = [k for k, _ in combo]
-        p = math.prod(q for _, q in combo)
-        if p > best_p and len(set(ks)) == len(ks):
-            best, best_p = tuple(ks), p
+    best, _ = _likeliest(options, lambda ks: len(set(ks)) == len(ks))
     if best is None:
         return kinds
+    best = tuple(best)
     notes.append("flowers read " + " ".join(T.code(k) for k in kinds) + ": each flower is unique; read as "
                  + " ".join(T.code(k) for k in best))
     return best
@@ -426,8 +422,17 @@ def _codes(tiles) -> str:
 def _concealed_kong(kinds: list[int]) -> bool:
     """Four tiles shown as a concealed kong: at least one face down, the face-up ones one playing kind."""
     faces = {k for k in kinds if k != T.BACK}
-    return len(kinds) == 4 and len(faces) == 1 and len(kinds) > sum(k != T.BACK for k in kinds) and \
-        0 <= min(faces) < T.N_KINDS
+    return len(kinds) == 4 and T.BACK in kinds and len(faces) == 1 and 0 <= min(faces) < T.N_KINDS
+
+
+def _likeliest(options: list, valid) -> tuple[Optional[list[int]], float]:
+    """The likeliest choice of one (kind, probability) per tile that ``valid`` accepts, and its probability."""
+    best, best_p = None, 0.0
+    for combo in itertools.product(*options):
+        p = math.prod(q for _, q in combo)
+        if p > best_p and valid([k for k, _ in combo]):
+            best, best_p = [k for k, _ in combo], p
+    return best, best_p
 
 
 def _repair_meld(ts: list[_Tile], valid) -> Optional[tuple[list[int], str]]:
@@ -437,11 +442,7 @@ def _repair_meld(ts: list[_Tile], valid) -> Optional[tuple[list[int], str]]:
     if len(options) > 4 or all(len(o) == 1 for o in options):
         return None
     read_p = math.prod(dict(o).get(t.kind, 1e-3) for o, t in zip(options, ts))
-    best, best_p = None, 0.0
-    for combo in itertools.product(*options):
-        p = math.prod(q for _, q in combo)
-        if p > best_p and valid([k for k, _ in combo]):
-            best, best_p = [k for k, _ in combo], p
+    best, best_p = _likeliest(options, valid)
     if best is None or best_p < REPAIR_RATIO * read_p:
         return None
     changed = ", ".join(f"{T.code(t.kind)}->{T.code(k)} p={dict(o)[k]:.2f}"
@@ -505,8 +506,7 @@ def _merged_added_pair(g: list[_Tile], theta: float) -> Optional[_Tile]:
     ext = [_extent(t, theta) for t in g]
     for i, t in enumerate(g):
         others = [o for j, o in enumerate(g) if j != i]
-        if others[0].kind != others[1].kind or any(o.side for o in others) or not T.is_suited(others[0].kind) \
-                and not T.is_honor(others[0].kind):
+        if others[0].kind != others[1].kind or any(o.side for o in others) or not 0 <= others[0].kind < T.N_KINDS:
             continue
         du = float(np.mean([e[0] for j, e in enumerate(ext) if j != i]))
         dv = float(np.mean([e[1] for j, e in enumerate(ext) if j != i]))
