@@ -433,3 +433,60 @@ def test_phone_concealed_kong_with_a_pale_back_read_as_white_dragon():
     assert any("read as [back 1m 1m back]" in u for u in lay.table.unplaced)
     lay = parse_phone(_misread(dets, i, T.WHITE, ((T.WHITE, 0.99),)))
     assert lay.table.players[0].melds[0].meld is None
+
+
+def _with_orientation(d: Detection, label: str, probs) -> Detection:
+    return dataclasses.replace(d, orientation=label, orientation_p=probs)
+
+
+def test_phone_sideways_tile_whose_face_hides_its_direction():
+    """A blank white dragon looks the same turned a quarter: the classifier calls the claimed tile upright but is
+    unsure (its axis probability near 0.5), so the box shape decides and the pung keeps its source."""
+    hand = parse_hand("23m11z [456p<] [555z^] [222s>] +1m")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = next(n for n, t in enumerate(tl) if t.group == "meld:1" and t.angle == 90.0)
+    x1, y1, x2, y2 = dets[i].box               # seen at a slant its box is less wide than a flat tile's
+    dets[i] = dataclasses.replace(dets[i], box=(x1 + 0.12 * (x2 - x1), y1, x2 - 0.12 * (x2 - x1), y2))
+    assert read(dets)[1] == format_hand(hand)
+    dets[i] = _with_orientation(dets[i], "upright", (0.55, 0.40, 0.05))
+    assert read(dets)[1] == format_hand(hand)
+
+
+def test_overhead_discard_whose_face_hides_its_direction():
+    """Across's discards face away from the camera. One whose face looks the same turned a half (an 8 of bamboo)
+    may be labelled the other way up; unless the classifier is sure, it stays a discard."""
+    spec = _table()
+    tl = layout_table(spec)
+    i = [n for n, t in enumerate(tl) if t.seat == "across" and t.group == "discard"][3]
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    dets[i] = _with_orientation(dets[i], "upright", (0.52, 0.0, 0.48))
+    _expect("across", spec["across"], parse_overhead(dets).table.player("across"))
+    dets[i] = _with_orientation(dets[i], "upright", (0.97, 0.0, 0.03))
+    assert parse_overhead(dets).table.player("across").discards != tuple(spec["across"]["discards"])
+
+
+def test_overhead_stray_back_just_outside_the_hand_row():
+    """A box read as a back a little outside the end of a hand row (a decoration, a shadow) is not the hand."""
+    spec = _table()
+    tl = layout_table(spec)
+    end = max((t for t in tl if t.seat == "across" and t.group == "concealed"), key=lambda t: t.x)
+    tl.append(dataclasses.replace(end, x=end.x + 1.2, y=end.y - 0.6, group="stray"))
+    lay = parse_overhead(render(tl, scale=22, center=(320, 320), squash=0.6))
+    assert lay.table.player("across").concealed_face_down == spec["across"]["hand"]
+
+
+def test_overhead_seat_spacing_agrees_with_the_table():
+    """A decoration read as a stack of overlapping tiles, and a hand bar split into overlapping boxes, make the
+    left seat's tile spacing look much narrower; the other seats' spacing (same tiles, same table) overrules
+    it, so the left hand is still counted right."""
+    spec = _table()
+    tl = layout_table(spec)
+    hand = sorted((t for t in tl if t.seat == "left" and t.group == "concealed"), key=lambda t: t.y)
+    tl += [dataclasses.replace(a, x=(a.x + b.x) / 2, y=(a.y + b.y) / 2) for a, b in zip(hand, hand[1:])]
+    d = [t for t in tl if t.seat == "left" and t.group == "discard"][-1]
+    tl += [dataclasses.replace(d, kind=23, x=d.x - 1.5, y=d.y + 0.5 * n, group="stray") for n in range(4)]
+    lay = parse_overhead(render(tl, scale=22, center=(320, 320), squash=0.6))
+    assert lay.table.player("left").concealed_face_down == spec["left"]["hand"]
+    for seat in ("self", "right", "across"):
+        _expect(seat, spec[seat], lay.table.player(seat))

@@ -246,5 +246,6 @@ class TileDetector:
                 o = UPRIGHT if po[0] >= po[1] else SIDEWAYS
             top = np.argsort(-p)[:N_CANDIDATES]
             cands = tuple((int(k), round(float(p[k]), 4)) for k in top if p[k] >= 0.01)
-            out.append(Detection(tuple(float(v) for v in b), kind, o, float(s * p[kind]), cands))
+            op = () if o == FACE_DOWN else tuple(round(float(v), 4) for v in po)
+            out.append(Detection(tuple(float(v) for v in b), kind, o, float(s * p[kind]), cands, op))
         return out

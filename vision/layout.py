@@ -46,6 +46,7 @@ DUP_IOU = 0.6          # two boxes overlapping more than this are one tile seen 
 ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new row
 GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
 WIN_GAP = 1.12         # a hand row one tile too long: its last tile is the winning tile if spaced this much wider
+LABEL_POWER = 8      # how fast an unsure orientation label loses its vote
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
@@ -232,8 +233,11 @@ def _classify_sideways(row: list[_Tile], theta: float) -> None:
             ev += rel_shape * float(np.clip(shape, -0.5, 1.5))
             w += rel_shape
         if a is not None and major is not None and rel_label > 0:
-            ev += rel_label * (1.0 if a != major else 0.0)
-            w += rel_label
+            # a face that looks alike turned a quarter (blank white dragon, one of dots) leaves the classifier
+            # unsure of the axis: its vote counts for less, and the box shape decides
+            sure = rel_label * float(np.clip((t.det.axis_p - 0.5) / 0.5, 0.0, 1.0)) ** LABEL_POWER
+            ev += sure * (1.0 if a != major else 0.0)
+            w += sure
         # too little evidence (rows near 45 degrees): leave it to the spacing test
         t.side = w >= 0.35 and ev / w > 0.5
 
@@ -774,6 +778,10 @@ def parse(dets: list[Detection], kind: str = PHONE) -> Layout:
 SEAT_ANGLE = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}   # counter-clockwise on screen
 MELD_ZONE = 2.5        # face-up rows within this many tile widths inside the hand row hold melds and flowers
 RIVER_COLS = 6
+STRAY_OUTSIDE = 1.5     # tile widths: how close outside the hand row a short row of backs is a stray
+PITCH_AGREE = 0.2       # a seat's tile spacing may differ this much from the table's (perspective)
+FACING_AWAY_MIN = 0.75  # p(upside down for its seat) that keeps a tile out of the river
+ORIENT_INDEX = {UPRIGHT: 0, SIDEWAYS: 1, UPSIDE_DOWN: 2}
 
 
 def _to_seat_frame(dx: float, dy: float, seat: str) -> tuple[float, float]:
@@ -845,6 +853,14 @@ def _seat_frames(tiles: list[_Tile], phi: float, k: float, cu: float, cv: float)
             t.u, t.v = _to_seat_frame(t.u - cu, t.v - cv, seat)
         _straighten(ts, k)
         frames[seat] = _seat_rows(ts, phi + math.radians(SEAT_ANGLE[seat]), k)
+    # one table, one set of tiles: a seat whose spacing disagrees with the others' (boxes split or doubled by a
+    # decoration or a bar of backs) takes theirs
+    pitches = [sr.pitch for sr in frames.values() if sr.rows]
+    if len(pitches) >= 3:
+        med = float(np.median(pitches))
+        for sr in frames.values():
+            if abs(sr.pitch / med - 1) > PITCH_AGREE:
+                sr.pitch = med
     return frames
 
 
@@ -937,7 +953,13 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
     """(hand row, wall rows, meld/flower rows, river-zone rows) of one seat."""
     backs = [r for r in sr.rows if _is_back_row(r)]
     faces = [r for r in sr.rows if not _is_back_row(r)]
-    hand = max(backs, key=lambda r: np.mean([t.v for t in r])) if backs else None
+    backs.sort(key=lambda r: -float(np.mean([t.v for t in r])))        # nearest the player first
+    # one or two boxes just outside a longer bar of backs are a decoration or a shadow, not the hand
+    n = 0
+    while (n + 1 < len(backs) and len(backs[n]) <= 2 and len(backs[n + 1]) >= 3
+           and np.mean([t.v for t in backs[n]]) - np.mean([t.v for t in backs[n + 1]]) < STRAY_OUTSIDE * sr.w):
+        n += 1
+    hand = backs[n] if backs else None
     walls = [r for r in backs if r is not hand]
     y_hand = float(np.mean([t.v for t in hand])) if hand else (max(t.v for r in faces for t in r) + sr.w if faces else 0)
     meldz = [r for r in faces if np.mean([t.v for t in r]) > y_hand - MELD_ZONE * sr.w]
@@ -1077,8 +1099,13 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River], theta: float):
 
 
 def _upside_down_for_seat(t: _Tile, theta: float) -> bool:
-    """The tile faces away from its seat's player (rotated 180 degrees in the seat frame)."""
-    return not t.side and t.det.orientation == _up_label(theta + math.pi) != _up_label(theta)
+    """The tile faces away from its seat's player (rotated 180 degrees in the seat frame), and the classifier is
+    sure of it: a face that looks alike turned a half (the eight of bamboo, a blank white dragon) says nothing."""
+    away, toward = _up_label(theta + math.pi), _up_label(theta)
+    if t.side or away == toward or t.det.orientation != away:
+        return False
+    p = t.det.orientation_p
+    return not p or p[ORIENT_INDEX[away]] >= FACING_AWAY_MIN
 
 
 def _read_river(ts: list[_Tile], river: Optional[_River], w: float, theta: float, notes: list[str]):

@@ -16,16 +16,28 @@ class Detection:
     ``orientation``: upright / sideways / upside_down (relative to the image) / face_down.
     ``candidates``: the classifier's most likely kinds with their probabilities, best first (``kind`` is the
     first unless the locator overruled it); empty when unknown (detections from a file, a one-stage model).
+    ``orientation_p``: the classifier's probabilities of (upright, sideways, upside down) for a face-up tile;
+    empty when unknown (a face-down tile, detections from a file). A face that looks alike turned a quarter or
+    a half (a blank white dragon, the one of dots) leaves them spread.
     """
     box: tuple[float, float, float, float]
     kind: int
     orientation: str
     confidence: float
     candidates: tuple[tuple[int, float], ...] = ()
+    orientation_p: tuple[float, float, float] = ()
 
     @property
     def center(self) -> tuple[float, float]:
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    @property
+    def axis_p(self) -> float:
+        """Probability that the tile's long axis lies as ``orientation`` says (1.0 when unknown)."""
+        if not self.orientation_p or self.orientation not in (UPRIGHT, SIDEWAYS, UPSIDE_DOWN):
+            return 1.0
+        up, side, down = self.orientation_p
+        return side if self.orientation == SIDEWAYS else up + down
 
     @property
     def width(self) -> float:
