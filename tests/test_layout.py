@@ -490,3 +490,19 @@ def test_overhead_seat_spacing_agrees_with_the_table():
     assert lay.table.player("left").concealed_face_down == spec["left"]["hand"]
     for seat in ("self", "right", "across"):
         _expect(seat, spec[seat], lay.table.player(seat))
+
+
+def test_overhead_box_astride_two_discards_is_dropped():
+    """A less sure face-up box lying over two neighbouring discards (the detector's box astride them) is not a
+    tile: it is dropped, and the river reads right."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    i, j = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][2:4]
+    a, b = dets[i].box, dets[j].box
+    box = ((a[0] + a[2]) / 2, a[1] + 2, (b[0] + b[2]) / 2, b[3] - 2)
+    dets.append(Detection(box, 3, "upright", 0.3))
+    lay = parse_overhead(dets)
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+    assert any(p.det.box == box and p.group == "duplicate" for p in lay.placed)

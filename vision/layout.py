@@ -47,6 +47,8 @@ ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new r
 GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
 WIN_GAP = 1.12         # a hand row one tile too long: its last tile is the winning tile if spaced this much wider
 LABEL_POWER = 8      # how fast an unsure orientation label loses its vote
+STRADDLE_COVER = 0.6   # a face-up box this much inside two or more surer ones ...
+STRADDLE_CONF = 0.9    # ... and less than this times as sure as each is a box astride them
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
@@ -122,11 +124,30 @@ def _dedupe(dets: list[Detection]) -> tuple[list[int], list[int]]:
     kept: list[int] = []
     dropped: list[int] = []
     for i in order:
-        if any(_iou(dets[i].box, dets[j].box) > DUP_IOU for j in kept):
+        if any(_iou(dets[i].box, dets[j].box) > DUP_IOU for j in kept) or _straddles(dets, i, kept):
             dropped.append(i)
         else:
             kept.append(i)
     return sorted(kept), sorted(dropped)
+
+
+def _cover(a, b) -> float:
+    """Share of box a's area inside box b."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    return ix * iy / max((a[2] - a[0]) * (a[3] - a[1]), 1e-9)
+
+
+def _straddles(dets: list[Detection], i: int, kept: list[int]) -> bool:
+    """A face-up box lying mostly over two or more clearly surer face-up boxes: one box astride neighbouring
+    tiles (overhead rivers), not a tile of its own. Tiles lie side by side; the tile added to a kong lies on one
+    other, and a stray tile dropped on others is as sure as they are."""
+    d = dets[i]
+    if d.kind == T.BACK or d.orientation == FACE_DOWN:
+        return False
+    over = [j for j in kept if dets[j].kind != T.BACK and _cover(d.box, dets[j].box) > 0.15]
+    return (len(over) >= 2 and sum(_cover(d.box, dets[j].box) for j in over) > STRADDLE_COVER
+            and d.confidence < STRADDLE_CONF * min(dets[j].confidence for j in over))
 
 
 def _nn_angle(pts: np.ndarray, sym: int) -> float:
