@@ -49,6 +49,8 @@ WIN_GAP = 1.12         # a hand row one tile too long: its last tile is the winn
 LABEL_POWER = 8      # how fast an unsure orientation label loses its vote
 STRADDLE_COVER = 0.6   # a face-up box this much inside two or more surer ones ...
 STRADDLE_CONF = 0.9    # ... and less than this times as sure as each is a box astride them
+STRADDLE_COVER_WEAK = 0.35  # or this much inside them ...
+STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
@@ -139,15 +141,21 @@ def _cover(a, b) -> float:
 
 
 def _straddles(dets: list[Detection], i: int, kept: list[int]) -> bool:
-    """A face-up box lying mostly over two or more clearly surer face-up boxes: one box astride neighbouring
-    tiles (overhead rivers), not a tile of its own. Tiles lie side by side; the tile added to a kong lies on one
-    other, and a stray tile dropped on others is as sure as they are."""
+    """A box lying over two or more surer boxes of its side (face up / face down): one box astride neighbouring
+    tiles, not a tile of its own. Tiles lie side by side; the tile added to a kong lies on one other, and a
+    stray tile dropped on others is as sure as they are. Mostly inside them and less sure than each; or half
+    inside them and much less sure."""
     d = dets[i]
-    if d.kind == T.BACK or d.orientation == FACE_DOWN:
+    down = d.kind == T.BACK or d.orientation == FACE_DOWN
+    over = [j for j in kept if _cover(d.box, dets[j].box) > 0.15]
+    if len(over) < 2:
         return False
-    over = [j for j in kept if dets[j].kind != T.BACK and _cover(d.box, dets[j].box) > 0.15]
-    return (len(over) >= 2 and sum(_cover(d.box, dets[j].box) for j in over) > STRADDLE_COVER
-            and d.confidence < STRADDLE_CONF * min(dets[j].confidence for j in over))
+    cover = sum(_cover(d.box, dets[j].box) for j in over)
+    ratio = d.confidence / min(dets[j].confidence for j in over)
+    if down:
+        return cover > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_WEAK
+    return ((cover > STRADDLE_COVER and ratio < STRADDLE_CONF)
+            or (cover > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_WEAK))
 
 
 def _nn_angle(pts: np.ndarray, sym: int) -> float:
