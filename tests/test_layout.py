@@ -521,3 +521,18 @@ def test_phone_weak_back_box_between_two_melds_is_dropped():
     box = (a.box[2] - 0.25 * w, a.box[1], b.box[0] + 0.25 * w, a.box[3])
     dets.append(Detection(box, T.BACK, "face_down", 0.3))
     assert read(dets)[1] == format_hand(hand)
+
+
+@pytest.mark.parametrize("melds_side", ["right", "left"])
+def test_phone_concealed_kong_with_both_pale_backs_read_as_faces(melds_side):
+    """Both backs of a concealed kong read face up (the locator outvoted the classifier, so the kind is one the
+    classifier itself gave under 1 %, and its only candidate is back): the group [5z 1m 1m 5z] has no sideways
+    or face-down tile, yet it is the concealed kong [back 1m 1m back] beside a claimed pung, not hand tiles."""
+    hand = parse_hand("123p456s789s11z [555p^] [1111m] +1z")
+    tl = layout_hand(hand, melds_side=melds_side)
+    dets = render(tl)
+    for i in (n for n, t in enumerate(tl) if t.back):
+        dets[i] = dataclasses.replace(dets[i], kind=T.WHITE, orientation="upright", candidates=((T.BACK, 0.95),))
+    lay, got = read(dets)
+    assert got == format_hand(hand)
+    assert any("read as [back 1m 1m back]" in u for u in lay.table.unplaced)

@@ -472,8 +472,8 @@ def _repair_meld(ts: list[_Tile], valid) -> Optional[tuple[list[int], str]]:
     """The most likely reading that ``valid`` accepts, from the detections' candidate kinds (a face-down tile
     is kind BACK): (kinds in order, what changed), or None."""
     options = [t.det.candidates or ((t.kind, 1.0),) for t in ts]
-    if len(options) > 4 or all(len(o) == 1 for o in options):
-        return None
+    if len(options) > 4 or all(len(o) == 1 and o[0][0] == t.kind for o, t in zip(options, ts)):
+        return None         # nothing else to read (a locator's face-up vote may leave the kind off the list)
     read_p = math.prod(dict(o).get(t.kind, 1e-3) for o, t in zip(options, ts))
     best, best_p = _likeliest(options, valid)
     if best is None or best_p < REPAIR_RATIO * read_p:
@@ -484,10 +484,10 @@ def _repair_meld(ts: list[_Tile], valid) -> Optional[tuple[list[int], str]]:
 
 
 def _chunk_ok(g: list[_Tile]) -> bool:
-    """A run of tiles that reads as exactly one meld."""
+    """A run of tiles that reads as exactly one meld (as read, or repaired from the candidates)."""
     if len(g) not in (3, 4):
         return False
-    return _read_meld(g)[1] is None
+    return _read_meld(g)[0].meld is not None
 
 
 def _gap_after(a: _Tile, b: _Tile) -> float:
@@ -518,7 +518,11 @@ def _partition_melds(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
 
 
 def _is_meld_group(g: list[_Tile]) -> bool:
-    return 2 <= len(g) <= 5 and any(t.side or t.back for t in g)
+    """A group laid out as a meld: it holds a sideways or face-down tile, or it is four tiles the classifier
+    finds likelier to be a concealed kong with pale backs read as faces than what it read."""
+    if 2 <= len(g) <= 5 and any(t.side or t.back for t in g):
+        return True
+    return len(g) == 4 and _repair_meld(g, _concealed_kong) is not None
 
 
 def _extent(t: _Tile, theta: float) -> tuple[float, float]:
