@@ -10,7 +10,7 @@ import numpy as np
 
 from scoring import tiles as T
 from scoring.hand import Situation
-from scoring.table import MeldOnTable, PlayerArea, TableState
+from scoring.table import PlayerArea, TableState
 
 from .ground_truth import GroundTruth, GTObject
 from .hands import meld_on_table, random_winning_hand

@@ -270,7 +270,6 @@ def main(argv=None) -> int:
     steps_per_epoch = math.ceil(len(X) / a.batch)
     gen = torch.Generator().manual_seed(a.seed + state["epoch"])
     t_start = time.time() - state["elapsed"]
-    total_est = None
     while state["epoch"] < a.max_epochs and time.time() - t_start < budget:
         perm = np.random.default_rng(a.seed + state["epoch"]).permutation(len(X))
         t_ep = time.time()

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import numpy as np
@@ -825,8 +825,6 @@ MELD_ZONE = 2.5        # face-up rows within this many tile widths inside the ha
 RIVER_COLS = 6
 STRAY_OUTSIDE = 1.5     # tile widths: how close outside the hand row a short row of backs is a stray
 PITCH_AGREE = 0.2       # a seat's tile spacing may differ this much from the table's (perspective)
-FACING_AWAY_MIN = 0.75  # p(upside down for its seat) that keeps a tile out of the river
-ORIENT_INDEX = {UPRIGHT: 0, SIDEWAYS: 1, UPSIDE_DOWN: 2}
 
 
 def _to_seat_frame(dx: float, dy: float, seat: str) -> tuple[float, float]:
@@ -877,7 +875,7 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     players = []
     notes: list[str] = []
     for seat in SEATS:
-        area, assign, seat_notes = _read_seat(seat, frames[seat], river[seat], phi + math.radians(SEAT_ANGLE[seat]))
+        area, assign, seat_notes = _read_seat(seat, frames[seat], river[seat])
         players.append(area)
         notes += [f"{seat}: {n}" for n in seat_notes]
         for t, group in assign:
@@ -1080,7 +1078,7 @@ def _count_touching(row: list[_Tile], pitch: float) -> int:
     return int(round((max(us) - min(us)) / pitch)) + 1
 
 
-def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River], theta: float):
+def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
     area = PlayerArea(seat=seat, concealed=None, winning_tile_apart=False)
     assign: list[tuple[_Tile, str]] = []
     notes: list[str] = []
@@ -1126,7 +1124,7 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River], theta: float):
     for t in flowers:
         assign.append((t, "flower"))
     # river and exposed tiles
-    discards, exp2, fl2 = _read_river([t for r in riverz for t in r], river, sr.pitch, theta, notes)
+    discards, exp2, fl2 = _read_river([t for r in riverz for t in r], river, sr.pitch, notes)
     area.discards = tuple(t.kind for t in discards)
     if fl2:
         area.flowers += tuple(t.kind for t in fl2)
@@ -1143,17 +1141,7 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River], theta: float):
     return area, assign, notes
 
 
-def _upside_down_for_seat(t: _Tile, theta: float) -> bool:
-    """The tile faces away from its seat's player (rotated 180 degrees in the seat frame), and the classifier is
-    sure of it: a face that looks alike turned a half (the eight of bamboo, a blank white dragon) says nothing."""
-    away, toward = _up_label(theta + math.pi), _up_label(theta)
-    if t.side or away == toward or t.det.orientation != away:
-        return False
-    p = t.det.orientation_p
-    return not p or p[ORIENT_INDEX[away]] >= FACING_AWAY_MIN
-
-
-def _read_river(ts: list[_Tile], river: Optional[_River], w: float, theta: float, notes: list[str]):
+def _read_river(ts: list[_Tile], river: Optional[_River], w: float, notes: list[str]):
     """Discards in order (slots of a grid 6 wide, filled row by row) and the exposed tiles around them."""
     flowers = [t for t in ts if T.is_flower(t.kind)]
     ts = [t for t in ts if not T.is_flower(t.kind)]
@@ -1166,8 +1154,7 @@ def _read_river(ts: list[_Tile], river: Optional[_River], w: float, theta: float
         r = (t.v / w - river.y0) / river.py
         ci, ri = round(c), round(r)
         res = abs(c - ci) + abs(r - ri)
-        if (abs(c - ci) > 0.35 or abs(r - ri) > 0.35 or not 0 <= ci < RIVER_COLS or ri < 0
-                or _upside_down_for_seat(t, theta) or t.back):
+        if abs(c - ci) > 0.35 or abs(r - ri) > 0.35 or not 0 <= ci < RIVER_COLS or ri < 0 or t.back:
             off.append(t)
             continue
         idx = ri * RIVER_COLS + ci
