@@ -244,9 +244,12 @@ def test_overhead_face_down_tile_in_the_river_is_not_an_exposed_tile():
     assert any("face-down tile in the river zone" in u for u in lay.table.unplaced)
 
 
-def test_overhead_perspective():
+@pytest.mark.parametrize("k", [0.00025, 0.0004])
+def test_overhead_perspective(k):
+    """A camera not straight above: far tiles look smaller. Hands are counted with their own spacing and the
+    seat's (the median of its touching tiles' spacings), so a far hand bar is not one tile too long."""
     spec = _table()
-    H = mild_perspective(center=(320, 320), k=0.00025)
+    H = mild_perspective(center=(320, 320), k=k)
     lay = parse_overhead(render(layout_table(spec), angle=2, scale=22, center=(320, 320), squash=0.6, homography=H))
     for seat, s in spec.items():
         _expect(seat, s, lay.table.player(seat))

@@ -1019,7 +1019,11 @@ def _seat_pitch(sr: _SeatRows, default: float) -> float:
     faces = [b.u - a.u for a, b in pairs if not (a.back or b.back)]
     if len(faces) >= 2:
         d = [x for x in d if x > 0.75 * float(np.percentile(faces, 30))]
-    return float(np.percentile(d, 30)) if len(d) >= 3 else default
+    if len(d) < 3:
+        return default
+    # the low end of the spacings is touching tiles; their median, not the low end itself, is their spacing
+    low = float(np.percentile(d, 30))
+    return float(np.median([x for x in d if 0.9 * low <= x <= 1.1 * low]))
 
 
 def _river_start(sr: _SeatRows) -> Optional[tuple[float, float, float]]:
@@ -1074,8 +1078,13 @@ def _count_touching(row: list[_Tile], pitch: float) -> int:
     two ends are clear."""
     if len(row) < 2 or pitch <= 0:
         return len(row)
-    us = [t.u for t in row]
-    return int(round((max(us) - min(us)) / pitch)) + 1
+    us = sorted(t.u for t in row)
+    # the bar's own clean seams say its spacing too (perspective shrinks a far hand against its river): both
+    # estimates are noisy, their mean is the better one
+    clean = [b - a for a, b in zip(us, us[1:]) if 0.85 * pitch < b - a < 1.2 * pitch]
+    if len(clean) >= 3:
+        pitch = (pitch + float(np.median(clean))) / 2
+    return int(round((us[-1] - us[0]) / pitch)) + 1
 
 
 def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
