@@ -554,3 +554,28 @@ def test_phone_weak_back_box_at_the_end_of_a_meld_is_a_shadow():
     assert any(u.startswith("weak face-down box") for u in lay.table.unplaced)
     lay = parse_phone(dets + [dataclasses.replace(shadow, confidence=0.9)])
     assert lay.table.players[0].melds[2].meld is None
+
+
+def test_overhead_weak_offset_duplicate_is_dropped():
+    """A second, much less sure box over a meld tile, shifted a third of a tile (IoU about 0.5, under the plain
+    duplicate threshold), is the same tile seen twice: the meld keeps its three tiles."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    i = next(n for n, t in enumerate(tl) if t.seat == "self" and t.group.startswith("meld"))
+    x1, y1, x2, y2 = dets[i].box
+    dx = (x2 - x1) / 3
+    dets.append(Detection((x1 - dx, y1, x2 - dx, y2), 31, dets[i].orientation, 0.2))
+    lay = parse_overhead(dets)
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+
+
+def test_overhead_lone_back_in_the_meld_area_is_not_a_meld():
+    spec = _table()
+    tl = layout_table(spec)
+    m = max((t for t in tl if t.seat == "self" and t.group.startswith("meld")), key=lambda t: t.x)
+    tl.append(dataclasses.replace(m, kind=T.BACK, back=True, angle=0.0, x=m.x + 3.0, group="stray"))
+    lay = parse_overhead(render(tl, scale=22, center=(320, 320), squash=0.6))
+    _expect("self", spec["self"], lay.table.player("self"))
+    assert any("in the meld area are not a concealed kong" in u for u in lay.table.unplaced)

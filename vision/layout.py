@@ -42,6 +42,8 @@ PHONE, OVERHEAD = "phone", "overhead"
 
 # Tunables, in units of the local tile width w (the short side of an upright tile).
 ASPECT = 1.35          # tile height / width; a sideways tile takes ASPECT*w along the row
+WEAK_DUP = 0.5         # a box less sure than this times a kept one it overlaps ...
+WEAK_DUP_IOU = 0.35    # ... by this IoU is the same tile seen twice too
 DUP_IOU = 0.6          # two boxes overlapping more than this are one tile seen twice
 ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new row
 GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
@@ -127,7 +129,8 @@ def _dedupe(dets: list[Detection]) -> tuple[list[int], list[int]]:
     kept: list[int] = []
     dropped: list[int] = []
     for i in order:
-        if any(_iou(dets[i].box, dets[j].box) > DUP_IOU for j in kept) or _straddles(dets, i, kept):
+        if any(_iou(dets[i].box, dets[j].box) > (DUP_IOU if dets[i].confidence >= WEAK_DUP * dets[j].confidence
+                                                  else WEAK_DUP_IOU) for j in kept) or _straddles(dets, i, kept):
             dropped.append(i)
         else:
             kept.append(i)
@@ -1119,6 +1122,12 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
             flowers += fl
             rest = [t for t in g if not T.is_flower(t.kind)]
             if not rest:
+                continue
+            if all(t.back for t in rest) and len(rest) != 4:
+                # face-down tiles alone are a concealed kong only as four; fewer or more belong nowhere
+                notes.append(f"face-down tile(s) {', '.join(_describe(t) for t in rest)} in the meld area are "
+                             f"not a concealed kong (4 tiles): not placed")
+                assign += [(t, "unplaced") for t in rest]
                 continue
             for chunk in ([rest] if _chunk_ok(rest) else (_partition_melds(rest) or [rest])):
                 mot, problem = _read_meld(chunk)
