@@ -579,3 +579,17 @@ def test_overhead_lone_back_in_the_meld_area_is_not_a_meld():
     lay = parse_overhead(render(tl, scale=22, center=(320, 320), squash=0.6))
     _expect("self", spec["self"], lay.table.player("self"))
     assert any("in the meld area are not a concealed kong" in u for u in lay.table.unplaced)
+
+
+def test_overhead_white_dragon_discard_read_as_back_is_a_discard():
+    """A blank white dragon in a set with pale backs looks face down to the detector. Discards lie face up, so a
+    'back' in its slot of the river, in sequence, is read as the white dragon, and said."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    i = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][4]
+    assert tl[i].kind == T.WHITE
+    dets[i] = dataclasses.replace(dets[i], kind=T.BACK, orientation="face_down")
+    lay = parse_overhead(dets)
+    _expect("self", spec["self"], lay.table.player("self"))
+    assert any("in river slot 4: read as a white dragon" in u for u in lay.table.unplaced)

@@ -1171,8 +1171,9 @@ def _read_river(ts: list[_Tile], river: Optional[_River], w: float, notes: list[
         c = (t.u / w - river.x0) / river.px
         r = (t.v / w - river.y0) / river.py
         ci, ri = round(c), round(r)
-        res = abs(c - ci) + abs(r - ri)
-        if abs(c - ci) > 0.35 or abs(r - ri) > 0.35 or not 0 <= ci < RIVER_COLS or ri < 0 or t.back:
+        res = abs(c - ci) + abs(r - ri) + (1.0 if t.back else 0.0)    # a face-up tile wins a shared slot
+        tol = 0.2 if t.back else 0.35         # a 'back' must sit squarely in its slot to be taken as a discard
+        if abs(c - ci) > tol or abs(r - ri) > tol or not 0 <= ci < RIVER_COLS or ri < 0:
             off.append(t)
             continue
         idx = ri * RIVER_COLS + ci
@@ -1195,5 +1196,11 @@ def _read_river(ts: list[_Tile], river: Optional[_River], w: float, notes: list[
             notes.append(f"discard slot {last + 1} empty (a tile missed?)")
         discards.append(slots[idx])
         last = idx
+    # discards lie face up: a 'face-down' tile in its slot of the river is a blank white dragon (in a set with
+    # pale backs the two look alike)
+    for t in discards:
+        if t.back:
+            notes.append(f"face-down box {_describe(t)} in river slot {discards.index(t)}: read as a white dragon")
+            t.det = replace(t.det, kind=T.WHITE, orientation=UPRIGHT)
     return discards, off, flowers
 
