@@ -66,6 +66,17 @@ def meld_key(m):
     return (m.tiles, m.sideways, None if mm is None else (mm.kind, mm.tile, mm.concealed, mm.source))
 
 
+FIELDS = ("concealed", "melds", "winning tile", "flowers", "face-down in hand", "discards", "exposed")
+
+
+def wrong_fields(got: PlayerArea | None, want: PlayerArea, overhead: bool) -> list[str]:
+    """Which parts of a seat were read wrong (all of them when the seat was not read at all)."""
+    a, b = area_key(got, overhead), area_key(want, overhead)
+    if a is None:
+        return ["seat not read"]
+    return [f for f, x, y in zip(FIELDS, a, b) if x != y]
+
+
 def area_key(p: PlayerArea | None, overhead: bool):
     if p is None:
         return None
@@ -109,7 +120,7 @@ def tile_match(dets, objects) -> tuple[int, int, int, int]:
 def run_kind(kind: str, gts: list[Path], detector) -> dict:
     from vision.detector import load_image
     res = {"n": len(gts), "exact": Counter(), "score": Counter(), "ms": [], "ms_gt": [], "tiles": Counter(),
-           "fail": []}
+           "fail": [], "why": Counter()}
     overhead = kind == "overhead"
     for g in gts:
         gt = from_json(g.read_text())
@@ -147,6 +158,9 @@ def run_kind(kind: str, gts: list[Path], detector) -> dict:
                 res["tiles"].update(n=n, found=found, right=right, extra=extra)
                 if not exact:
                     res["fail"].append(gt.image)
+                    for p in gt.table.players:
+                        got = out.table.player(p.seat) if ok_run else None
+                        res["why"].update(wrong_fields(got, p, overhead) if ok_run else ["error"])
     return res
 
 
@@ -212,6 +226,7 @@ def main(argv=None) -> int:
                   f"extra detections {t['extra']} (of {t['n']} tiles)")
             if r["fail"]:
                 print(f"  not exact: {', '.join(r['fail'][:8])}{' ...' if len(r['fail']) > 8 else ''}")
+                print("  seats read wrong, by part: " + ", ".join(f"{k} {v}" for k, v in r["why"].most_common()))
     print("* gt boxes column time = image read + layout + scoring + text, no detector")
     if load_ms is not None:
         print(f"model load (once): {load_ms:.0f} ms")
