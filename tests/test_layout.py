@@ -540,18 +540,20 @@ def test_phone_concealed_kong_with_both_pale_backs_read_as_faces(melds_side):
     assert any("read as [back 1m 1m back]" in u for u in lay.table.unplaced)
 
 
-def test_phone_weak_back_box_at_the_end_of_a_meld_is_a_shadow():
-    """A weak face-down box touching the end of a claimed meld (a shadow in the gap before the flowers) would
-    make it four tiles and no set: it is dropped, said, and the meld reads right. A sure one is kept."""
+@pytest.mark.parametrize("kind, label", [(T.BACK, "face_down"), (T.WHITE, "upside_down")])
+def test_phone_weak_box_at_the_end_of_a_meld_is_a_shadow(kind, label):
+    """A weak box touching the end of a claimed meld (a shadow in the gap before the flowers, read as a back or
+    a blank white dragon) would make it four tiles and no set: it is dropped, said, and the meld reads right. A
+    sure one is kept."""
     hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m")
     tl = layout_hand(hand)
     dets = render(tl)
     last = max((d for t, d in zip(tl, dets) if t.group == "meld:2"), key=lambda d: d.box[2])
     w = last.box[2] - last.box[0]
-    shadow = Detection((last.box[2], last.box[1], last.box[2] + w, last.box[3]), T.BACK, "face_down", 0.3)
+    shadow = Detection((last.box[2], last.box[1], last.box[2] + w, last.box[3]), kind, label, 0.3)
     lay, got = read(dets + [shadow])
     assert got == format_hand(hand)
-    assert any(u.startswith("weak face-down box") for u in lay.table.unplaced)
+    assert any(u.startswith("weak box") for u in lay.table.unplaced)
     lay = parse_phone(dets + [dataclasses.replace(shadow, confidence=0.9)])
     assert lay.table.players[0].melds[2].meld is None
 

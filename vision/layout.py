@@ -53,7 +53,7 @@ STRADDLE_COVER = 0.6   # a face-up box this much inside two or more surer ones .
 STRADDLE_CONF = 0.9    # ... and less than this times as sure as each is a box astride them
 STRADDLE_COVER_WEAK = 0.35  # or this much inside them ...
 STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
-WEAK_BACK = 0.5        # a face-down box less sure than this times its group's median is weak
+WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
@@ -634,11 +634,11 @@ def parse_phone(dets: list[Detection]) -> Layout:
     # face-down tiles alone in a group are a concealed kong only as four; fewer or more belong nowhere
     loose_backs = [g for g in groups if all(t.back for t in g) and len(g) != 4]
     groups = [g for g in groups if g not in loose_backs]
-    # a weak face-down box at the end of a meld (a shadow in the gap before the next group) that spoils it
+    # a weak box at the end of a meld (a shadow in the gap before the next group) that spoils it
     shadows = []
     for g in groups:
         for t in (g[0], g[-1]) if len(g) >= 4 else ():
-            if (t.back and t.det.confidence < WEAK_BACK * float(np.median([o.det.confidence for o in g]))
+            if (t.det.confidence < WEAK_END * float(np.median([o.det.confidence for o in g]))
                     and _read_meld(g)[0].meld is None and _read_meld([o for o in g if o is not t])[0].meld is not None):
                 g.remove(t)
                 shadows.append(t)
@@ -656,7 +656,7 @@ def parse_phone(dets: list[Detection]) -> Layout:
                         f"(4 tiles): not placed" for g in loose_backs]
     notes += [f"face-down box {_describe(t)} inside the concealed row: not a tile of the hand" for t in in_row]
     loose_backs.append(in_row)
-    notes += [f"weak face-down box {_describe(t)} at the end of a meld: a shadow, not a tile" for t in shadows]
+    notes += [f"weak box {_describe(t)} at the end of a meld: a shadow, not a tile" for t in shadows]
     loose_backs.append(shadows)
     stray: list[_Tile] = [t for g in rest if len(g) == 1 for t in g if _isolated(t, core)]
     stray += [t for g in loose_backs for t in g]
