@@ -595,3 +595,39 @@ def test_overhead_white_dragon_discard_read_as_back_is_a_discard():
     lay = parse_overhead(dets)
     _expect("self", spec["self"], lay.table.player("self"))
     assert any("in river slot 4: read as a white dragon" in u for u in lay.table.unplaced)
+
+
+def _split(d: Detection, kind_a: int, kind_b: int) -> list[Detection]:
+    """A sideways tile's box found as two overlapping upright-looking halves, each read as something else."""
+    x1, y1, x2, y2 = d.box
+    w = x2 - x1
+    a = Detection((x1, y1, x1 + 0.7 * w, y2), kind_a, "upright", 0.6, ((kind_a, 0.8), (d.kind, 0.1)))
+    b = Detection((x2 - 0.7 * w, y1, x2, y2), kind_b, "upright", 0.5, ((kind_b, 0.8), (d.kind, 0.1)))
+    return [a, b]
+
+
+def test_phone_sideways_tile_found_as_two_halves():
+    """Two boxes whose centres are closer than touching tiles' are one tile: merged (the surer reading over
+    both boxes), said, and the meld is read from the classifier's candidates."""
+    hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = next(n for n, t in enumerate(tl) if t.group == "meld:0" and t.angle == 90.0)
+    dets = dets[:i] + _split(dets[i], 11, 11) + dets[i + 1:]
+    lay, got = read(dets)
+    assert got == format_hand(hand)
+    assert any("found as two halves" in u for u in lay.table.unplaced)
+
+
+def test_overhead_sideways_meld_tile_found_as_two_halves():
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    i = next(n for n, t in enumerate(tl) if t.seat == "self" and t.group.startswith("meld") and t.angle % 180 == 90)
+    a, b = _split(dets[i], 2, 2)
+    dets[i] = a
+    dets.append(b)
+    lay = parse_overhead(dets)
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+    assert any("found as two halves" in u for u in lay.table.unplaced)

@@ -54,6 +54,7 @@ STRADDLE_CONF = 0.9    # ... and less than this times as sure as each is a box a
 STRADDLE_COVER_WEAK = 0.35  # or this much inside them ...
 STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
 WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
+HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
@@ -579,6 +580,48 @@ def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
     return out
 
 
+def _halves(rows: list[list[_Tile]]) -> list[tuple[_Tile, _Tile]]:
+    """Neighbouring face-up boxes in a row whose centres are too close for two tiles (touching tiles' centres
+    are a tile width apart or more): one tile, mostly a sideways one, found as two overlapping halves."""
+    out = []
+    for r in rows:
+        if len(r) < 2:
+            continue
+        w = float(np.median([t.w for t in r]))
+        taken: set[int] = set()
+        for a, b in zip(r, r[1:]):
+            if (a.back or b.back or a.added or b.added or id(a) in taken or T.is_flower(a.kind) != T.is_flower(b.kind)
+                    or b.u - a.u >= HALF_GAP * w or abs(b.v - a.v) >= 0.35 * w):
+                continue
+            out.append((a, b))
+            taken |= {id(a), id(b)}
+    return out
+
+
+def _merge_halves(a: _Tile, b: _Tile) -> tuple[_Tile, _Tile]:
+    """(one tile over both boxes, the box dropped): the surer box's reading over the union of the two."""
+    keep, drop = (a, b) if a.det.confidence >= b.det.confidence else (b, a)
+    x1, y1 = min(a.det.box[0], b.det.box[0]), min(a.det.box[1], b.det.box[1])
+    x2, y2 = max(a.det.box[2], b.det.box[2]), max(a.det.box[3], b.det.box[3])
+    det = replace(keep.det, box=(x1, y1, x2, y2), orientation_p=())
+    t = _Tile(keep.i, det, (x1 + x2) / 2, (y1 + y2) / 2, math.sqrt((x2 - x1) * (y2 - y1)))
+    t.w = max(a.w, b.w)
+    return t, drop
+
+
+def _merge_all(tiles: list[_Tile], pairs) -> tuple[list[_Tile], list[_Tile], list[str]]:
+    """Tiles with each pair of halves merged; the dropped boxes; a note for each."""
+    gone = {id(x) for p in pairs for x in p}
+    merged, dropped, notes = [], [], []
+    for a, b in pairs:
+        t, d = _merge_halves(a, b)
+        merged.append(t)
+        dropped.append(d)
+        notes.append(f"boxes {_describe(a)} and {_describe(b)} lie over one tile (a sideways tile found as two "
+                     f"halves): read as one {T.code(t.kind)}")
+    return [t for t in tiles if id(t) not in gone] + merged, dropped, notes
+
+
 # --------------------------------------------------------------------------------------------- phone
 
 
@@ -606,6 +649,14 @@ def parse_phone(dets: list[Detection]) -> Layout:
     if vote < 0 or (vote == 0 and _structure_says_flip(fr)):
         fr = _frame(core, fr.theta + math.pi, refine=False)
     theta = fr.theta
+    pairs = _halves(fr.rows)
+    halves: list[_Tile] = []
+    if pairs:
+        core, halves, half_notes = _merge_all(core, pairs)
+        unplaced += half_notes
+        fr = _frame(core, theta, refine=False)
+    for t in halves:
+        placed[t.i] = Placed(t.det, None, "duplicate")
     _rotate(flowers, theta)
     for t in flowers:
         t.w = fr.k * t.s
@@ -873,6 +924,16 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     frames = _seat_frames(tiles, phi, k, cu, cv)
     du, dv = _centre_correction(frames)
     if du or dv:
+        frames = _seat_frames(tiles, phi, k, cu + du, cv + dv)
+    # in the meld areas only: a tile lying loose on the table may overlap a discard or a hand
+    pairs = [p for sr in frames.values() for p in _halves(_zones(sr)[2])]
+    if pairs:
+        tiles, halves, half_notes = _merge_all(tiles, pairs)
+        for t in tiles:
+            t.w = k * t.s
+        unplaced += half_notes
+        for t in halves:
+            placed[t.i] = Placed(t.det, None, "duplicate")
         frames = _seat_frames(tiles, phi, k, cu + du, cv + dv)
     river = _river_model(frames)
     players = []
