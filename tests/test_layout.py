@@ -631,3 +631,17 @@ def test_overhead_sideways_meld_tile_found_as_two_halves():
     for seat, s in spec.items():
         _expect(seat, s, lay.table.player(seat))
     assert any("found as two halves" in u for u in lay.table.unplaced)
+
+
+def test_overhead_flowers_are_unique_on_the_whole_table():
+    """Left's flower read as a flower self already has: one of each flower on the table, so the likeliest
+    distinct reading is taken from the candidates, and said."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    i = next(n for n, t in enumerate(tl) if t.seat == "left" and T.is_flower(t.kind))
+    dets[i] = dataclasses.replace(dets[i], kind=34, candidates=((34, 0.6), (tl[i].kind, 0.35)))
+    lay = parse_overhead(dets)
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+    assert any("each flower is unique" in u for u in lay.table.unplaced)

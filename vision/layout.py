@@ -938,12 +938,18 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     river = _river_model(frames)
     players = []
     notes: list[str] = []
+    flowers: list[tuple[PlayerArea, _Tile]] = []
     for seat in SEATS:
         area, assign, seat_notes = _read_seat(seat, frames[seat], river[seat])
         players.append(area)
         notes += [f"{seat}: {n}" for n in seat_notes]
         for t, group in assign:
             placed[t.i] = Placed(t.det, seat if group != "unplaced" else None, group, t.side)
+        flowers += [(area, t) for t, group in assign if group == "flower"]
+    # a set holds one of each flower, on the whole table
+    kinds = _distinct_flowers([t for _, t in flowers], notes)
+    for area in players:
+        area.flowers = tuple(k for (a, _), k in zip(flowers, kinds) if a is area)
     table = TableState(players=players, unplaced=unplaced + notes)
     return Layout(table, [placed[i] for i in sorted(placed)], OVERHEAD, math.degrees(phi))
 
@@ -1199,7 +1205,8 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
                 for t in chunk:
                     assign.append((t, f"meld:{n}"))
     area.melds = tuple(mots)
-    area.flowers = tuple(t.kind for t in sorted(flowers, key=lambda t: t.u))
+    flowers.sort(key=lambda t: t.u)
+    area.flowers = tuple(t.kind for t in flowers)
     for t in flowers:
         assign.append((t, "flower"))
     # river and exposed tiles
