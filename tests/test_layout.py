@@ -645,3 +645,18 @@ def test_overhead_flowers_are_unique_on_the_whole_table():
     for seat, s in spec.items():
         _expect(seat, s, lay.table.player(seat))
     assert any("each flower is unique" in u for u in lay.table.unplaced)
+
+
+def test_overhead_faint_face_up_box_is_not_placed():
+    """A face-up box the detector is all but sure is not a tile (a seam between discards, a shadow) is not read
+    as an exposed tile; it is said."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    d = dets[[n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][-1]]
+    x1, y1, x2, y2 = d.box
+    dets.append(Detection((x1 + 3 * (x2 - x1), y1, x2 + 3 * (x2 - x1), y2), T.WHITE, "upright", 0.02))
+    lay = parse_overhead(dets)
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+    assert any(u.startswith("faint detection of 5z") for u in lay.table.unplaced)

@@ -55,6 +55,7 @@ STRADDLE_COVER_WEAK = 0.35  # or this much inside them ...
 STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
 WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
 HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves
+FAINT = 0.05            # overhead: face-up detections less sure than this are not placed
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
@@ -912,6 +913,12 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     kept, dropped = _dedupe(dets)
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
+    # among a hundred tiles, a face-up box the detector is this unsure of is a shadow or a seam, not a tile
+    faint = [i for i in kept if dets[i].kind != T.BACK and dets[i].confidence < FAINT]
+    kept = [i for i in kept if i not in faint]
+    placed.update({i: Placed(dets[i], None, "unplaced") for i in faint})
+    unplaced += [f"faint detection of {T.code(dets[i].kind)} (confidence {dets[i].confidence:.2f}) not placed"
+                 for i in faint]
     tiles = _tiles(dets, kept)
     phi = _nn_angle(np.array([(t.x, t.y) for t in tiles]), 4)
     _rotate(tiles, phi)
