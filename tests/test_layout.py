@@ -660,3 +660,17 @@ def test_overhead_faint_face_up_box_is_not_placed():
     for seat, s in spec.items():
         _expect(seat, s, lay.table.player(seat))
     assert any(u.startswith("faint detection of 5z") for u in lay.table.unplaced)
+
+
+def test_phone_set_apart_in_a_row_of_melds_takes_its_widest_tile_as_sideways():
+    """A pung of 1p claimed from across, its sideways tile confidently labelled upright (the one of dots looks
+    the same turned a quarter) and its box, seen at a slant, only somewhat wider than its neighbours': a set
+    of three apart in the row of melds is a meld, its clearly widest tile the sideways one."""
+    hand = parse_hand("23m11z [456p<] [111p^] [222s>] +1m")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = next(n for n, t in enumerate(tl) if t.group == "meld:1" and t.angle == 90.0)
+    x1, y1, x2, y2 = dets[i].box
+    dets[i] = dataclasses.replace(dets[i], box=(x1 + 0.12 * (x2 - x1), y1, x2 - 0.12 * (x2 - x1), y2),
+                                  orientation="upright", orientation_p=(0.999, 0.0005, 0.0005))
+    assert read(dets)[1] == format_hand(hand)

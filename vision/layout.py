@@ -56,6 +56,8 @@ STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
 WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
 HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves
 FAINT = 0.05            # overhead: face-up detections less sure than this are not placed
+LEAN_MIN = 0.35        # a set apart in a row of melds: its widest tile is the sideways one if this wide ...
+LEAN_MARGIN = 0.25     # ... and this much wider than the next
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
@@ -98,6 +100,7 @@ class _Tile:
     v: float = 0.0
     w: float = 0.0         # local tile width (short side) in pixels
     side: bool = False     # lies sideways relative to its row
+    lean: float = 0.0      # box-shape evidence of lying sideways (~1 sideways, ~0 along the row)
     added: bool = False    # stacked on a sideways tile (added kong)
 
     @property
@@ -265,7 +268,8 @@ def _classify_sideways(row: list[_Tile], theta: float) -> None:
         ev = w = 0.0
         if rel_shape > 0 and abs(m_up) > 1e-6:
             shape = (med - mi) / (2 * m_up)                 # ~1 for a sideways tile, ~0 for its upright peers
-            ev += rel_shape * float(np.clip(shape, -0.5, 1.5))
+            t.lean = rel_shape * float(np.clip(shape, -0.5, 1.5))
+            ev += t.lean
             w += rel_shape
         if a is not None and major is not None and rel_label > 0:
             # a face that looks alike turned a quarter (blank white dragon, one of dots) leaves the classifier
@@ -695,6 +699,15 @@ def parse_phone(dets: list[Detection]) -> Layout:
                 g.remove(t)
                 shadows.append(t)
                 break
+    # a set of three or four face-up tiles apart in a row of melds, one of them clearly the widest along the
+    # row: a claimed meld whose sideways tile the labels missed (a face alike turned a quarter: 1p, 8s, 5z)
+    for g in groups:
+        if (3 <= len(g) <= 4 and not _is_meld_group(g) and _set_kind([t.kind for t in g]) is not None
+                and any(_is_meld_group(o) and _row_index(fr.rows, o[0]) == _row_index(fr.rows, g[0])
+                        for o in groups if o is not g)):
+            lean = sorted(g, key=lambda t: -t.lean)
+            if lean[0].lean >= LEAN_MIN and lean[0].lean - lean[1].lean >= LEAN_MARGIN:
+                lean[0].side = True
     melds = [g for g in groups if _is_meld_group(g)]
     rest = [g for g in groups if not _is_meld_group(g)]
     # the concealed tiles of a finished hand are shown face up: a face-down box inside the hand row (a shadow,
