@@ -553,7 +553,7 @@ def test_phone_weak_box_at_the_end_of_a_meld_is_a_shadow(kind, label):
     shadow = Detection((last.box[2], last.box[1], last.box[2] + w, last.box[3]), kind, label, 0.3)
     lay, got = read(dets + [shadow])
     assert got == format_hand(hand)
-    assert any(u.startswith("weak box") for u in lay.table.unplaced)
+    assert any("at the end of a meld: a shadow" in u for u in lay.table.unplaced)
     lay = parse_phone(dets + [dataclasses.replace(shadow, confidence=0.9)])
     assert lay.table.players[0].melds[2].meld is None
 
@@ -674,3 +674,17 @@ def test_phone_set_apart_in_a_row_of_melds_takes_its_widest_tile_as_sideways():
     dets[i] = dataclasses.replace(dets[i], box=(x1 + 0.12 * (x2 - x1), y1, x2 - 0.12 * (x2 - x1), y2),
                                   orientation="upright", orientation_p=(0.999, 0.0005, 0.0005))
     assert read(dets)[1] == format_hand(hand)
+
+
+def test_phone_face_down_box_beside_the_winning_tile_is_a_shadow():
+    """A face-down box in the gap before the winning tile makes a group of two: no meld is two tiles, so the box
+    is a shadow (said) and the winning tile stays set apart."""
+    hand = parse_hand("123m456p789s1122z +2z")
+    tl = layout_hand(hand, gap=2.2)
+    dets = render(tl)
+    win = next(d for t, d in zip(tl, dets) if t.group == "winning")
+    w = win.box[2] - win.box[0]
+    dets.append(Detection((win.box[0] - w, win.box[1], win.box[0], win.box[3]), T.BACK, "face_down", 0.5))
+    lay, got = read(dets)
+    assert got == format_hand(hand)
+    assert any("beside a lone tile" in u for u in lay.table.unplaced)

@@ -691,14 +691,20 @@ def parse_phone(dets: list[Detection]) -> Layout:
     loose_backs = [g for g in groups if all(t.back for t in g) and len(g) != 4]
     groups = [g for g in groups if g not in loose_backs]
     # a weak box at the end of a meld (a shadow in the gap before the next group) that spoils it
-    shadows = []
+    shadows: list[tuple[_Tile, str]] = []
     for g in groups:
         for t in (g[0], g[-1]) if len(g) >= 4 else ():
             if (t.det.confidence < WEAK_END * float(np.median([o.det.confidence for o in g]))
                     and _read_meld(g)[0].meld is None and _read_meld([o for o in g if o is not t])[0].meld is not None):
                 g.remove(t)
-                shadows.append(t)
+                shadows.append((t, "at the end of a meld: a shadow, not a tile"))
                 break
+        # one face-down box beside one face-up tile is no meld (a meld is three or four tiles): a shadow beside a
+        # tile set apart, such as the winning tile
+        if len(g) == 2 and sum(t.back for t in g) == 1 and not any(t.side for t in g):
+            t = next(t for t in g if t.back)
+            g.remove(t)
+            shadows.append((t, "beside a lone tile: a meld is three or four tiles; a shadow, not a tile"))
     # a set of three or four face-up tiles apart in a row of melds, one of them clearly the widest along the
     # row: a claimed meld whose sideways tile the labels missed (a face alike turned a quarter: 1p, 8s, 5z)
     for g in groups:
@@ -721,8 +727,8 @@ def parse_phone(dets: list[Detection]) -> Layout:
                         f"(4 tiles): not placed" for g in loose_backs]
     notes += [f"face-down box {_describe(t)} inside the concealed row: not a tile of the hand" for t in in_row]
     loose_backs.append(in_row)
-    notes += [f"weak box {_describe(t)} at the end of a meld: a shadow, not a tile" for t in shadows]
-    loose_backs.append(shadows)
+    notes += [f"box {_describe(t)} {why}" for t, why in shadows]
+    loose_backs.append([t for t, _ in shadows])
     stray: list[_Tile] = [t for g in rest if len(g) == 1 for t in g if _isolated(t, core)]
     stray += [t for g in loose_backs for t in g]
     rest = [g for g in rest if not (len(g) == 1 and g[0] in stray)]
