@@ -688,3 +688,4 @@ def test_phone_face_down_box_beside_the_winning_tile_is_a_shadow():
     lay, got = read(dets)
     assert got == format_hand(hand)
     assert any("beside a lone tile" in u for u in lay.table.unplaced)
+

@@ -128,14 +128,20 @@ def _iou(a, b) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def _dedupe(dets: list[Detection]) -> tuple[list[int], list[int]]:
-    """Indices kept / dropped as duplicates (lower confidence of two boxes with IoU > DUP_IOU)."""
+def _dedupe(dets: list[Detection], weak_dup: bool = False) -> tuple[list[int], list[int]]:
+    """Indices kept / dropped as duplicates: the less sure of two boxes with IoU > DUP_IOU, or with IoU >
+    WEAK_DUP_IOU if it is much less sure (``weak_dup``: not for a phone photo, where the claimed tile of an added
+    kong, half hidden under the added one, overlaps it so and is often much less sure), or a box astride
+    neighbours."""
     order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
     kept: list[int] = []
     dropped: list[int] = []
+
+    def limit(i, j):
+        return WEAK_DUP_IOU if weak_dup and dets[i].confidence < WEAK_DUP * dets[j].confidence else DUP_IOU
+
     for i in order:
-        if any(_iou(dets[i].box, dets[j].box) > (DUP_IOU if dets[i].confidence >= WEAK_DUP * dets[j].confidence
-                                                  else WEAK_DUP_IOU) for j in kept) or _straddles(dets, i, kept):
+        if any(_iou(dets[i].box, dets[j].box) > limit(i, j) for j in kept) or _straddles(dets, i, kept):
             dropped.append(i)
         else:
             kept.append(i)
@@ -929,7 +935,7 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     """Read an overhead frame of the whole table (self at the bottom of the frame, to within 45 degrees)."""
     if not dets:
         raise LayoutError("no tiles detected")
-    kept, dropped = _dedupe(dets)
+    kept, dropped = _dedupe(dets, weak_dup=True)
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
     # among a hundred tiles, a face-up box the detector is this unsure of is a shadow or a seam, not a tile
