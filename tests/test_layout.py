@@ -655,11 +655,17 @@ def test_overhead_faint_face_up_box_is_not_placed():
     dets = render(tl, scale=22, center=(320, 320), squash=0.6)
     d = dets[[n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][-1]]
     x1, y1, x2, y2 = d.box
-    dets.append(Detection((x1 + 3 * (x2 - x1), y1, x2 + 3 * (x2 - x1), y2), T.WHITE, "upright", 0.02))
+    dets.append(Detection((x1 + 3 * (x2 - x1), y1, x2 + 3 * (x2 - x1), y2), 3, "upright", 0.02))
     lay = parse_overhead(dets)
     for seat, s in spec.items():
         _expect(seat, s, lay.table.player(seat))
-    assert any(u.startswith("faint detection of 5z") for u in lay.table.unplaced)
+    assert any(u.startswith("faint detection of 4m") for u in lay.table.unplaced)
+    # a blank white dragon just as faint in the next river slot is the locator and the classifier disputing
+    # a blank face: it is kept, and read as the next discard
+    slot = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"]
+    step = dets[slot[1]].box[0] - dets[slot[0]].box[0]
+    dets[-1] = Detection((x1 + step, y1, x2 + step, y2), T.WHITE, "upright", 0.02)
+    assert parse_overhead(dets).table.player("self").discards == tuple(spec["self"]["discards"]) + (T.WHITE,)
 
 
 def test_phone_set_apart_in_a_row_of_melds_takes_its_widest_tile_as_sideways():

@@ -938,8 +938,9 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     kept, dropped = _dedupe(dets, weak_dup=True)
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
-    # among a hundred tiles, a face-up box the detector is this unsure of is a shadow or a seam, not a tile
-    faint = [i for i in kept if dets[i].kind != T.BACK and dets[i].confidence < FAINT]
+    # among a hundred tiles, a face-up box the detector is this unsure of is a shadow or a seam, not a tile;
+    # except a blank white dragon, the one face that the locator and the classifier dispute with a back
+    faint = [i for i in kept if dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < FAINT]
     kept = [i for i in kept if i not in faint]
     placed.update({i: Placed(dets[i], None, "unplaced") for i in faint})
     unplaced += [f"faint detection of {T.code(dets[i].kind)} (confidence {dets[i].confidence:.2f}) not placed"
