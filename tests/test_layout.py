@@ -695,3 +695,19 @@ def test_phone_face_down_box_beside_the_winning_tile_is_a_shadow():
     assert got == format_hand(hand)
     assert any("beside a lone tile" in u for u in lay.table.unplaced)
 
+
+
+@pytest.mark.parametrize("apart", [True, False])
+def test_phone_weak_extra_box_beside_a_short_hand_is_dropped(apart):
+    """Four melds, one concealed tile and the winning tile: a weak spurious box touching the hand makes one
+    tile too many; it is dropped (said) before the winning tile is chosen, also when the winning tile is set
+    apart by less than a group gap."""
+    hand = parse_hand("1m [234m<] [777z^] [1111p] [999s>] +1m")
+    tl = layout_hand(hand, apart=apart)
+    dets = render(tl)
+    c = next(d for t, d in zip(tl, dets) if t.group == "concealed")
+    w = c.box[2] - c.box[0]
+    dets.append(Detection((c.box[0] - w, c.box[1], c.box[0], c.box[3]), 17, "upright", 0.05))
+    lay, got = read(dets)
+    assert got == format_hand(hand)
+    assert any(u.startswith("dropped the least sure detection 9p") for u in lay.table.unplaced)

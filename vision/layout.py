@@ -748,6 +748,16 @@ def parse_phone(dets: list[Detection]) -> Layout:
     n_melds = len(melds)
     expected = 13 - 3 * n_melds
 
+    # one tile too many for the melds shown and one detection much less sure than the rest: drop it, and say so
+    loose = [t for g in rest for t in g]
+    if len(loose) == expected + 2 and len(loose) >= 3:
+        weakest = min(loose, key=lambda t: t.det.confidence)
+        median = float(np.median([t.det.confidence for t in loose]))
+        if weakest.det.confidence < 0.5 and weakest.det.confidence < 0.7 * median:
+            rest = [h for g in rest for h in ([[t for t in g if t is not weakest]] if weakest in g else [g]) if h]
+            stray.append(weakest)
+            notes.append(f"dropped the least sure detection {_describe(weakest)} "
+                         f"(confidence {weakest.det.confidence:.2f}): one tile too many in the hand")
     multi = [g for g in rest if len(g) > 1]
     singles = [g[0] for g in rest if len(g) == 1]
     main = max(multi, key=len) if multi else None
@@ -760,25 +770,18 @@ def parse_phone(dets: list[Detection]) -> Layout:
         while others and len(concealed) < expected:
             concealed.append(others.pop(0))
         stray += others
-    elif main is not None and len(concealed) == expected + 1 and len(main) >= 3:
+    elif main is not None and len(concealed) == expected + 1 and len(main) >= 2:
         # no tile stands apart but the hand has one tile too many: the winning tile was set apart by less
-        # than a group gap. Take the last tile of the row if its gap is clearly the widest there.
+        # than a group gap. Take the last tile of the row if its gap is clearly the widest there (of two
+        # tiles: wider than touching tiles' spacing).
         row = sorted(main, key=lambda t: t.u)
         d = [b.u - a.u for a, b in zip(row, row[1:])]
-        if d[-1] > WIN_GAP * float(np.median(d[:-1])) and d[-1] == max(d):
+        typical = float(np.median(d[:-1])) if len(d) > 1 else (row[0].w + row[1].w) / 2
+        if d[-1] > WIN_GAP * typical and d[-1] == max(d):
             winning = row[-1]
             concealed.remove(winning)
             notes.append(f"winning tile {_describe(winning)} taken from the end of the hand row: "
                          f"set apart by a narrow gap")
-    # one tile too many in the hand and one detection much less sure than the rest: drop it, and say so
-    if winning is not None and len(concealed) == expected + 1 and len(concealed) >= 3:
-        weakest = min(concealed, key=lambda t: t.det.confidence)
-        median = float(np.median([t.det.confidence for t in concealed]))
-        if weakest.det.confidence < 0.5 and weakest.det.confidence < 0.7 * median:
-            concealed.remove(weakest)
-            stray.append(weakest)
-            notes.append(f"dropped the least sure detection {_describe(weakest)} "
-                         f"(confidence {weakest.det.confidence:.2f}): one tile too many in the hand")
     concealed.sort(key=lambda t: (_row_index(fr.rows, t), t.u))
     # a concealed kong shown as 4 face-down tiles in the hand row cannot be part of the hand
     if any(t.back for t in concealed):
