@@ -533,6 +533,11 @@ def _partition_melds(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
     return [g[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
+def _lone_backs(g: list[_Tile]) -> bool:
+    """Face-down tiles alone in a group: a concealed kong only as four; fewer or more belong nowhere."""
+    return all(t.back for t in g) and len(g) != 4
+
+
 def _is_meld_group(g: list[_Tile]) -> bool:
     """A group laid out as a meld: it holds a sideways or face-down tile, or it is four tiles the classifier
     finds likelier to be a concealed kong with pale backs read as faces than what it read."""
@@ -693,8 +698,7 @@ def parse_phone(dets: list[Detection]) -> Layout:
         elif g:
             groups.append(g)
 
-    # face-down tiles alone in a group are a concealed kong only as four; fewer or more belong nowhere
-    loose_backs = [g for g in groups if all(t.back for t in g) and len(g) != 4]
+    loose_backs = [g for g in groups if _lone_backs(g)]
     groups = [g for g in groups if g not in loose_backs]
     # a weak box at the end of a meld (a shadow in the gap before the next group) that spoils it
     shadows: list[tuple[_Tile, str]] = []
@@ -713,15 +717,16 @@ def parse_phone(dets: list[Detection]) -> Layout:
             shadows.append((t, "beside a lone tile: a meld is three or four tiles; a shadow, not a tile"))
     # a set of three or four face-up tiles apart in a row of melds, one of them clearly the widest along the
     # row: a claimed meld whose sideways tile the labels missed (a face alike turned a quarter: 1p, 8s, 5z)
-    for g in groups:
-        if (3 <= len(g) <= 4 and not _is_meld_group(g) and _set_kind([t.kind for t in g]) is not None
-                and any(_is_meld_group(o) and _row_index(fr.rows, o[0]) == _row_index(fr.rows, g[0])
-                        for o in groups if o is not g)):
+    is_meld = [_is_meld_group(g) for g in groups]
+    meld_rows = {_row_index(fr.rows, g[0]) for g, m in zip(groups, is_meld) if m}
+    for n, g in enumerate(groups):
+        if (3 <= len(g) <= 4 and not is_meld[n] and _set_kind([t.kind for t in g]) is not None
+                and _row_index(fr.rows, g[0]) in meld_rows):
             lean = sorted(g, key=lambda t: -t.lean)
             if lean[0].lean >= LEAN_MIN and lean[0].lean - lean[1].lean >= LEAN_MARGIN:
-                lean[0].side = True
-    melds = [g for g in groups if _is_meld_group(g)]
-    rest = [g for g in groups if not _is_meld_group(g)]
+                lean[0].side = is_meld[n] = True
+    melds = [g for g, m in zip(groups, is_meld) if m]
+    rest = [g for g, m in zip(groups, is_meld) if not m]
     # the concealed tiles of a finished hand are shown face up: a face-down box inside the hand row (a shadow,
     # say) is not a tile of it, and the space it bridged may be the gap before the winning tile
     in_row = [t for g in rest for t in g if t.back and len(g) > 1]
@@ -1226,8 +1231,7 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
             rest = [t for t in g if not T.is_flower(t.kind)]
             if not rest:
                 continue
-            if all(t.back for t in rest) and len(rest) != 4:
-                # face-down tiles alone are a concealed kong only as four; fewer or more belong nowhere
+            if _lone_backs(rest):
                 notes.append(f"face-down tile(s) {', '.join(_describe(t) for t in rest)} in the meld area are "
                              f"not a concealed kong (4 tiles): not placed")
                 assign += [(t, "unplaced") for t in rest]
@@ -1302,9 +1306,9 @@ def _read_river(ts: list[_Tile], river: Optional[_River], w: float, notes: list[
         last = idx
     # discards lie face up: a 'face-down' tile in its slot of the river is a blank white dragon (in a set with
     # pale backs the two look alike)
-    for t in discards:
+    for n, t in enumerate(discards):
         if t.back:
-            notes.append(f"face-down box {_describe(t)} in river slot {discards.index(t)}: read as a white dragon")
+            notes.append(f"face-down box {_describe(t)} in river slot {n}: read as a white dragon")
             t.det = replace(t.det, kind=T.WHITE, orientation=UPRIGHT)
     return discards, off, flowers
 
