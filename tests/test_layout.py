@@ -478,6 +478,25 @@ def test_overhead_stray_back_just_outside_the_hand_row():
     assert lay.table.player("across").concealed_face_down == spec["across"]["hand"]
 
 
+def test_overhead_thin_weak_slivers_outside_the_hand_bar_are_not_the_hand():
+    """A row of weak boxes much narrower than a tile just outside the self seat's hand bar (an object cut by
+    the frame's edge, the bar's own edge) is not that seat's hand: the bar inside it is."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    hand = [d for d, t in zip(dets, tl) if t.seat == "self" and t.group == "concealed"]
+    h = hand[0].box[3] - hand[0].box[1]
+    y1 = max(d.box[3] for d in hand) + 1.2 * h
+    x = hand[2].box[0]
+    slivers = [Detection((x + 22 * n, y1, x + 22 * n + 9, y1 + h), T.BACK, "face_down", 0.4) for n in range(3)]
+    area = parse_overhead(dets + slivers).table.player("self")
+    assert area.concealed_face_down == spec["self"]["hand"]
+    # the same boxes as sure and as wide as tiles are a row of backs there: they are the hand
+    tiles = [dataclasses.replace(d, box=(d.box[0], d.box[1], d.box[0] + 22, d.box[3]), confidence=0.9)
+             for d in slivers]
+    assert parse_overhead(dets + tiles).table.player("self").concealed_face_down == 3
+
+
 def test_overhead_seat_spacing_agrees_with_the_table():
     """A decoration read as a stack of overlapping tiles, and a hand bar split into overlapping boxes, make the
     left seat's tile spacing look much narrower; the other seats' spacing (same tiles, same table) overrules

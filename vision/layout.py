@@ -912,6 +912,8 @@ SEAT_ANGLE = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}   # co
 MELD_ZONE = 2.5        # face-up rows within this many tile widths inside the hand row hold melds and flowers
 RIVER_COLS = 6
 STRAY_OUTSIDE = 1.5     # tile widths: how close outside the hand row a short row of backs is a stray
+STRAY_THIN = 0.7        # a row of backs outside a longer bar, its boxes this much narrower than the bar's ...
+STRAY_WEAK = 0.75       # ... and this much less sure, is not a hand
 PITCH_AGREE = 0.2       # a seat's tile spacing may differ this much from the table's (perspective)
 
 
@@ -1109,9 +1111,18 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
     faces = [r for r in sr.rows if not _is_back_row(r)]
     backs.sort(key=lambda r: -float(np.mean([t.v for t in r])))        # nearest the player first
     # one or two boxes just outside a longer bar of backs are a decoration or a shadow, not the hand
+    # and weak boxes much narrower than the bar inside them are slivers (an object cut by the frame's edge, the
+    # edge of the bar itself)
+    def stray(out, inner):
+        if len(inner) < 3 or len(inner) <= len(out):
+            return False
+        if (np.median([t.w for t in out]) < STRAY_THIN * np.median([t.w for t in inner])
+                and np.median([t.det.confidence for t in out]) < STRAY_WEAK * np.median([t.det.confidence for t in inner])):
+            return True
+        return len(out) <= 2 and np.mean([t.v for t in out]) - np.mean([t.v for t in inner]) < STRAY_OUTSIDE * sr.w
+
     n = 0
-    while (n + 1 < len(backs) and len(backs[n]) <= 2 and len(backs[n + 1]) >= 3
-           and np.mean([t.v for t in backs[n]]) - np.mean([t.v for t in backs[n + 1]]) < STRAY_OUTSIDE * sr.w):
+    while n + 1 < len(backs) and stray(backs[n], backs[n + 1]):
         n += 1
     hand = backs[n] if backs else None
     walls = [r for r in backs if r is not hand]
