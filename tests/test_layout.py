@@ -497,6 +497,22 @@ def test_overhead_thin_weak_slivers_outside_the_hand_bar_are_not_the_hand():
     assert parse_overhead(dets + tiles).table.player("self").concealed_face_down == 3
 
 
+@pytest.mark.parametrize("where,conf", [("beyond the end", 0.8), ("in front", 0.45)])
+def test_overhead_short_row_of_backs_outside_the_hand_bar_is_not_the_hand(where, conf):
+    """One to three backs outside a seat's bar of backs are an object on the table (or the frame's edge), not
+    the seat's hand, when they lie beyond the bar's end or are much less sure than it."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    hand = [d for d, t in zip(dets, tl) if t.seat == "self" and t.group == "concealed"]
+    h = hand[0].box[3] - hand[0].box[1]
+    y1 = max(d.box[3] for d in hand) + 1.5 * h
+    x = max(d.box[2] for d in hand) + 66 if where == "beyond the end" else hand[3].box[0]
+    extra = [Detection((x + 22 * n, y1, x + 22 * n + 22, y1 + h), T.BACK, "face_down", conf) for n in range(2)]
+    area = parse_overhead(dets + extra).table.player("self")
+    assert area.concealed_face_down == spec["self"]["hand"]
+
+
 def test_overhead_seat_spacing_agrees_with_the_table():
     """A decoration read as a stack of overlapping tiles, and a hand bar split into overlapping boxes, make the
     left seat's tile spacing look much narrower; the other seats' spacing (same tiles, same table) overrules

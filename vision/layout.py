@@ -1110,14 +1110,20 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
     backs = [r for r in sr.rows if _is_back_row(r)]
     faces = [r for r in sr.rows if not _is_back_row(r)]
     backs.sort(key=lambda r: -float(np.mean([t.v for t in r])))        # nearest the player first
-    # one or two boxes just outside a longer bar of backs are a decoration or a shadow, not the hand
-    # and weak boxes much narrower than the bar inside them are slivers (an object cut by the frame's edge, the
-    # edge of the bar itself)
+    # a few backs outside a longer bar of backs are not the hand but an object on the table, a shadow or a
+    # sliver (an object cut by the frame's edge, the bar's own edge) when: they are weak and much narrower than
+    # the bar; or they lie beyond the bar's ends; or they are much less sure; or one or two lie just outside it
     def stray(out, inner):
         if len(inner) < 3 or len(inner) <= len(out):
             return False
         if (np.median([t.w for t in out]) < STRAY_THIN * np.median([t.w for t in inner])
                 and np.median([t.det.confidence for t in out]) < STRAY_WEAK * np.median([t.det.confidence for t in inner])):
+            return True
+        if len(out) <= 3 and (min(t.u for t in out) > max(t.u for t in inner) + sr.pitch
+                              or max(t.u for t in out) < min(t.u for t in inner) - sr.pitch):
+            return True
+        if len(out) <= 3 and (np.median([t.det.confidence for t in out])
+                              < STRAY_WEAK * np.median([t.det.confidence for t in inner])):
             return True
         return len(out) <= 2 and np.mean([t.v for t in out]) - np.mean([t.v for t in inner]) < STRAY_OUTSIDE * sr.w
 
