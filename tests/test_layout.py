@@ -497,10 +497,10 @@ def test_overhead_thin_weak_slivers_outside_the_hand_bar_are_not_the_hand():
     assert parse_overhead(dets + tiles).table.player("self").concealed_face_down == 3
 
 
-@pytest.mark.parametrize("where,conf", [("beyond the end", 0.8), ("in front", 0.45)])
-def test_overhead_short_row_of_backs_outside_the_hand_bar_is_not_the_hand(where, conf):
-    """One to three backs outside a seat's bar of backs are an object on the table (or the frame's edge), not
-    the seat's hand, when they lie beyond the bar's end or are much less sure than it."""
+@pytest.mark.parametrize("where,conf,n", [("beyond the end", 0.8, 2), ("in front", 0.45, 2), ("in front", 0.45, 5)])
+def test_overhead_short_row_of_backs_outside_the_hand_bar_is_not_the_hand(where, conf, n):
+    """Backs outside a seat's longer bar of backs are an object on the table (or the frame's edge), not the
+    seat's hand, when one to three lie beyond the bar's end, or when they are much less sure than it."""
     spec = _table()
     tl = layout_table(spec)
     dets = render(tl, scale=22, center=(320, 320), squash=0.6)
@@ -508,9 +508,24 @@ def test_overhead_short_row_of_backs_outside_the_hand_bar_is_not_the_hand(where,
     h = hand[0].box[3] - hand[0].box[1]
     y1 = max(d.box[3] for d in hand) + 1.5 * h
     x = max(d.box[2] for d in hand) + 66 if where == "beyond the end" else hand[3].box[0]
-    extra = [Detection((x + 22 * n, y1, x + 22 * n + 22, y1 + h), T.BACK, "face_down", conf) for n in range(2)]
+    extra = [Detection((x + 22 * i, y1, x + 22 * i + 22, y1 + h), T.BACK, "face_down", conf) for i in range(n)]
     area = parse_overhead(dets + extra).table.player("self")
     assert area.concealed_face_down == spec["self"]["hand"]
+
+
+def test_overhead_box_in_line_with_the_hand_bar_but_far_from_it_is_not_counted():
+    """A back lying in line with a hand bar but several tiles past its end is not part of the hand (a hand is
+    one bar): it is not counted, and it is said."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    hand = [d for d, t in zip(dets, tl) if t.seat == "self" and t.group == "concealed"]
+    right = max(hand, key=lambda d: d.box[0])
+    dets.append(dataclasses.replace(right, box=(right.box[0] + 4 * 22, right.box[1], right.box[2] + 4 * 22,
+                                                right.box[3]), confidence=0.5))
+    lay = parse_overhead(dets)
+    assert lay.table.player("self").concealed_face_down == spec["self"]["hand"]
+    assert any("in line with the hand row" in u for u in lay.table.unplaced)
 
 
 def test_overhead_seat_spacing_agrees_with_the_table():

@@ -914,6 +914,7 @@ RIVER_COLS = 6
 STRAY_OUTSIDE = 1.5     # tile widths: how close outside the hand row a short row of backs is a stray
 STRAY_THIN = 0.7        # a row of backs outside a longer bar, its boxes this much narrower than the bar's ...
 STRAY_WEAK = 0.75       # ... and this much less sure, is not a hand
+HAND_GAP = 2.5          # tile pitches: a box this far from the rest of the hand row is not part of the hand
 PITCH_AGREE = 0.2       # a seat's tile spacing may differ this much from the table's (perspective)
 
 
@@ -1122,8 +1123,7 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
         if len(out) <= 3 and (min(t.u for t in out) > max(t.u for t in inner) + sr.pitch
                               or max(t.u for t in out) < min(t.u for t in inner) - sr.pitch):
             return True
-        if len(out) <= 3 and (np.median([t.det.confidence for t in out])
-                              < STRAY_WEAK * np.median([t.det.confidence for t in inner])):
+        if np.median([t.det.confidence for t in out]) < STRAY_WEAK * np.median([t.det.confidence for t in inner]):
             return True
         return len(out) <= 2 and np.mean([t.v for t in out]) - np.mean([t.v for t in inner]) < STRAY_OUTSIDE * sr.w
 
@@ -1215,12 +1215,30 @@ def _count_touching(row: list[_Tile], pitch: float) -> int:
     return int(round((us[-1] - us[0]) / pitch)) + 1
 
 
+def _main_run(row: list[_Tile], pitch: float) -> tuple[list[_Tile], list[_Tile]]:
+    """Split a row where neighbours are HAND_GAP pitches or more apart: (the run with most boxes, the rest)."""
+    row = sorted(row, key=lambda t: t.u)
+    runs = [[row[0]]]
+    for a, b in zip(row, row[1:]):
+        if b.u - a.u >= HAND_GAP * pitch:
+            runs.append([])
+        runs[-1].append(b)
+    main = max(runs, key=len)
+    return main, [t for r in runs if r is not main for t in r]
+
+
 def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
     area = PlayerArea(seat=seat, concealed=None, winning_tile_apart=False)
     assign: list[tuple[_Tile, str]] = []
     notes: list[str] = []
     hand, walls, meldz, riverz = _zones(sr)
     if hand:
+        # a hand is one bar: boxes set off from it by a wide gap are something else lying in line with it
+        hand, off = _main_run(hand, sr.pitch)
+        for t in off:
+            notes.append(f"{_describe(t)} in line with the hand row but {HAND_GAP:g} tiles or more from it: "
+                         f"not placed")
+            assign.append((t, "unplaced"))
         backs = [t for t in hand if t.back]
         # the row's length counts the tiles; face-up ones in it (shown tiles) are not face-down ones
         area.concealed_face_down = max(len(backs) and 1, _count_touching(hand, sr.pitch) - (len(hand) - len(backs)))
