@@ -710,12 +710,17 @@ def test_overhead_faint_face_up_box_is_not_placed():
     for seat, s in spec.items():
         _expect(seat, s, lay.table.player(seat))
     assert any(u.startswith("faint detection of 4m") for u in lay.table.unplaced)
-    # a blank white dragon just as faint in the next river slot is the locator and the classifier disputing
-    # a blank face: it is kept, and read as the next discard
+    # a blank white dragon just as faint in the next river slot, in a box the locator is sure of, is the
+    # locator and the classifier disputing a blank face: it is kept, and read as the next discard
     slot = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"]
     step = dets[slot[1]].box[0] - dets[slot[0]].box[0]
-    dets[-1] = Detection((x1 + step, y1, x2 + step, y2), T.WHITE, "upright", 0.02)
+    dets[-1] = Detection((x1 + step, y1, x2 + step, y2), T.WHITE, "upright", 0.02, ((T.BACK, 0.97), (T.WHITE, 0.025)))
     assert parse_overhead(dets).table.player("self").discards == tuple(spec["self"]["discards"]) + (T.WHITE,)
+    # in a box the locator itself doubts (a shadow past the river's end), it is not placed
+    dets[-1] = Detection((x1 + step, y1, x2 + step, y2), T.WHITE, "upright", 0.02, ((T.BACK, 0.9), (T.WHITE, 0.05)))
+    lay = parse_overhead(dets)
+    assert lay.table.player("self").discards == tuple(spec["self"]["discards"])
+    assert any(u.startswith("faint detection of 5z") for u in lay.table.unplaced)
 
 
 def test_phone_set_apart_in_a_row_of_melds_takes_its_widest_tile_as_sideways():

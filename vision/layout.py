@@ -55,7 +55,8 @@ STRADDLE_COVER_WEAK = 0.35  # or this much inside them ...
 STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
 WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
 HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves
-FAINT = 0.05            # overhead: face-up detections less sure than this are not placed
+FAINT = 0.05            # overhead: face-up detections less sure than this are not placed ...
+FAINT_BOX = 0.5         # ... except a white dragon whose box (the locator's score) is at least this sure
 LEAN_MIN = 0.35        # a set apart in a row of melds: its widest tile is the sideways one if this wide ...
 LEAN_MARGIN = 0.25     # ... and this much wider than the next
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
@@ -146,6 +147,13 @@ def _dedupe(dets: list[Detection], weak_dup: bool = False) -> tuple[list[int], l
         else:
             kept.append(i)
     return sorted(kept), sorted(dropped)
+
+
+def _box_score(d: Detection) -> float:
+    """The locator's confidence that a tile lies in the box, whatever its face: the detection's confidence
+    divided by the classifier's probability of its kind (the confidence itself when that is unknown)."""
+    p = dict(d.candidates).get(d.kind)
+    return d.confidence / p if p else d.confidence
 
 
 def _cover(a, b) -> float:
@@ -950,8 +958,10 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
     # among a hundred tiles, a face-up box the detector is this unsure of is a shadow or a seam, not a tile;
-    # except a blank white dragon, the one face that the locator and the classifier dispute with a back
-    faint = [i for i in kept if dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < FAINT]
+    # except a blank white dragon, the one face that the locator and the classifier dispute with a back: a
+    # sure box there is a tile, and it is face up
+    faint = [i for i in kept if dets[i].kind != T.BACK and dets[i].confidence < FAINT
+             and not (dets[i].kind == T.WHITE and _box_score(dets[i]) >= FAINT_BOX)]
     kept = [i for i in kept if i not in faint]
     placed.update({i: Placed(dets[i], None, "unplaced") for i in faint})
     unplaced += [f"faint detection of {T.code(dets[i].kind)} (confidence {dets[i].confidence:.2f}) not placed"
