@@ -334,6 +334,27 @@ def test_phone_added_kong(angle, dy):
     assert lay.table.players[0].melds[2].meld == Meld(KONG, 19, source=RIGHT, added=True)
 
 
+@pytest.mark.parametrize("misread", ["claimed weak", "added upright"])
+def test_phone_added_kong_whose_hidden_or_top_tile_is_misread(misread):
+    """加杠 seen by a real detector: the claimed tile under the added one shows only its edge and is read as
+    some other kind with little confidence; or the added tile on top is read as another kind, labelled upright.
+    Two boxes squarely one on the other over a sideways tile are one kind, the meld's."""
+    from tests.layout_scenes import Tile
+    tl = layout_hand(parse_hand("23m11z [456p<] [777z^] [222s>] +1m"))
+    side = next(t for t in tl if t.group == "meld:2" and t.angle == 90)
+    tl.append(Tile(side.kind, side.x, side.y - 0.7, 90.0, group="meld:2"))
+    dets = render(tl)
+    i = tl.index(side) if misread == "claimed weak" else len(tl) - 1
+    if misread == "claimed weak":
+        dets[i] = dataclasses.replace(dets[i], kind=18, confidence=0.25, candidates=((18, 0.3), (4, 0.1)))
+    else:
+        dets[i] = dataclasses.replace(dets[i], kind=17, orientation="upright", confidence=0.5,
+                                      candidates=((17, 0.6), (26, 0.3)))
+    lay, got = read(dets)
+    assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
+    assert lay.table.players[0].melds[2].meld == Meld(KONG, 19, source=RIGHT, added=True)
+
+
 def _misread(dets, i, kind, candidates):
     dets = list(dets)
     dets[i] = dataclasses.replace(dets[i], kind=kind, candidates=candidates)

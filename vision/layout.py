@@ -53,6 +53,8 @@ STRADDLE_COVER = 0.6   # a face-up box this much inside two or more surer ones .
 STRADDLE_CONF = 0.9    # ... and less than this times as sure as each is a box astride them
 STRADDLE_COVER_WEAK = 0.35  # or this much inside them ...
 STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
+STACK_SQUARE = 0.25     # a much less sure box this squarely (x w) under or on a sideways tile ...
+STACK_WEAK = 0.5        # ... and less than this times as sure is the other tile of an added kong, whatever its label
 WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
 HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves
 FAINT = 0.05            # overhead: face-up detections less sure than this are not placed ...
@@ -592,15 +594,39 @@ def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
     for t in tiles:
         if not t.side or t.added or t in out:
             continue
+        # the meld's other tiles, beside the sideways one in its row
+        beside = {n.kind for n in tiles if n is not t and not n.back and abs(n.v - t.v) < 0.5 * t.w
+                  and 0 < abs(n.u - t.u) < 1.6 * t.w}
         for o in tiles:
-            if o is t or o.added or o.kind != t.kind or o in out or t.back:
+            if o is t or o.added or o in out or t.back or o.back:
+                continue
+            if not (abs(o.u - t.u) < 0.4 * t.w and 0.5 * t.w < t.v - o.v < 1.6 * t.w):
                 continue
             same_way = (_label_axis(o.det.orientation) == _label_axis(t.det.orientation)
                         if _label_axis(o.det.orientation) is not None else True)
-            if same_way and abs(o.u - t.u) < 0.4 * t.w and 0.5 * t.w < t.v - o.v < 1.6 * t.w:
-                o.added = o.side = True
-                out.append(o)
-                break
+            if o.kind == t.kind:
+                if not same_way:
+                    continue
+            elif abs(o.u - t.u) < STACK_SQUARE * t.w:
+                # the claimed tile under the added one shows only its edge, the added one lies on it: two boxes
+                # squarely one on the other are one kind, the meld's (shown beside them), or else the surer one's
+                # if the other is much less sure and they lie the same way
+                weak, sure = (t, o) if t.det.confidence < o.det.confidence else (o, t)
+                kinds = {o.kind, t.kind} & beside
+                if len(kinds) == 1:
+                    kind = kinds.pop()
+                elif same_way and weak.det.confidence < STACK_WEAK * sure.det.confidence:
+                    kind = sure.kind
+                else:
+                    continue
+                for x in (o, t):
+                    if x.kind != kind:
+                        x.det = replace(x.det, kind=kind, orientation=SIDEWAYS)
+            else:
+                continue
+            o.added = o.side = True
+            out.append(o)
+            break
     return out
 
 
