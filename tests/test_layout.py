@@ -60,6 +60,20 @@ def test_phone_concealed_kong_face_down():
     assert ck.meld == Meld(KONG, 29, concealed=True)
 
 
+@pytest.mark.parametrize("drop", [0, 3])
+def test_phone_concealed_kong_with_one_tile_not_found(drop):
+    """A concealed kong of which the detector found three tiles (the back at one end missed) is still a
+    concealed kong: face down at both ends, faces between. It is read from the three shown, and said."""
+    hand = parse_hand("345p6z [1111m<] [2222s^] [3333z] +6z")
+    tl = layout_hand(hand)
+    kong = [n for n, t in enumerate(tl) if t.group == "meld:2"]
+    dets = [d for n, d in enumerate(render(tl)) if n != kong[drop]]
+    lay, got = read(dets)
+    assert got == "345p6z [1111m<] [2222s^] [3333z] +6z"
+    assert lay.table.players[0].melds[2].tiles == (None, 29, 29, None)
+    assert any("one of its tiles not found" in u for u in lay.table.unplaced)
+
+
 # Every angle, in steps that avoid landing only on nice values. Labels follow the nearest image axis,
 # so near 45 degrees they say nothing and the spacing between tiles has to find the sideways tiles.
 @pytest.mark.parametrize("angle", [3, 17, 31, 44, 45, 46, 59, 73, 88, 90, 101, 128, 135, 152, 179, 180, 197,

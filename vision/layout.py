@@ -399,6 +399,16 @@ def _read_meld(g: list[_Tile]) -> tuple[MeldOnTable, Optional[str]]:
     if face_down or (sideways is None and n == 4 and not added):
         # a concealed kong: four tiles, at least one face down, the face-up ones alike
         problem = None
+        if not sides and not added and n == 3 and len(set(shown)) == 1:
+            # three of a concealed kong's four: one tile was not found; its place completes the pattern
+            # (face down at both ends, or face up at both ends)
+            k = shown[0]
+            full = {(None, k, k): (None, k, k, None), (k, k, None): (None, k, k, None),
+                    (k, None, None): (k, None, None, k),
+                    (None, None, k): (k, None, None, k)}.get(tiles)
+            if full is not None:
+                return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
+                        f"concealed kong [{_codes(full)}]: one of its tiles not found (read from the three shown)")
         if sides or n != 4:
             problem = f"meld {desc}: face-down tiles but not a concealed kong of 4"
         elif not shown:
