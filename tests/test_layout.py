@@ -405,6 +405,22 @@ def test_phone_loose_face_down_tiles_are_not_a_meld():
     assert any("are not a concealed kong (4 tiles): not placed" in u for u in lay.table.unplaced)
 
 
+def test_phone_flower_misread_as_a_suit_tile_beside_the_flowers():
+    """A flower read as a suit tile, the flower among its candidates, lying against the other flowers is a
+    flower (and said); the same reading away from the flowers stays a suit tile."""
+    tl = layout_hand(parse_hand("2233m445566p [789s<] +4m 1234f"))
+    dets = render(tl)
+    i = [n for n, t in enumerate(tl) if t.group == "flower"][1]
+    dets[i] = dataclasses.replace(dets[i], kind=18, confidence=0.3, candidates=((18, 0.4), (35, 0.1)))
+    lay, got = read(dets)
+    assert got == "2233m445566p [789s<] +4m 1234f"
+    assert any("touches the flowers and may be 2f" in u for u in lay.table.unplaced)
+    # without the flower among its candidates it is what it reads, and not part of the hand
+    dets[i] = dataclasses.replace(dets[i], candidates=((18, 0.4), (22, 0.1)))
+    lay, got = read(dets)
+    assert lay.table.players[0].flowers == (34, 36, 37)
+
+
 def test_phone_flowers_are_unique():
     """Two flowers read as the same flower: the likelier distinct reading is taken and reported."""
     hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m 15f")

@@ -61,6 +61,7 @@ FAINT = 0.05            # overhead: face-up detections less sure than this are n
 FAINT_BOX = 0.5         # ... except a white dragon whose box (the locator's score) is at least this sure
 LEAN_MIN = 0.35        # a set apart in a row of melds: its widest tile is the sideways one if this wide ...
 LEAN_MARGIN = 0.25     # ... and this much wider than the next
+FLOWER_BESIDE = 0.05    # a tile touching a flower is one if the classifier gives a flower this much
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
@@ -693,6 +694,27 @@ def _isolated(t: _Tile, others: list[_Tile]) -> bool:
     return all(math.hypot(o.x - t.x, o.y - t.y) > ISOLATED * t.w for o in others if o is not t)
 
 
+def _flowers_beside_flowers(tiles: list[_Tile]) -> list[str]:
+    """A tile touching a flower whose reading gives a flower some chance is a flower too (flowers lie together,
+    apart from the hand; their faces are pictures the classifier may take for a suit tile). Returns notes."""
+    notes = []
+    grew = True
+    while grew:
+        grew = False
+        flowers = [t for t in tiles if T.is_flower(t.kind)]
+        for t in tiles:
+            if T.is_flower(t.kind) or t.back:
+                continue
+            options = [(k, p) for k, p in t.det.candidates if T.is_flower(k) and p >= FLOWER_BESIDE]
+            if options and any(math.hypot(f.x - t.x, f.y - t.y) < 1.2 * max(f.s, t.s) for f in flowers):
+                k = options[0][0]
+                notes.append(f"tile {_describe(t)} touches the flowers and may be {T.code(k)} "
+                             f"(p={options[0][1]:.2f}): read as {T.code(k)}")
+                t.det = replace(t.det, kind=k)
+                grew = True
+    return notes
+
+
 def parse_phone(dets: list[Detection]) -> Layout:
     """Read a phone photo of one player's finished hand."""
     if not dets:
@@ -701,6 +723,7 @@ def parse_phone(dets: list[Detection]) -> Layout:
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
     tiles = _tiles(dets, kept)
+    unplaced += _flowers_beside_flowers(tiles)
     flowers = [t for t in tiles if T.is_flower(t.kind)]
     core = [t for t in tiles if not T.is_flower(t.kind)] or tiles
     theta = _nn_angle(np.array([(t.x, t.y) for t in core]), 2)
