@@ -788,6 +788,22 @@ def test_phone_set_apart_in_a_row_of_melds_takes_its_widest_tile_as_sideways():
     assert read(dets)[1] == format_hand(hand)
 
 
+def test_overhead_meld_whose_sideways_tile_is_labelled_upright_takes_its_widest_tile():
+    """The same on an overhead frame: in a seat's meld area, a pung whose sideways tile is confidently labelled
+    as lying along the row like its neighbours, and whose box is only somewhat longer along the row than
+    theirs, is read with that tile sideways."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    meld = [n for n, t in enumerate(tl) if t.seat == "right" and t.kind == 30 and t.group.startswith("meld")]
+    # the sideways one is the box longest along the seat's row (the right seat's rows run up the frame)
+    i = max(meld, key=lambda n: dets[n].box[3] - dets[n].box[1])
+    x1, y1, x2, y2 = dets[i].box
+    dets[i] = dataclasses.replace(dets[i], box=(x1, y1 + 0.12 * (y2 - y1), x2, y2 - 0.12 * (y2 - y1)),
+                                  orientation="sideways", orientation_p=(0.0005, 0.999, 0.0005))
+    _expect("right", spec["right"], parse_overhead(dets).table.player("right"))
+
+
 def test_phone_face_down_box_beside_the_winning_tile_is_a_shadow():
     """A face-down box in the gap before the winning tile makes a group of two: no meld is two tiles, so the box
     is a shadow (said) and the winning tile stays set apart."""

@@ -59,7 +59,7 @@ WEAK_END = 0.5         # a box at a meld's end less sure than this times its gro
 HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves
 FAINT = 0.05            # overhead: face-up detections less sure than this are not placed ...
 FAINT_BOX = 0.5         # ... except a white dragon whose box (the locator's score) is at least this sure
-LEAN_MIN = 0.35        # a set apart in a row of melds: its widest tile is the sideways one if this wide ...
+LEAN_MIN = 0.35        # a set where melds lie, no tile sideways: its widest tile is the sideways one if this wide ...
 LEAN_MARGIN = 0.25     # ... and this much wider than the next
 FLOWER_BESIDE = 0.05    # a tile touching a flower is one if the classifier gives a flower this much
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
@@ -715,6 +715,19 @@ def _flowers_beside_flowers(tiles: list[_Tile]) -> list[str]:
     return notes
 
 
+def _promote_widest(g: list[_Tile]) -> bool:
+    """A set of three or four face-up tiles where melds lie, none marked sideways, one of them clearly the
+    widest along the row: a claimed meld whose sideways tile the labels missed (a face alike turned a quarter:
+    1p, 8s, 5z). Marks that tile sideways; True if it did."""
+    if not 3 <= len(g) <= 4 or any(t.side or t.back or t.added for t in g) or _set_kind([t.kind for t in g]) is None:
+        return False
+    lean = sorted(g, key=lambda t: -t.lean)
+    if lean[0].lean >= LEAN_MIN and lean[0].lean - lean[1].lean >= LEAN_MARGIN:
+        lean[0].side = True
+        return True
+    return False
+
+
 def parse_phone(dets: list[Detection]) -> Layout:
     """Read a phone photo of one player's finished hand."""
     if not dets:
@@ -787,11 +800,8 @@ def parse_phone(dets: list[Detection]) -> Layout:
     is_meld = [_is_meld_group(g) for g in groups]
     meld_rows = {_row_index(fr.rows, g[0]) for g, m in zip(groups, is_meld) if m}
     for n, g in enumerate(groups):
-        if (3 <= len(g) <= 4 and not is_meld[n] and _set_kind([t.kind for t in g]) is not None
-                and _row_index(fr.rows, g[0]) in meld_rows):
-            lean = sorted(g, key=lambda t: -t.lean)
-            if lean[0].lean >= LEAN_MIN and lean[0].lean - lean[1].lean >= LEAN_MARGIN:
-                lean[0].side = is_meld[n] = True
+        if not is_meld[n] and _row_index(fr.rows, g[0]) in meld_rows and _promote_widest(g):
+            is_meld[n] = True
     melds = [g for g, m in zip(groups, is_meld) if m]
     rest = [g for g, m in zip(groups, is_meld) if not m]
     # the concealed tiles of a finished hand are shown face up: a face-down box inside the hand row (a shadow,
@@ -1341,6 +1351,7 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
                 assign += [(t, "unplaced") for t in rest]
                 continue
             for chunk in ([rest] if _chunk_ok(rest) else (_partition_melds(rest) or [rest])):
+                _promote_widest(chunk)
                 mot, problem = _read_meld(chunk)
                 n = len(mots)
                 mots.append(mot)
