@@ -474,6 +474,25 @@ def test_phone_added_kong_seen_as_one_box(angle):
     assert any("covers the claimed tile of a kong and the tile added" in u for u in lay.table.unplaced)
 
 
+def test_phone_added_kong_seen_as_one_weak_flower_box():
+    """The same one box read (weakly) as a flower, the added tile lying low on the claimed one (seen from a
+    low camera the pair is only a little taller than the upright tiles): a weak flower box inside a row of suit
+    tiles is not a flower, and the box is the kong's claimed + added tile."""
+    from tests.layout_scenes import Tile
+    tl = layout_hand(parse_hand("23m11z [456p<] [222s^] [777z>] +1m"))
+    side = next(t for t in tl if t.group == "meld:1" and t.angle == 90)
+    tl.append(Tile(side.kind, side.x, side.y - 0.48, 90.0, group="meld:1"))
+    dets = render(tl)
+    a, b = dets[tl.index(side)], dets[-1]
+    merged = dataclasses.replace(a, kind=41, confidence=0.17, candidates=((41, 0.21), (8, 0.12), (17, 0.1)),
+                                 box=(min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
+                                      max(a.box[2], b.box[2]), max(a.box[3], b.box[3])))
+    dets = [merged if d is a else d for d in dets[:-1]]
+    lay, got = read(dets)
+    assert got == "23m11z [456p<] [2222s^+] [777z>] +1m"
+    assert any("lies inside a row of suit tiles" in u for u in lay.table.unplaced)
+
+
 def test_phone_concealed_kong_with_a_pale_back_read_as_white_dragon():
     """A pale back read as a blank white dragon (its candidates say back): [back 1m 1m 5z] is the concealed
     kong [back 1m 1m back], reported; a 5z with no back among its candidates stays unreadable."""

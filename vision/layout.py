@@ -53,6 +53,7 @@ STRADDLE_COVER = 0.6   # a face-up box this much inside two or more surer ones .
 STRADDLE_CONF = 0.9    # ... and less than this times as sure as each is a box astride them
 STRADDLE_COVER_WEAK = 0.35  # or this much inside them ...
 STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
+MERGED_TALL = 1.05      # a sideways box this much taller than its meld's upright tiles holds a second tile on it
 STACK_SQUARE = 0.25     # a much less sure box this squarely (x w) under or on a sideways tile ...
 STACK_WEAK = 0.5        # ... and less than this times as sure is the other tile of an added kong, whatever its label
 WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
@@ -61,6 +62,7 @@ FAINT = 0.05            # overhead: face-up detections less sure than this are n
 FAINT_BOX = 0.5         # ... except a white dragon whose box (the locator's score) is at least this sure
 LEAN_MIN = 0.35        # a set where melds lie, no tile sideways: its widest tile is the sideways one if this wide ...
 LEAN_MARGIN = 0.25     # ... and this much wider than the next
+WEAK_FLOWER = 0.5       # a flower box less sure than this lying inside a row of suit tiles is not a flower
 FLOWER_BESIDE = 0.05    # a tile touching a flower is one if the classifier gives a flower this much
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
@@ -589,7 +591,7 @@ def _merged_added_pair(g: list[_Tile], theta: float) -> Optional[_Tile]:
             continue
         du = float(np.mean([e[0] for j, e in enumerate(ext) if j != i]))
         dv = float(np.mean([e[1] for j, e in enumerate(ext) if j != i]))
-        if ext[i][0] >= 1.25 * du and ext[i][1] >= 1.15 * dv:
+        if ext[i][0] >= 1.25 * du and ext[i][1] >= MERGED_TALL * dv:
             kind = others[0].kind
             t.det = replace(t.det, kind=kind, orientation=SIDEWAYS)
             t.side = True
@@ -694,6 +696,20 @@ def _isolated(t: _Tile, others: list[_Tile]) -> bool:
     return all(math.hypot(o.x - t.x, o.y - t.y) > ISOLATED * t.w for o in others if o is not t)
 
 
+def _inside_a_row(t: _Tile, tiles: list[_Tile]) -> bool:
+    """A weak flower box with a suit tile touching it on each side, in line: it lies inside a row of the hand
+    or its melds (two stacked tiles of an added kong found as one box, say), not among the flowers."""
+    if t.det.confidence >= WEAK_FLOWER:
+        return False
+    near = [o for o in tiles if o is not t and not T.is_flower(o.kind) and not o.back
+            and math.hypot(o.x - t.x, o.y - t.y) < 1.4 * max(o.s, t.s)]
+    for a, b in itertools.combinations(near, 2):
+        va, vb = np.array([a.x - t.x, a.y - t.y]), np.array([b.x - t.x, b.y - t.y])
+        if float(va @ vb) < -0.8 * float(np.linalg.norm(va) * np.linalg.norm(vb)):
+            return True
+    return False
+
+
 def _flowers_beside_flowers(tiles: list[_Tile]) -> list[str]:
     """A tile touching a flower whose reading gives a flower some chance is a flower too (flowers lie together,
     apart from the hand; their faces are pictures the classifier may take for a suit tile). Returns notes."""
@@ -737,6 +753,12 @@ def parse_phone(dets: list[Detection]) -> Layout:
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
     tiles = _tiles(dets, kept)
     unplaced += _flowers_beside_flowers(tiles)
+    for t in tiles:
+        if T.is_flower(t.kind) and _inside_a_row(t, tiles):
+            k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
+            if k is not None:
+                unplaced.append(f"weak flower box {_describe(t)} lies inside a row of suit tiles: read as {T.code(k)}")
+                t.det = replace(t.det, kind=k)
     flowers = [t for t in tiles if T.is_flower(t.kind)]
     core = [t for t in tiles if not T.is_flower(t.kind)] or tiles
     theta = _nn_angle(np.array([(t.x, t.y) for t in core]), 2)
