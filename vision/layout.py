@@ -53,6 +53,7 @@ STRADDLE_COVER = 0.6   # a face-up box this much inside two or more surer ones .
 STRADDLE_CONF = 0.9    # ... and less than this times as sure as each is a box astride them
 STRADDLE_COVER_WEAK = 0.35  # or this much inside them ...
 STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
+STRADDLE_CONF_BACK = 0.7    # a face-down box: the weak cover and less than this times as sure
 MERGED_TALL = 1.05      # a sideways box this much taller than its meld's upright tiles holds a second tile on it
 STACK_SQUARE = 0.25     # a much less sure box this squarely (x w) under or on a sideways tile ...
 STACK_WEAK = 0.5        # ... and less than this times as sure is the other tile of an added kong, whatever its label
@@ -181,7 +182,7 @@ def _straddles(dets: list[Detection], i: int, kept: list[int]) -> bool:
     cover = sum(_cover(d.box, dets[j].box) for j in over)
     ratio = d.confidence / min(dets[j].confidence for j in over)
     if down:
-        return cover > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_WEAK
+        return cover > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_BACK
     return ((cover > STRADDLE_COVER and ratio < STRADDLE_CONF)
             or (cover > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_WEAK))
 
