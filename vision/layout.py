@@ -524,10 +524,12 @@ def _repair_meld(ts: list[_Tile], valid) -> Optional[tuple[list[int], str]]:
 
 
 def _chunk_ok(g: list[_Tile]) -> bool:
-    """A run of tiles that reads as exactly one meld (as read, or repaired from the candidates)."""
+    """A run of tiles that reads as exactly one meld (as read, or repaired from the candidates; not a concealed
+    kong read from three tiles, which is for a group on its own, never a piece cut from a longer run)."""
     if len(g) not in (3, 4):
         return False
-    return _read_meld(g)[0].meld is not None
+    mot = _read_meld(g)[0]
+    return mot.meld is not None and len(mot.tiles) + sum(t.added for t in g) == len(g)
 
 
 def _gap_after(a: _Tile, b: _Tile) -> float:
