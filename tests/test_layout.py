@@ -583,16 +583,18 @@ def test_overhead_short_row_of_backs_outside_the_hand_bar_is_not_the_hand(where,
     assert area.concealed_face_down == spec["self"]["hand"]
 
 
-def test_overhead_box_in_line_with_the_hand_bar_but_far_from_it_is_not_counted():
-    """A back lying in line with a hand bar but several tiles past its end is not part of the hand (a hand is
-    one bar): it is not counted, and it is said."""
+@pytest.mark.parametrize("pitches,conf", [(4, 0.9), (1.8, 0.5)])
+def test_overhead_box_in_line_with_the_hand_bar_but_far_from_it_is_not_counted(pitches, conf):
+    """A back lying in line with a hand bar but several tiles past its end, or a weak one a tile's space or more
+    past it, is not part of the hand (a hand is one bar): it is not counted, and it is said."""
     spec = _table()
     tl = layout_table(spec)
     dets = render(tl, scale=22, center=(320, 320), squash=0.6)
     hand = [d for d, t in zip(dets, tl) if t.seat == "self" and t.group == "concealed"]
     right = max(hand, key=lambda d: d.box[0])
-    dets.append(dataclasses.replace(right, box=(right.box[0] + 4 * 22, right.box[1], right.box[2] + 4 * 22,
-                                                right.box[3]), confidence=0.5))
+    dx = pitches * 22
+    dets.append(dataclasses.replace(right, box=(right.box[0] + dx, right.box[1], right.box[2] + dx, right.box[3]),
+                                    confidence=conf))
     lay = parse_overhead(dets)
     assert lay.table.player("self").concealed_face_down == spec["self"]["hand"]
     assert any("in line with the hand row" in u for u in lay.table.unplaced)

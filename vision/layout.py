@@ -1017,6 +1017,8 @@ STRAY_OUTSIDE = 1.5     # tile widths: how close outside the hand row a short ro
 STRAY_THIN = 0.7        # a row of backs outside a longer bar, its boxes this much narrower than the bar's ...
 STRAY_WEAK = 0.75       # ... and this much less sure, is not a hand
 HAND_GAP = 2.5          # tile pitches: a box this far from the rest of the hand row is not part of the hand
+HAND_END_GAP = 1.5      # nor a box at its end this far from the next ...
+HAND_END_WEAK = 0.75    # ... and less sure than this times the row's median
 PITCH_AGREE = 0.2       # a seat's tile spacing may differ this much from the table's (perspective)
 
 
@@ -1328,7 +1330,15 @@ def _main_run(row: list[_Tile], pitch: float) -> tuple[list[_Tile], list[_Tile]]
             runs.append([])
         runs[-1].append(b)
     main = max(runs, key=len)
-    return main, [t for r in runs if r is not main for t in r]
+    off = [t for r in runs if r is not main for t in r]
+    # a weak box at an end with a tile's space or more before it is a shadow or a neighbour's tile, not the
+    # bar's end (the bar's own boxes touch; a tile missed inside it leaves sure boxes on both sides)
+    med = float(np.median([t.det.confidence for t in main]))
+    for end, nxt in ((0, 1), (-1, -2)):
+        if (len(main) >= 3 and abs(main[end].u - main[nxt].u) >= HAND_END_GAP * pitch
+                and main[end].det.confidence < HAND_END_WEAK * med):
+            off.append(main.pop(end))
+    return main, off
 
 
 def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
@@ -1340,8 +1350,7 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
         # a hand is one bar: boxes set off from it by a wide gap are something else lying in line with it
         hand, off = _main_run(hand, sr.pitch)
         for t in off:
-            notes.append(f"{_describe(t)} in line with the hand row but {HAND_GAP:g} tiles or more from it: "
-                         f"not placed")
+            notes.append(f"{_describe(t)} in line with the hand row but apart from it: not placed")
             assign.append((t, "unplaced"))
         backs = [t for t in hand if t.back]
         # the row's length counts the tiles; face-up ones in it (shown tiles) are not face-down ones
