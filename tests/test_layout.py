@@ -696,6 +696,21 @@ def test_overhead_weak_offset_duplicate_is_dropped():
         _expect(seat, s, lay.table.player(seat))
 
 
+def test_overhead_weak_box_half_over_a_discard_is_dropped():
+    """A far less sure face-up box lying 40 % over the last discard (its edge or shadow found again; IoU only
+    0.25) is not an exposed tile, nor a discard."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    i = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][-1]
+    x1, y1, x2, y2 = dets[i].box
+    dx = 0.6 * (x2 - x1)
+    dets.append(Detection((x1 + dx, y1, x2 + dx, y2), T.WHITE, dets[i].orientation, 0.2))
+    lay = parse_overhead(dets)
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+
+
 def test_overhead_lone_back_in_the_meld_area_is_not_a_meld():
     spec = _table()
     tl = layout_table(spec)

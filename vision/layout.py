@@ -44,6 +44,8 @@ PHONE, OVERHEAD = "phone", "overhead"
 ASPECT = 1.35          # tile height / width; a sideways tile takes ASPECT*w along the row
 WEAK_DUP = 0.5         # a box less sure than this times a kept one it overlaps ...
 WEAK_DUP_IOU = 0.35    # ... by this IoU is the same tile seen twice too
+SHADOW_COVER = 0.25    # overhead: a face-up box this much over a kept one ...
+SHADOW_CONF = 0.3      # ... and less than this times as sure is a duplicate too
 DUP_IOU = 0.6          # two boxes overlapping more than this are one tile seen twice
 ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new row
 GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
@@ -147,8 +149,14 @@ def _dedupe(dets: list[Detection], weak_dup: bool = False) -> tuple[list[int], l
     def limit(i, j):
         return WEAK_DUP_IOU if weak_dup and dets[i].confidence < WEAK_DUP * dets[j].confidence else DUP_IOU
 
+    def shadow(i, j):
+        # overhead: a face-up box a quarter or more over a far surer one is its edge or shadow found again
+        return (weak_dup and dets[i].kind != T.BACK and dets[i].confidence < SHADOW_CONF * dets[j].confidence
+                and _cover(dets[i].box, dets[j].box) > SHADOW_COVER)
+
     for i in order:
-        if any(_iou(dets[i].box, dets[j].box) > limit(i, j) for j in kept) or _straddles(dets, i, kept):
+        if (any(_iou(dets[i].box, dets[j].box) > limit(i, j) or shadow(i, j) for j in kept)
+                or _straddles(dets, i, kept)):
             dropped.append(i)
         else:
             kept.append(i)
