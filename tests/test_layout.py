@@ -74,6 +74,19 @@ def test_phone_concealed_kong_with_one_tile_not_found(drop):
     assert any("one of its tiles not found" in u for u in lay.table.unplaced)
 
 
+def test_phone_weak_back_half_over_a_concealed_kong_back_is_dropped():
+    """A weak face-down box lying half over a back of a concealed kong (the back's edge found again) is a
+    duplicate: the kong keeps its four tiles and the hand reads right."""
+    hand = parse_hand("345p6z [1111m<] [2222s^] [3333z] +6z")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = next(n for n, t in enumerate(tl) if t.group == "meld:2" and t.back)
+    x1, y1, x2, y2 = dets[i].box
+    dx = 0.55 * (x2 - x1)
+    dets.append(Detection((x1 - dx, y1, x2 - dx, y2), T.BACK, "face_down", 0.3))
+    assert read(dets)[1] == format_hand(hand)
+
+
 # Every angle, in steps that avoid landing only on nice values. Labels follow the nearest image axis,
 # so near 45 degrees they say nothing and the spacing between tiles has to find the sideways tiles.
 @pytest.mark.parametrize("angle", [3, 17, 31, 44, 45, 46, 59, 73, 88, 90, 101, 128, 135, 152, 179, 180, 197,

@@ -46,6 +46,7 @@ WEAK_DUP = 0.5         # a box less sure than this times a kept one it overlaps 
 WEAK_DUP_IOU = 0.35    # ... by this IoU is the same tile seen twice too
 SHADOW_COVER = 0.25    # overhead: a face-up box this much over a kept one ...
 SHADOW_CONF = 0.3      # ... and less than this times as sure is a duplicate too
+SHADOW_CONF_BACK = 0.5  # a face-down box over a face-down one: less than this times as sure (phone too)
 DUP_IOU = 0.6          # two boxes overlapping more than this are one tile seen twice
 ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new row
 GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
@@ -150,9 +151,14 @@ def _dedupe(dets: list[Detection], weak_dup: bool = False) -> tuple[list[int], l
         return WEAK_DUP_IOU if weak_dup and dets[i].confidence < WEAK_DUP * dets[j].confidence else DUP_IOU
 
     def shadow(i, j):
-        # overhead: a face-up box a quarter or more over a far surer one is its edge or shadow found again
-        return (weak_dup and dets[i].kind != T.BACK and dets[i].confidence < SHADOW_CONF * dets[j].confidence
-                and _cover(dets[i].box, dets[j].box) > SHADOW_COVER)
+        # a box a quarter or more over a far surer one is its edge or shadow found again: a face-down box over
+        # a face-down one; on an overhead frame, a face-up box over any (in a phone photo the claimed tile of an
+        # added kong lies so under the added one)
+        if _cover(dets[i].box, dets[j].box) <= SHADOW_COVER:
+            return False
+        if dets[i].kind == T.BACK:
+            return dets[j].kind == T.BACK and dets[i].confidence < SHADOW_CONF_BACK * dets[j].confidence
+        return weak_dup and dets[i].confidence < SHADOW_CONF * dets[j].confidence
 
     for i in order:
         if (any(_iou(dets[i].box, dets[j].box) > limit(i, j) or shadow(i, j) for j in kept)
