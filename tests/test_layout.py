@@ -487,6 +487,24 @@ def test_phone_added_kong_seen_as_one_box(angle):
     assert any("covers the claimed tile of a kong and the tile added" in u for u in lay.table.unplaced)
 
 
+def test_phone_added_kong_seen_as_one_narrow_box_labelled_upright():
+    """The one box over an added kong's two tiles, seen at a slant: only 1.2x as wide as the upright tiles
+    beside it (not the 1.35x of a sideways tile seen square on) and labelled upright; still taller than them,
+    it is the claimed + added tile."""
+    from tests.layout_scenes import Tile
+    tl = layout_hand(parse_hand("23m11z [456p<] [222s^] [777z>] +1m"))
+    side = next(t for t in tl if t.group == "meld:1" and t.angle == 90)
+    tl.append(Tile(side.kind, side.x, side.y - 0.7, 90.0, group="meld:1"))
+    dets = render(tl)
+    a, b = dets[tl.index(side)], dets[-1]
+    up = next(d for t, d in zip(tl, dets) if t.group == "meld:1" and t.angle == 0)
+    cx, half = (a.box[0] + a.box[2]) / 2, 0.6 * (up.box[2] - up.box[0])
+    merged = dataclasses.replace(a, kind=19, orientation="upright", box=(cx - half, min(a.box[1], b.box[1]),
+                                                                        cx + half, max(a.box[3], b.box[3])))
+    dets = [merged if d is a else d for d in dets[:-1]]
+    assert read(dets)[1] == "23m11z [456p<] [2222s^+] [777z>] +1m"
+
+
 def test_phone_added_kong_seen_as_one_weak_flower_box():
     """The same one box read (weakly) as a flower, the added tile lying low on the claimed one (seen from a
     low camera the pair is only a little taller than the upright tiles): a weak flower box inside a row of suit

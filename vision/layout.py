@@ -57,7 +57,8 @@ STRADDLE_CONF = 0.9    # ... and less than this times as sure as each is a box a
 STRADDLE_COVER_WEAK = 0.35  # or this much inside them ...
 STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
 STRADDLE_CONF_BACK = 0.7    # a face-down box: the weak cover and less than this times as sure
-MERGED_TALL = 1.05      # a sideways box this much taller than its meld's upright tiles holds a second tile on it
+MERGED_WIDE = 1.15      # a box this much wider than its meld's two upright tiles of one kind lies sideways ...
+MERGED_TALL = 1.05      # ... and this much taller holds a second tile on it (an added kong's two tiles as one box)
 STACK_SQUARE = 0.25     # a much less sure box this squarely (x w) under or on a sideways tile ...
 STACK_WEAK = 0.5        # ... and less than this times as sure is the other tile of an added kong, whatever its label
 WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
@@ -608,7 +609,7 @@ def _merged_added_pair(g: list[_Tile], theta: float) -> Optional[_Tile]:
             continue
         du = float(np.mean([e[0] for j, e in enumerate(ext) if j != i]))
         dv = float(np.mean([e[1] for j, e in enumerate(ext) if j != i]))
-        if ext[i][0] >= 1.25 * du and ext[i][1] >= MERGED_TALL * dv:
+        if ext[i][0] >= MERGED_WIDE * du and ext[i][1] >= MERGED_TALL * dv:
             kind = others[0].kind
             t.det = replace(t.det, kind=kind, orientation=SIDEWAYS)
             t.side = True
