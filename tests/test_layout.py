@@ -505,6 +505,24 @@ def test_phone_added_kong_seen_as_one_narrow_box_labelled_upright():
     assert read(dets)[1] == "23m11z [456p<] [2222s^+] [777z>] +1m"
 
 
+def test_phone_added_kong_found_both_as_one_box_and_as_two():
+    """The detector found an added kong's two stacked tiles one by one (the hidden claimed tile weak and
+    misread) and also as one box around both: the box around them is a duplicate, and the kong reads right."""
+    from tests.layout_scenes import Tile
+    tl = layout_hand(parse_hand("23m11z [456p<] [222s^] [777z>] +1m"))
+    side = next(t for t in tl if t.group == "meld:1" and t.angle == 90)
+    tl.append(Tile(side.kind, side.x, side.y - 0.7, 90.0, group="meld:1"))
+    dets = render(tl)
+    i = tl.index(side)
+    a, b = dets[i], dets[-1]
+    dets[i] = dataclasses.replace(a, kind=6, confidence=0.05, candidates=((T.BACK, 0.3), (6, 0.2)))
+    dets[-1] = dataclasses.replace(b, confidence=0.65)
+    dets.append(dataclasses.replace(a, kind=6, confidence=0.4, box=(min(a.box[0], b.box[0]) - 1, b.box[1] - 1,
+                                                                    max(a.box[2], b.box[2]) + 1, a.box[3] + 1)))
+    lay, got = read(dets)
+    assert got == "23m11z [456p<] [2222s^+] [777z>] +1m"
+
+
 def test_phone_added_kong_seen_as_one_weak_flower_box():
     """The same one box read (weakly) as a flower, the added tile lying low on the claimed one (seen from a
     low camera the pair is only a little taller than the upright tiles): a weak flower box inside a row of suit

@@ -47,6 +47,7 @@ WEAK_DUP_IOU = 0.35    # ... by this IoU is the same tile seen twice too
 SHADOW_COVER = 0.25    # overhead: a face-up box this much over a kept one ...
 SHADOW_CONF = 0.3      # ... and less than this times as sure is a duplicate too
 SHADOW_CONF_BACK = 0.5  # a face-down box over a face-down one: less than this times as sure (phone too)
+WRAP_COVER = 0.8       # a box with two others this much inside it, less sure than either's best, wraps them
 DUP_IOU = 0.6          # two boxes overlapping more than this are one tile seen twice
 ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new row
 GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
@@ -161,7 +162,16 @@ def _dedupe(dets: list[Detection], weak_dup: bool = False) -> tuple[list[int], l
             return dets[j].kind == T.BACK and dets[i].confidence < SHADOW_CONF_BACK * dets[j].confidence
         return weak_dup and dets[i].confidence < SHADOW_CONF * dets[j].confidence
 
+    # one box around two others (each nearly all inside it), less sure than the surer of them: two tiles found
+    # as one box as well as one by one (a claimed tile and the tile added on it)
     for i in order:
+        inside = [j for j in range(len(dets)) if j != i and _cover(dets[j].box, dets[i].box) >= WRAP_COVER]
+        if any(_iou(dets[a].box, dets[b].box) < 0.3 and dets[i].confidence < max(dets[a].confidence, dets[b].confidence)
+               for a, b in itertools.combinations(inside, 2)):
+            dropped.append(i)
+    for i in order:
+        if i in dropped:
+            continue
         if (any(_iou(dets[i].box, dets[j].box) > limit(i, j) or shadow(i, j) for j in kept)
                 or _straddles(dets, i, kept)):
             dropped.append(i)
