@@ -784,12 +784,13 @@ def test_overhead_white_dragon_discard_read_as_back_is_a_discard():
     assert any("in river slot 4: read as a white dragon" in u for u in lay.table.unplaced)
 
 
-def _split(d: Detection, kind_a: int, kind_b: int) -> list[Detection]:
-    """A sideways tile's box found as two overlapping upright-looking halves, each read as something else."""
+def _split(d: Detection, kind_a: int, kind_b: int, share: float = 0.7) -> list[Detection]:
+    """A sideways tile's box found as two upright-looking halves (each ``share`` of its length, overlapping
+    when over 0.5), each read as something else."""
     x1, y1, x2, y2 = d.box
     w = x2 - x1
-    a = Detection((x1, y1, x1 + 0.7 * w, y2), kind_a, "upright", 0.6, ((kind_a, 0.8), (d.kind, 0.1)))
-    b = Detection((x2 - 0.7 * w, y1, x2, y2), kind_b, "upright", 0.5, ((kind_b, 0.8), (d.kind, 0.1)))
+    a = Detection((x1, y1, x1 + share * w, y2), kind_a, "upright", 0.6, ((kind_a, 0.8), (d.kind, 0.1)))
+    b = Detection((x2 - share * w, y1, x2, y2), kind_b, "upright", 0.5, ((kind_b, 0.8), (d.kind, 0.1)))
     return [a, b]
 
 
@@ -806,12 +807,15 @@ def test_phone_sideways_tile_found_as_two_halves():
     assert any("found as two halves" in u for u in lay.table.unplaced)
 
 
-def test_overhead_sideways_meld_tile_found_as_two_halves():
+@pytest.mark.parametrize("share", [0.7, 0.53])
+def test_overhead_sideways_meld_tile_found_as_two_halves(share):
+    """Also when the halves barely overlap: their centres are then about 0.68 tile widths apart, closer than
+    touching upright tiles' (1.0)."""
     spec = _table()
     tl = layout_table(spec)
     dets = render(tl, scale=22, center=(320, 320), squash=0.6)
     i = next(n for n, t in enumerate(tl) if t.seat == "self" and t.group.startswith("meld") and t.angle % 180 == 90)
-    a, b = _split(dets[i], 2, 2)
+    a, b = _split(dets[i], 2, 2, share)
     dets[i] = a
     dets.append(b)
     lay = parse_overhead(dets)

@@ -63,7 +63,8 @@ MERGED_TALL = 1.05      # ... and this much taller holds a second tile on it (an
 STACK_SQUARE = 0.25     # a much less sure box this squarely (x w) under or on a sideways tile ...
 STACK_WEAK = 0.5        # ... and less than this times as sure is the other tile of an added kong, whatever its label
 WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
-HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves
+HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves ...
+HALF_GAP_MELDS = 0.75  # ... in an overhead seat's meld area (a sideways tile's halves lie 0.68 apart; no hand row)
 FAINT = 0.05            # overhead: face-up detections less sure than this are not placed ...
 FAINT_BOX = 0.5         # ... except a white dragon whose box (the locator's score) is at least this sure
 LEAN_MIN = 0.35        # a set where melds lie, no tile sideways: its widest tile is the sideways one if this wide ...
@@ -671,7 +672,7 @@ def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
     return out
 
 
-def _halves(rows: list[list[_Tile]]) -> list[tuple[_Tile, _Tile]]:
+def _halves(rows: list[list[_Tile]], gap: float = HALF_GAP) -> list[tuple[_Tile, _Tile]]:
     """Neighbouring face-up boxes in a row whose centres are too close for two tiles (touching tiles' centres
     are a tile width apart or more): one tile, mostly a sideways one, found as two overlapping halves."""
     out = []
@@ -682,7 +683,7 @@ def _halves(rows: list[list[_Tile]]) -> list[tuple[_Tile, _Tile]]:
         taken: set[int] = set()
         for a, b in zip(r, r[1:]):
             if (a.back or b.back or a.added or b.added or id(a) in taken or T.is_flower(a.kind) != T.is_flower(b.kind)
-                    or b.u - a.u >= HALF_GAP * w or abs(b.v - a.v) >= 0.35 * w):
+                    or b.u - a.u >= gap * w or abs(b.v - a.v) >= 0.35 * w):
                 continue
             out.append((a, b))
             taken |= {id(a), id(b)}
@@ -1101,7 +1102,7 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     if du or dv:
         frames = _seat_frames(tiles, phi, k, cu + du, cv + dv)
     # in the meld areas only: a tile lying loose on the table may overlap a discard or a hand
-    pairs = [p for sr in frames.values() for p in _halves(_zones(sr)[2])]
+    pairs = [p for sr in frames.values() for p in _halves(_zones(sr)[2], HALF_GAP_MELDS)]
     if pairs:
         tiles, halves, half_notes = _merge_all(tiles, pairs)
         for t in tiles:
