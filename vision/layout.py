@@ -725,11 +725,22 @@ def _isolated(t: _Tile, others: list[_Tile]) -> bool:
     return all(math.hypot(o.x - t.x, o.y - t.y) > ISOLATED * t.w for o in others if o is not t)
 
 
+def _flowers_inside_rows(tiles: list[_Tile]) -> list[str]:
+    """A weak flower box with a suit tile touching it on each side, in line, lies inside a row of the hand or
+    its melds (two stacked tiles of an added kong found as one box, say): it is read as its likeliest suit
+    tile. Returns notes."""
+    notes = []
+    for t in tiles:
+        if T.is_flower(t.kind) and t.det.confidence < WEAK_FLOWER and _inside_a_row(t, tiles):
+            k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
+            if k is not None:
+                notes.append(f"weak flower box {_describe(t)} lies inside a row of suit tiles: read as {T.code(k)}")
+                t.det = replace(t.det, kind=k)
+    return notes
+
+
 def _inside_a_row(t: _Tile, tiles: list[_Tile]) -> bool:
-    """A weak flower box with a suit tile touching it on each side, in line: it lies inside a row of the hand
-    or its melds (two stacked tiles of an added kong found as one box, say), not among the flowers."""
-    if t.det.confidence >= WEAK_FLOWER:
-        return False
+    """Suit tiles touch this one on opposite sides."""
     near = [o for o in tiles if o is not t and not T.is_flower(o.kind) and not o.back
             and math.hypot(o.x - t.x, o.y - t.y) < 1.4 * max(o.s, t.s)]
     for a, b in itertools.combinations(near, 2):
@@ -781,13 +792,7 @@ def parse_phone(dets: list[Detection]) -> Layout:
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
     tiles = _tiles(dets, kept)
-    unplaced += _flowers_beside_flowers(tiles)
-    for t in tiles:
-        if T.is_flower(t.kind) and _inside_a_row(t, tiles):
-            k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
-            if k is not None:
-                unplaced.append(f"weak flower box {_describe(t)} lies inside a row of suit tiles: read as {T.code(k)}")
-                t.det = replace(t.det, kind=k)
+    unplaced += _flowers_beside_flowers(tiles) + _flowers_inside_rows(tiles)
     flowers = [t for t in tiles if T.is_flower(t.kind)]
     core = [t for t in tiles if not T.is_flower(t.kind)] or tiles
     theta = _nn_angle(np.array([(t.x, t.y) for t in core]), 2)
@@ -1040,8 +1045,7 @@ SEAT_ANGLE = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}   # co
 MELD_ZONE = 2.5        # face-up rows within this many tile widths inside the hand row hold melds and flowers
 RIVER_COLS = 6
 STRAY_OUTSIDE = 1.5     # tile widths: how close outside the hand row a short row of backs is a stray
-STRAY_THIN = 0.7        # a row of backs outside a longer bar, its boxes this much narrower than the bar's ...
-STRAY_WEAK = 0.75       # ... and this much less sure, is not a hand
+STRAY_WEAK = 0.75       # a row of backs outside a longer bar, this much less sure than it, is not a hand
 HAND_GAP = 2.5          # tile pitches: a box this far from the rest of the hand row is not part of the hand
 HAND_END_GAP = 1.5      # nor a box at its end this far from the next ...
 HAND_END_WEAK = 0.75    # ... and less sure than this times the row's median
@@ -1244,14 +1248,11 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
     faces = [r for r in sr.rows if not _is_back_row(r)]
     backs.sort(key=lambda r: -float(np.mean([t.v for t in r])))        # nearest the player first
     # a few backs outside a longer bar of backs are not the hand but an object on the table, a shadow or a
-    # sliver (an object cut by the frame's edge, the bar's own edge) when: they are weak and much narrower than
-    # the bar; or they lie beyond the bar's ends; or they are much less sure; or one or two lie just outside it
+    # sliver (an object cut by the frame's edge, the bar's own edge) when: they lie beyond the bar's ends; or
+    # they are much less sure; or one or two lie just outside it
     def stray(out, inner):
         if len(inner) < 3 or len(inner) <= len(out):
             return False
-        if (np.median([t.w for t in out]) < STRAY_THIN * np.median([t.w for t in inner])
-                and np.median([t.det.confidence for t in out]) < STRAY_WEAK * np.median([t.det.confidence for t in inner])):
-            return True
         if len(out) <= 3 and (min(t.u for t in out) > max(t.u for t in inner) + sr.pitch
                               or max(t.u for t in out) < min(t.u for t in inner) - sr.pitch):
             return True
