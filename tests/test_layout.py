@@ -824,6 +824,22 @@ def test_overhead_sideways_meld_tile_found_as_two_halves(share):
     assert any("found as two halves" in u for u in lay.table.unplaced)
 
 
+def test_overhead_meld_split_by_a_narrow_sideways_box_is_rejoined():
+    """A chow whose sideways tile's box came out short (the gap after it looks wider than inside a meld): the
+    two pieces are no melds alone, one together, and close: they are one meld."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    meld = [n for n, t in enumerate(tl) if t.seat == "self" and t.group.startswith("meld")]
+    i = next(n for n in meld if tl[n].angle % 180 == 90)
+    x1, y1, x2, y2 = dets[i].box
+    right = any(dets[n].box[0] > x2 - 1 for n in meld)          # the meld goes on to the right of it
+    cut = 0.3 * (x2 - x1)
+    dets[i] = dataclasses.replace(dets[i], box=(x1, y1, x2 - cut, y2) if right else (x1 + cut, y1, x2, y2))
+    lay = parse_overhead(dets)
+    _expect("self", spec["self"], lay.table.player("self"))
+
+
 def test_overhead_flowers_are_unique_on_the_whole_table():
     """Left's flower read as a flower self already has: one of each flower on the table, so the likeliest
     distinct reading is taken from the candidates, and said."""

@@ -50,6 +50,7 @@ SHADOW_CONF_BACK = 0.5  # a face-down box over a face-down one: less than this t
 WRAP_COVER = 0.8       # a box with two others this much inside it, less sure than either's best, wraps them
 DUP_IOU = 0.6          # two boxes overlapping more than this are one tile seen twice
 ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new row
+REJOIN_GAP = 1.0       # overhead meld rows: groups closer than this (x w) that make melds only together are one
 GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
 WIN_GAP = 1.12         # a hand row one tile too long: its last tile is the winning tile if spaced this much wider
 LABEL_POWER = 8      # how fast an unsure orientation label loses its vote
@@ -583,6 +584,25 @@ def _partition_melds(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
         return None
     cuts = [0] + best[n][1]
     return [g[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def _melds_ok(g: list[_Tile]) -> bool:
+    """A run that reads as one meld or splits into melds."""
+    return _chunk_ok(g) or _partition_melds(g) is not None
+
+
+def _rejoin(groups: list[list[_Tile]]) -> list[list[_Tile]]:
+    """Neighbouring groups in a row of melds that are no melds on their own but are together, and lie less
+    than REJOIN_GAP tile widths apart, are one: a gap opened inside a meld (a box too narrow for its tile, a
+    sideways tile not seen as one)."""
+    out: list[list[_Tile]] = []
+    for g in groups:
+        if (out and not (_melds_ok(out[-1]) and _melds_ok(g)) and _gap_after(out[-1][-1], g[0]) < REJOIN_GAP
+                and not any(t.back for t in out[-1] + g) and _melds_ok(out[-1] + g)):
+            out[-1] = out[-1] + g
+        else:
+            out.append(list(g))
+    return out
 
 
 def _lone_backs(g: list[_Tile]) -> bool:
@@ -1399,13 +1419,13 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
     flowers: list[_Tile] = []
     mots = []
     for r in meldz:
-        groups = _split_groups(r)
-        for g in groups:
-            fl = [t for t in g if T.is_flower(t.kind)]
-            flowers += fl
+        rests = []
+        for g in _split_groups(r):
+            flowers += [t for t in g if T.is_flower(t.kind)]
             rest = [t for t in g if not T.is_flower(t.kind)]
-            if not rest:
-                continue
+            if rest:
+                rests.append(rest)
+        for rest in _rejoin(rests):
             if _lone_backs(rest):
                 notes.append(f"face-down tile(s) {', '.join(_describe(t) for t in rest)} in the meld area are "
                              f"not a concealed kong (4 tiles): not placed")
