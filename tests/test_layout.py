@@ -770,6 +770,26 @@ def test_overhead_lone_back_in_the_meld_area_is_not_a_meld():
     assert any("in the meld area are not a concealed kong" in u for u in lay.table.unplaced)
 
 
+@pytest.mark.parametrize("conf", [0.9, 0.3])
+def test_overhead_lone_face_up_tile_in_the_meld_area(conf):
+    """One face-up tile on its own where a seat's melds lie is no meld: a sure one is an exposed tile (暴露张);
+    one the detector is unsure of (a shadow, a reflection) is not placed, and said."""
+    spec = _table()
+    tl = layout_table(spec)
+    m = max((t for t in tl if t.seat == "self" and t.group.startswith("meld")), key=lambda t: t.x)
+    tl.append(dataclasses.replace(m, kind=8, angle=0.0, x=m.x + 3.0, group="stray"))
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    dets[-1] = dataclasses.replace(dets[-1], confidence=conf)
+    lay = parse_overhead(dets)
+    area = lay.table.player("self")
+    assert [m.meld for m in area.melds] == [Meld("chow", 1, source=LEFT, claimed=area.melds[0].meld.claimed)]
+    if conf > 0.5:
+        assert area.exposed == (8,)
+    else:
+        _expect("self", spec["self"], area)
+        assert any("lone weak box 9m" in u for u in lay.table.unplaced)
+
+
 def test_overhead_white_dragon_discard_read_as_back_is_a_discard():
     """A blank white dragon in a set with pale backs looks face down to the detector. Discards lie face up, so a
     'back' in its slot of the river, in sequence, is read as the white dragon, and said."""

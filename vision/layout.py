@@ -50,6 +50,7 @@ SHADOW_CONF_BACK = 0.5  # a face-down box over a face-down one: less than this t
 WRAP_COVER = 0.8       # a box with two others this much inside it, less sure than either's best, wraps them
 DUP_IOU = 0.6          # two boxes overlapping more than this are one tile seen twice
 ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new row
+LONE_WEAK = 0.45       # overhead: a lone face-up box in the meld area less sure than this is not placed
 REJOIN_GAP = 1.0       # overhead meld rows: groups closer than this (x w) that make melds only together are one
 GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
 WIN_GAP = 1.12         # a hand row one tile too long: its last tile is the winning tile if spaced this much wider
@@ -1426,6 +1427,17 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
             if rest:
                 rests.append(rest)
         for rest in _rejoin(rests):
+            if len(rest) == 1 and not rest[0].back:
+                # one face-up tile on its own where melds lie is no meld: a tile exposed there, or if the
+                # detector is unsure of it, a shadow or a reflection
+                t = rest[0]
+                if t.det.confidence < LONE_WEAK:
+                    notes.append(f"lone weak box {_describe(t)} in the meld area: not placed")
+                    assign.append((t, "unplaced"))
+                else:
+                    exposed.append(t)
+                    assign.append((t, "exposed"))
+                continue
             if _lone_backs(rest):
                 notes.append(f"face-down tile(s) {', '.join(_describe(t) for t in rest)} in the meld area are "
                              f"not a concealed kong (4 tiles): not placed")
