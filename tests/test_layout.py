@@ -860,24 +860,6 @@ def test_overhead_meld_split_by_a_narrow_sideways_box_is_rejoined():
     _expect("self", spec["self"], lay.table.player("self"))
 
 
-def test_overhead_discard_found_as_two_halves():
-    """A discard found as two overlapping boxes (centres under half a tile apart) is one discard: the river
-    keeps its length and order, and nothing is read as exposed."""
-    spec = _table()
-    tl = layout_table(spec)
-    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
-    i = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][2]
-    x1, y1, x2, y2 = dets[i].box
-    w = x2 - x1
-    k = dets[i].kind
-    dets[i] = Detection((x1, y1, x1 + 0.75 * w, y2), k, "upright", 0.55, ((k, 0.8),))
-    dets.append(Detection((x2 - 0.75 * w, y1, x2, y2), 0, "upright", 0.5, ((0, 0.6), (k, 0.3))))
-    lay = parse_overhead(dets)
-    for seat, s in spec.items():
-        _expect(seat, s, lay.table.player(seat))
-    assert any("found as two halves" in u for u in lay.table.unplaced)
-
-
 def test_overhead_flowers_are_unique_on_the_whole_table():
     """Left's flower read as a flower self already has: one of each flower on the table, so the likeliest
     distinct reading is taken from the candidates, and said."""

@@ -67,7 +67,6 @@ STACK_WEAK = 0.5        # ... and less than this times as sure is the other tile
 WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
 HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves ...
 HALF_GAP_MELDS = 0.75  # ... in an overhead seat's meld area (a sideways tile's halves lie 0.68 apart; no hand row)
-HALF_GAP_RIVER = 0.5   # ... in a river (upright discards' halves; a loose tile on a discard lies farther apart)
 FAINT = 0.05            # overhead: face-up detections less sure than this are not placed ...
 FAINT_BOX = 0.5         # ... except a white dragon whose box (the locator's score) is at least this sure
 LEAN_MIN = 0.35        # a set where melds lie, no tile sideways: its widest tile is the sideways one if this wide ...
@@ -1127,10 +1126,8 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     du, dv = _centre_correction(frames)
     if du or dv:
         frames = _seat_frames(tiles, phi, k, cu + du, cv + dv)
-    # in the meld areas, and (closer still) in the rivers; not in hand bars, where a tile lying loose on the
-    # table may overlap a hand
-    pairs = [p for sr in frames.values()
-             for p in _halves(_zones(sr)[2], HALF_GAP_MELDS) + _halves(_zones(sr)[3], HALF_GAP_RIVER)]
+    # in the meld areas only: a tile lying loose on the table may overlap a discard or a hand
+    pairs = [p for sr in frames.values() for p in _halves(_zones(sr)[2], HALF_GAP_MELDS)]
     if pairs:
         tiles, halves, half_notes = _merge_all(tiles, pairs)
         for t in tiles:
