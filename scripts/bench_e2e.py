@@ -99,15 +99,16 @@ def findings_key(fs):
 
 def tile_match(dets, objects) -> tuple[int, int, int, int]:
     """(ground-truth tiles, found at IoU >= 0.5, of which right kind, extra detections)."""
-    from vision.layout import _iou
+    from vision.metrics import box_iou
+    ious = box_iou([o.box for o in objects], [d.box for d in dets]) if objects and dets else None
     used = set()
     found = right = 0
-    for o in objects:
+    for n, o in enumerate(objects):
         best, bi = 0.5, None
         for i, d in enumerate(dets):
             if i in used:
                 continue
-            iou = _iou(o.box, d.box)
+            iou = ious[n, i]
             if iou >= best:
                 best, bi = iou, i
         if bi is not None:

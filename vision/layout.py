@@ -135,12 +135,14 @@ def _tiles(dets: list[Detection], idx: list[int]) -> list[_Tile]:
     return out
 
 
-def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+def _overlaps(dets: list[Detection]) -> tuple[np.ndarray, np.ndarray]:
+    """(IoU, cover) matrices of the detections' boxes; cover[i, j] is the share of box i inside box j."""
+    b = np.array([d.box for d in dets], dtype=float).reshape(-1, 4)
+    area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-9)
+    ix = np.clip(np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
     inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+    return inter / (area[:, None] + area[None, :] - inter), inter / area[:, None]
 
 
 def _dedupe(dets: list[Detection], weak_dup: bool = False) -> tuple[list[int], list[int]]:
@@ -149,35 +151,35 @@ def _dedupe(dets: list[Detection], weak_dup: bool = False) -> tuple[list[int], l
     kong, half hidden under the added one, overlaps it so and is often much less sure), or a box astride
     neighbours."""
     order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
+    conf = np.array([d.confidence for d in dets], dtype=float)
+    back = np.array([d.kind == T.BACK for d in dets])
+    iou, cover = _overlaps(dets)
     kept: list[int] = []
-    dropped: list[int] = []
-
-    def limit(i, j):
-        return WEAK_DUP_IOU if weak_dup and dets[i].confidence < WEAK_DUP * dets[j].confidence else DUP_IOU
-
-    def shadow(i, j):
-        # a box a quarter or more over a far surer one is its edge or shadow found again: a face-down box over
-        # a face-down one; on an overhead frame, a face-up box over any (in a phone photo the claimed tile of an
-        # added kong lies so under the added one)
-        if _cover(dets[i].box, dets[j].box) <= SHADOW_COVER:
-            return False
-        if dets[i].kind == T.BACK:
-            return dets[j].kind == T.BACK and dets[i].confidence < SHADOW_CONF_BACK * dets[j].confidence
-        return weak_dup and dets[i].confidence < SHADOW_CONF * dets[j].confidence
+    dropped: set[int] = set()
 
     # one box around two others (each nearly all inside it), less sure than the surer of them: two tiles found
     # as one box as well as one by one (a claimed tile and the tile added on it)
     for i in order:
-        inside = [j for j in range(len(dets)) if j != i and _cover(dets[j].box, dets[i].box) >= WRAP_COVER]
-        if any(_iou(dets[a].box, dets[b].box) < 0.3 and dets[i].confidence < max(dets[a].confidence, dets[b].confidence)
-               for a, b in itertools.combinations(inside, 2)):
-            dropped.append(i)
+        inside = [j for j in np.flatnonzero(cover[:, i] >= WRAP_COVER) if j != i]
+        if any(iou[a, b] < 0.3 and conf[i] < max(conf[a], conf[b]) for a, b in itertools.combinations(inside, 2)):
+            dropped.add(i)
     for i in order:
         if i in dropped:
             continue
-        if (any(_iou(dets[i].box, dets[j].box) > limit(i, j) or shadow(i, j) for j in kept)
-                or _straddles(dets, i, kept)):
-            dropped.append(i)
+        k = np.array(kept, dtype=int)
+        # the plain rule; a much less sure box needs less overlap on an overhead frame
+        limit = np.where(weak_dup & (conf[i] < WEAK_DUP * conf[k]), WEAK_DUP_IOU, DUP_IOU)
+        dup = iou[i, k] > limit
+        # a box a quarter or more over a far surer one is its edge or shadow found again: a face-down box over
+        # a face-down one; on an overhead frame, a face-up box over any (in a phone photo the claimed tile of an
+        # added kong lies so under the added one)
+        over = cover[i, k] > SHADOW_COVER
+        if back[i]:
+            shadow = over & back[k] & (conf[i] < SHADOW_CONF_BACK * conf[k])
+        else:
+            shadow = over & weak_dup & (conf[i] < SHADOW_CONF * conf[k])
+        if dup.any() or shadow.any() or _straddles(dets, i, kept, cover):
+            dropped.add(i)
         else:
             kept.append(i)
     return sorted(kept), sorted(dropped)
@@ -190,29 +192,22 @@ def _box_score(d: Detection) -> float:
     return d.confidence / p if p else d.confidence
 
 
-def _cover(a, b) -> float:
-    """Share of box a's area inside box b."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    return ix * iy / max((a[2] - a[0]) * (a[3] - a[1]), 1e-9)
-
-
-def _straddles(dets: list[Detection], i: int, kept: list[int]) -> bool:
+def _straddles(dets: list[Detection], i: int, kept: list[int], cover: np.ndarray) -> bool:
     """A box lying over two or more surer boxes of its side (face up / face down): one box astride neighbouring
     tiles, not a tile of its own. Tiles lie side by side; the tile added to a kong lies on one other, and a
     stray tile dropped on others is as sure as they are. Mostly inside them and less sure than each; or half
     inside them and much less sure."""
     d = dets[i]
     down = d.kind == T.BACK or d.orientation == FACE_DOWN
-    over = [j for j in kept if _cover(d.box, dets[j].box) > 0.15]
+    over = [j for j in kept if cover[i, j] > 0.15]
     if len(over) < 2:
         return False
-    cover = sum(_cover(d.box, dets[j].box) for j in over)
+    inside = sum(cover[i, j] for j in over)
     ratio = d.confidence / min(dets[j].confidence for j in over)
     if down:
-        return cover > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_BACK
-    return ((cover > STRADDLE_COVER and ratio < STRADDLE_CONF)
-            or (cover > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_WEAK))
+        return inside > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_BACK
+    return ((inside > STRADDLE_COVER and ratio < STRADDLE_CONF)
+            or (inside > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_WEAK))
 
 
 def _nn_angle(pts: np.ndarray, sym: int) -> float:
