@@ -597,14 +597,19 @@ def test_overhead_stray_back_just_outside_the_hand_row():
     assert lay.table.player("across").concealed_face_down == spec["across"]["hand"]
 
 
-def test_overhead_thin_weak_slivers_outside_the_hand_bar_are_not_the_hand():
-    """A row of weak boxes much narrower than a tile just outside the self seat's hand bar (an object cut by
-    the frame's edge, the bar's own edge) is not that seat's hand: the bar inside it is."""
+def _with_self_hand():
+    """The standard table rendered overhead, with the self seat's hand boxes and their height."""
     spec = _table()
     tl = layout_table(spec)
     dets = render(tl, scale=22, center=(320, 320), squash=0.6)
     hand = [d for d, t in zip(dets, tl) if t.seat == "self" and t.group == "concealed"]
-    h = hand[0].box[3] - hand[0].box[1]
+    return spec, dets, hand, hand[0].box[3] - hand[0].box[1]
+
+
+def test_overhead_thin_weak_slivers_outside_the_hand_bar_are_not_the_hand():
+    """A row of weak boxes much narrower than a tile just outside the self seat's hand bar (an object cut by
+    the frame's edge, the bar's own edge) is not that seat's hand: the bar inside it is."""
+    spec, dets, hand, h = _with_self_hand()
     y1 = max(d.box[3] for d in hand) + 1.2 * h
     x = hand[2].box[0]
     slivers = [Detection((x + 22 * n, y1, x + 22 * n + 9, y1 + h), T.BACK, "face_down", 0.4) for n in range(3)]
@@ -620,11 +625,7 @@ def test_overhead_thin_weak_slivers_outside_the_hand_bar_are_not_the_hand():
 def test_overhead_short_row_of_backs_outside_the_hand_bar_is_not_the_hand(where, conf, n):
     """Backs outside a seat's longer bar of backs are an object on the table (or the frame's edge), not the
     seat's hand, when one to three lie beyond the bar's end, or when they are much less sure than it."""
-    spec = _table()
-    tl = layout_table(spec)
-    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
-    hand = [d for d, t in zip(dets, tl) if t.seat == "self" and t.group == "concealed"]
-    h = hand[0].box[3] - hand[0].box[1]
+    spec, dets, hand, h = _with_self_hand()
     y1 = max(d.box[3] for d in hand) + 1.5 * h
     x = max(d.box[2] for d in hand) + 66 if where == "beyond the end" else hand[3].box[0]
     extra = [Detection((x + 22 * i, y1, x + 22 * i + 22, y1 + h), T.BACK, "face_down", conf) for i in range(n)]
@@ -636,10 +637,7 @@ def test_overhead_short_row_of_backs_outside_the_hand_bar_is_not_the_hand(where,
 def test_overhead_box_in_line_with_the_hand_bar_but_far_from_it_is_not_counted(pitches, conf):
     """A back lying in line with a hand bar but several tiles past its end, or a weak one a tile's space or more
     past it, is not part of the hand (a hand is one bar): it is not counted, and it is said."""
-    spec = _table()
-    tl = layout_table(spec)
-    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
-    hand = [d for d, t in zip(dets, tl) if t.seat == "self" and t.group == "concealed"]
+    spec, dets, hand, _ = _with_self_hand()
     right = max(hand, key=lambda d: d.box[0])
     dx = pitches * 22
     dets.append(dataclasses.replace(right, box=(right.box[0] + dx, right.box[1], right.box[2] + dx, right.box[3]),
