@@ -1295,7 +1295,8 @@ def _seat_pitch(sr: _SeatRows, default: float) -> float:
     # whose boxes are reliable, say how close touching tiles can be
     faces = [b.u - a.u for a, b in pairs if not (a.back or b.back)]
     if len(faces) >= 2:
-        d = [x for x in d if x > 0.75 * float(np.percentile(faces, 30))]
+        closest = 0.75 * float(np.percentile(faces, 30))
+        d = [x for x in d if x > closest]
     if len(d) < 3:
         return default
     # the low end of the spacings is touching tiles; their median, not the low end itself, is their spacing
