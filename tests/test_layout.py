@@ -957,3 +957,17 @@ def test_phone_weak_extra_box_beside_a_short_hand_is_dropped(apart):
     lay, got = read(dets)
     assert got == format_hand(hand)
     assert any(u.startswith("dropped the least sure detection 9p") for u in lay.table.unplaced)
+
+
+def test_phone_meld_with_one_unsure_odd_tile_is_a_pung():
+    """[8p 7m 8p] with 7m read unsurely and 8p not among its candidates: no chow holds two 8p, so the meld is
+    the pung [8p 8p 8p], said. A sure odd tile leaves the meld unreadable (a referee's matter)."""
+    hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = next(n for n, t in enumerate(tl) if t.group == "meld:1" and t.angle == 90.0)
+    lay, got = read(_misread(dets, i, 6, ((6, 0.44), (24, 0.11))))
+    assert got == format_hand(hand)
+    assert any("read as [8p 8p 8p]" in u and "7m->8p p=0.44" in u for u in lay.table.unplaced)
+    lay = parse_phone(_misread(dets, i, 6, ((6, 0.9), (24, 0.05))))
+    assert lay.table.players[0].melds[1].meld is None

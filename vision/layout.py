@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -407,8 +408,9 @@ def _direction_votes(tiles: list[_Tile], theta: float) -> float:
 _SOURCE_BY_POS = {0: LEFT, -1: RIGHT}
 
 
-def _read_meld(g: list[_Tile]) -> tuple[MeldOnTable, Optional[str]]:
-    """Interpret a group as a meld. Returns the meld on the table and a problem message (or None)."""
+def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optional[str]]:
+    """Interpret a group as a meld. Returns the meld on the table and a problem message (or None).
+    guess: allow the readings that complete a group from part of it (not for a piece cut from a longer run)."""
     added = [t for t in g if t.added]
     flat = [t for t in g if not t.added]
     tiles = tuple(None if t.back else t.kind for t in flat)
@@ -426,7 +428,7 @@ def _read_meld(g: list[_Tile]) -> tuple[MeldOnTable, Optional[str]]:
     if face_down or (sideways is None and n == 4 and not added):
         # a concealed kong: four tiles, at least one face down, the face-up ones alike
         problem = None
-        if not sides and not added and n == 3 and len(set(shown)) == 1:
+        if guess and not sides and not added and n == 3 and len(set(shown)) == 1:
             # three of a concealed kong's four: one tile was not found; its place completes the pattern
             # (face down at both ends, or face up at both ends)
             k = shown[0]
@@ -459,6 +461,8 @@ def _read_meld(g: list[_Tile]) -> tuple[MeldOnTable, Optional[str]]:
     kind = _set_kind(shown)
     if kind is None:
         fix = _repair_meld(flat + added, lambda ks: T.BACK not in ks and _set_kind(ks) is not None)
+        if fix is None and guess:
+            fix = _odd_one_out(flat + added)
         if fix is None:
             return mot, f"meld {desc}: not a chow, pung or kong"
         kinds, note = fix
@@ -509,6 +513,7 @@ def _set_kind(shown: list[int]) -> Optional[str]:
 # among the classifier's other candidates is taken when it is at least this likely relative to the reading
 # (an illegal meld really laid down is far rarer than one misread tile). The change is reported.
 REPAIR_RATIO = 0.02
+ODD_UNSURE = 0.6        # a claimed meld's one odd tile among alike ones, read less surely than this, is one of them
 
 
 def _codes(tiles) -> str:
@@ -546,12 +551,29 @@ def _repair_meld(ts: list[_Tile], valid) -> Optional[tuple[list[int], str]]:
     return best, changed
 
 
+def _odd_one_out(ts: list[_Tile]) -> Optional[tuple[list[int], str]]:
+    """A claimed meld of 3 or 4 face-up tiles, all alike but one read unsurely: no chow holds two alike tiles,
+    so it is a pung (kong) of them and the odd tile was misread. (kinds in order, what changed), or None."""
+    kinds = [t.kind for t in ts]
+    if len(ts) not in (3, 4) or T.BACK in kinds:
+        return None
+    k, n = Counter(kinds).most_common(1)[0]
+    odd = next((t for t in ts if t.kind != k), None)
+    if n != len(ts) - 1 or odd is None:
+        return None
+    p = dict(odd.det.candidates).get(odd.kind, odd.det.confidence)   # no candidates: a file's confidence
+    if p >= ODD_UNSURE:
+        return None
+    return [k] * len(ts), f"{T.code(odd.kind)}->{T.code(k)} p={p:.2f}: only a pung holds two alike tiles"
+
+
 def _chunk_ok(g: list[_Tile]) -> bool:
-    """A run of tiles that reads as exactly one meld (as read, or repaired from the candidates; not a concealed
-    kong read from three tiles, which is for a group on its own, never a piece cut from a longer run)."""
+    """A run of tiles that reads as exactly one meld (as read, or repaired from the candidates; not the
+    readings that complete a group from part of it, which are for a group on its own, never a piece cut from
+    a longer run)."""
     if len(g) not in (3, 4):
         return False
-    mot = _read_meld(g)[0]
+    mot = _read_meld(g, guess=False)[0]
     return mot.meld is not None and len(mot.tiles) + sum(t.added for t in g) == len(g)
 
 
