@@ -971,3 +971,18 @@ def test_phone_meld_with_one_unsure_odd_tile_is_a_pung():
     assert any("read as [8p 8p 8p]" in u and "7m->8p p=0.44" in u for u in lay.table.unplaced)
     lay = parse_phone(_misread(dets, i, 6, ((6, 0.9), (24, 0.05))))
     assert lay.table.players[0].melds[1].meld is None
+
+
+def test_phone_weak_box_in_the_gap_between_two_melds_is_dropped():
+    """A weak face-down box filling the gap between two concealed kongs (a shadow) joins them into one run that
+    splits into no melds; without it the run splits, so it is dropped, and said. A sure box there stays."""
+    hand = parse_hand("345p6z [1111m<] [2222z] [3333z] +6z")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    a = dets[max(n for n, t in enumerate(tl) if t.group == "meld:1")]
+    b = dets[min(n for n, t in enumerate(tl) if t.group == "meld:2")]
+    gap = Detection((a.box[2] - 3, a.box[1], b.box[0] + 3, a.box[3]), T.BACK, "face_down", 0.12)
+    lay, got = read(dets + [gap])
+    assert got == format_hand(hand)
+    assert any("between melds: a shadow" in u for u in lay.table.unplaced)
+    assert read(dets + [dataclasses.replace(gap, confidence=0.9)])[1] != format_hand(hand)

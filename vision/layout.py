@@ -65,7 +65,7 @@ MERGED_WIDE = 1.15      # a box this much wider than its meld's two upright tile
 MERGED_TALL = 1.05      # ... and this much taller holds a second tile on it (an added kong's two tiles as one box)
 STACK_SQUARE = 0.25     # a much less sure box this squarely (x w) under or on a sideways tile ...
 STACK_WEAK = 0.5        # ... and less than this times as sure is the other tile of an added kong, whatever its label
-WEAK_END = 0.5         # a box at a meld's end less sure than this times its group's median is weak
+WEAK_END = 0.5         # a box in a row of melds less sure than this times the row's median is weak
 HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves ...
 HALF_GAP_MELDS = 0.75  # ... in an overhead seat's meld area (a sideways tile's halves lie 0.68 apart; no hand row)
 FAINT = 0.05            # overhead: face-up detections less sure than this are not placed ...
@@ -604,6 +604,19 @@ def _partition_melds(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
     return [g[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
+def _spoiler(g: list[_Tile]) -> Optional[_Tile]:
+    """A box much less sure than its group (WEAK_END x the median) without which a run that splits into no
+    melds does: a shadow or an object in the gap between two melds. None if there is no such box."""
+    if len(g) < 4:
+        return None
+    median = float(np.median([t.det.confidence for t in g]))
+    for t in sorted((t for t in g if t.det.confidence < WEAK_END * median), key=lambda t: t.det.confidence)[:2]:
+        rest = [o for o in g if o is not t]
+        if _melds_ok(rest):
+            return t
+    return None
+
+
 def _melds_ok(g: list[_Tile]) -> bool:
     """A run that reads as one meld or splits into melds."""
     return _chunk_ok(g) or _partition_melds(g) is not None
@@ -866,23 +879,23 @@ def parse_phone(dets: list[Detection]) -> Layout:
             unplaced.append(f"one box {_describe(pair)} covers the claimed tile of a kong and the tile added on "
                             f"it (加杠): read as two {T.code(pair.kind)}")
     groups = []
+    shadows: list[tuple[_Tile, str]] = []
     for g in fr.groups:
         if g and any(t.side or t.back for t in g) and not _chunk_ok(g):
-            groups += _partition_melds(g) or [g]
+            parts = _partition_melds(g)
+            spoiler = _spoiler(g) if parts is None else None
+            if spoiler is not None:
+                where = "at the end of a meld" if spoiler in (g[0], g[-1]) else "between melds"
+                g.remove(spoiler)
+                shadows.append((spoiler, f"{where}: a shadow, not a tile (the melds read without it)"))
+                parts = None if _chunk_ok(g) else _partition_melds(g)
+            groups += parts or [g]
         elif g:
             groups.append(g)
 
     loose_backs = [g for g in groups if _lone_backs(g)]
     groups = [g for g in groups if g not in loose_backs]
-    # a weak box at the end of a meld (a shadow in the gap before the next group) that spoils it
-    shadows: list[tuple[_Tile, str]] = []
     for g in groups:
-        for t in (g[0], g[-1]) if len(g) >= 4 else ():
-            if (t.det.confidence < WEAK_END * float(np.median([o.det.confidence for o in g]))
-                    and _read_meld(g)[0].meld is None and _read_meld([o for o in g if o is not t])[0].meld is not None):
-                g.remove(t)
-                shadows.append((t, "at the end of a meld: a shadow, not a tile"))
-                break
         # one face-down box beside one face-up tile is no meld (a meld is three or four tiles): a shadow beside a
         # tile set apart, such as the winning tile
         if len(g) == 2 and sum(t.back for t in g) == 1 and not any(t.side for t in g):
