@@ -986,3 +986,19 @@ def test_phone_weak_box_in_the_gap_between_two_melds_is_dropped():
     assert got == format_hand(hand)
     assert any("between melds: a shadow" in u for u in lay.table.unplaced)
     assert read(dets + [dataclasses.replace(gap, confidence=0.9)])[1] != format_hand(hand)
+
+
+def test_phone_four_face_down_boxes_far_from_the_hand_are_not_a_kong():
+    """Four face-down boxes in a row far from every tile of the hand (a card on the table) are no concealed
+    kong of this hand: not placed, and said. The same four next to the hand are read as a meld."""
+    from tests.layout_scenes import Tile
+    hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m")
+    tl = layout_hand(hand)
+    y = max(t.y for t in tl)
+    far = [Tile(T.BACK, 12.0 + n, y - 9.0, back=True) for n in range(4)]
+    lay, got = read(render(tl + far))
+    assert got == format_hand(hand)
+    assert any("lie far from the hand: not placed" in u for u in lay.table.unplaced)
+    right = max(t.x for t in tl)
+    near = [Tile(T.BACK, right + 1.6 + n, y, back=True) for n in range(4)]
+    assert len(parse_phone(render(tl + near)).table.players[0].melds) == 4

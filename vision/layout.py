@@ -894,7 +894,10 @@ def parse_phone(dets: list[Detection]) -> Layout:
             groups.append(g)
 
     loose_backs = [g for g in groups if _lone_backs(g)]
-    groups = [g for g in groups if g not in loose_backs]
+    # face-down tiles far from every other tile: an object on the table, not a concealed kong of this hand
+    far_backs = [g for g in groups if all(t.back for t in g) and g not in loose_backs
+                 and all(_isolated(t, [o for o in core if o not in g]) for t in g)]
+    groups = [g for g in groups if g not in loose_backs and g not in far_backs]
     for g in groups:
         # one face-down box beside one face-up tile is no meld (a meld is three or four tiles): a shadow beside a
         # tile set apart, such as the winning tile
@@ -920,6 +923,9 @@ def parse_phone(dets: list[Detection]) -> Layout:
     area = PlayerArea(seat="self")
     notes: list[str] = [f"face-down tile(s) {', '.join(_describe(t) for t in g)} are not a concealed kong "
                         f"(4 tiles): not placed" for g in loose_backs]
+    notes += [f"face-down tiles {', '.join(_describe(t) for t in g)} lie far from the hand: not placed"
+              for g in far_backs]
+    loose_backs += far_backs
     notes += [f"face-down box {_describe(t)} inside the concealed row: not a tile of the hand" for t in in_row]
     loose_backs.append(in_row)
     notes += [f"box {_describe(t)} {why}" for t, why in shadows]
