@@ -714,7 +714,7 @@ def test_phone_concealed_kong_with_both_pale_backs_read_as_faces(melds_side):
 def test_phone_weak_box_at_the_end_of_a_meld_is_a_shadow(kind, label):
     """A weak box touching the end of a claimed meld (a shadow in the gap before the flowers, read as a back or
     a blank white dragon) would make it four tiles and no set: it is dropped, said, and the meld reads right. A
-    sure one is kept."""
+    sure face-up one is kept; a face-down one goes however sure (no claimed meld holds a back)."""
     hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m")
     tl = layout_hand(hand)
     dets = render(tl)
@@ -724,8 +724,11 @@ def test_phone_weak_box_at_the_end_of_a_meld_is_a_shadow(kind, label):
     lay, got = read(dets + [shadow])
     assert got == format_hand(hand)
     assert any("at the end of a meld: a shadow" in u for u in lay.table.unplaced)
-    lay = parse_phone(dets + [dataclasses.replace(shadow, confidence=0.9)])
-    assert lay.table.players[0].melds[2].meld is None
+    lay, got = read(dets + [dataclasses.replace(shadow, confidence=0.9)]) if kind == T.BACK else (None, None)
+    if kind == T.BACK:
+        assert got == format_hand(hand)
+    else:
+        assert parse_phone(dets + [dataclasses.replace(shadow, confidence=0.9)]).table.players[0].melds[2].meld is None
 
 
 def test_overhead_weak_offset_duplicate_is_dropped():
@@ -974,8 +977,9 @@ def test_phone_meld_with_one_unsure_odd_tile_is_a_pung():
 
 
 def test_phone_weak_box_in_the_gap_between_two_melds_is_dropped():
-    """A weak face-down box filling the gap between two concealed kongs (a shadow) joins them into one run that
-    splits into no melds; without it the run splits, so it is dropped, and said. A sure box there stays."""
+    """A weak box filling the gap between two concealed kongs (a shadow) joins them into one run that splits
+    into no melds; without it the run splits, so it is dropped, and said. A sure face-up box there stays; a
+    face-down one goes however sure."""
     hand = parse_hand("345p6z [1111m<] [2222z] [3333z] +6z")
     tl = layout_hand(hand)
     dets = render(tl)
@@ -985,7 +989,11 @@ def test_phone_weak_box_in_the_gap_between_two_melds_is_dropped():
     lay, got = read(dets + [gap])
     assert got == format_hand(hand)
     assert any("between melds: a shadow" in u for u in lay.table.unplaced)
-    assert read(dets + [dataclasses.replace(gap, confidence=0.9)])[1] != format_hand(hand)
+    assert read(dets + [dataclasses.replace(gap, confidence=0.9)])[1] == format_hand(hand)
+    face_up = dataclasses.replace(gap, kind=T.WHITE, orientation="upright", confidence=0.12)
+    assert read(dets + [face_up])[1] == format_hand(hand)
+    melds = parse_phone(dets + [dataclasses.replace(face_up, confidence=0.9)]).table.players[0].melds
+    assert sum(m.meld is not None and m.meld.concealed for m in melds) < 2
 
 
 def test_phone_four_face_down_boxes_far_from_the_hand_are_not_a_kong():

@@ -605,12 +605,14 @@ def _partition_melds(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
 
 
 def _spoiler(g: list[_Tile]) -> Optional[_Tile]:
-    """A box much less sure than its group (WEAK_END x the median) without which a run that splits into no
-    melds does: a shadow or an object in the gap between two melds. None if there is no such box."""
+    """A box without which a run that splits into no melds does: much less sure than the run (WEAK_END x the
+    median), or face down (an object or a shadow the locator took for a back beside a meld). The least sure
+    such box; None if there is none."""
     if len(g) < 4:
         return None
     median = float(np.median([t.det.confidence for t in g]))
-    for t in sorted((t for t in g if t.det.confidence < WEAK_END * median), key=lambda t: t.det.confidence)[:2]:
+    for t in sorted((t for t in g if t.det.confidence < WEAK_END * median or t.back),
+                    key=lambda t: t.det.confidence)[:3]:
         rest = [o for o in g if o is not t]
         if _melds_ok(rest):
             return t
