@@ -1010,3 +1010,21 @@ def test_phone_four_face_down_boxes_far_from_the_hand_are_not_a_kong():
     right = max(t.x for t in tl)
     near = [Tile(T.BACK, right + 1.6 + n, y, back=True) for n in range(4)]
     assert len(parse_phone(render(tl + near)).table.players[0].melds) == 4
+
+
+@pytest.mark.parametrize("hand, conf, want", [(13, 0.3, 13), (13, 0.9, 14), (12, 0.3, 13)])
+def test_overhead_weak_box_at_the_end_of_a_hand_row(hand, conf, want):
+    """A weak back in line at the end of a hand row, which makes a waiting hand's size (13 - 3 x melds) into a
+    drawn one's, is not counted, and said; a sure one is. One that makes an impossible size (12) into a
+    waiting hand's is a tile of the hand."""
+    spec = _table()
+    spec["across"]["hand"] = hand
+    tl = layout_table(spec)
+    row = sorted((t for t in tl if t.seat == "across" and t.group == "concealed"), key=lambda t: t.x)
+    a, b = row[-2], row[-1]
+    tl.append(dataclasses.replace(b, x=2 * b.x - a.x, y=2 * b.y - a.y))
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    dets[-1] = dataclasses.replace(dets[-1], confidence=conf)
+    lay = parse_overhead(dets)
+    assert lay.table.player("across").concealed_face_down == want
+    assert any("at the end of seat across's hand row: not counted" in u for u in lay.table.unplaced) == (want == hand)

@@ -1108,6 +1108,7 @@ STRAY_WEAK = 0.75       # a row of backs outside a longer bar, this much less su
 HAND_GAP = 2.5          # tile pitches: a box this far from the rest of the hand row is not part of the hand
 HAND_END_GAP = 1.5      # nor a box at its end this far from the next ...
 HAND_END_WEAK = 0.75    # ... and less sure than this times the row's median
+HAND_END_WEAK_EXTRA = 0.5   # a box at its end less sure than this times the median, one tile over a legal size
 PITCH_AGREE = 0.2       # a seat's tile spacing may differ this much from the table's (perspective)
 
 
@@ -1433,23 +1434,7 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
     assign: list[tuple[_Tile, str]] = []
     notes: list[str] = []
     hand, walls, meldz, riverz = _zones(sr)
-    if hand:
-        # a hand is one bar: boxes set off from it by a wide gap are something else lying in line with it
-        hand, off = _main_run(hand, sr.pitch)
-        for t in off:
-            notes.append(f"{_describe(t)} in line with the hand row but apart from it: not placed")
-            assign.append((t, "unplaced"))
-        backs = [t for t in hand if t.back]
-        # the row's length counts the tiles; face-up ones in it (shown tiles) are not face-down ones
-        area.concealed_face_down = max(len(backs) and 1, _count_touching(hand, sr.pitch) - (len(hand) - len(backs)))
-        if area.concealed_face_down != len(backs):
-            notes.append(f"seat {seat}: hand row of {len(backs)} face-down boxes is "
-                         f"{area.concealed_face_down} tiles long")
-        for t in hand:
-            assign.append((t, "concealed" if t.back else "exposed"))
-        exposed = [t for t in hand if not t.back]
-    else:
-        exposed = []
+    exposed: list[_Tile] = []
     for r in walls:
         for t in r:
             assign.append((t, "wall" if t.back else "exposed"))
@@ -1492,6 +1477,9 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
                 for t in chunk:
                     assign.append((t, f"meld:{n}"))
     area.melds = tuple(mots)
+    if hand:
+        area.concealed_face_down, shown = _read_hand(seat, hand, sr.pitch, len(mots), assign, notes)
+        exposed = shown + exposed
     flowers.sort(key=lambda t: t.u)
     area.flowers = tuple(t.kind for t in flowers)
     for t in flowers:
@@ -1512,6 +1500,38 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
     assign += ([(t, "discard") for t in discards] + [(t, "exposed") for t in exp2]
                + [(t, "unplaced") for t in stray])
     return area, assign, notes
+
+
+def _read_hand(seat: str, hand: list[_Tile], pitch: float, n_melds: int, assign: list, notes: list[str]):
+    """A seat's hand row seen from above: (how many face-down tiles, the face-up tiles in it). Appends to
+    ``assign`` and ``notes``."""
+    # a hand is one bar: boxes set off from it by a wide gap are something else lying in line with it
+    hand, off = _main_run(hand, pitch)
+    for t in off:
+        notes.append(f"{_describe(t)} in line with the hand row but apart from it: not placed")
+        assign.append((t, "unplaced"))
+    # the row's length counts the tiles; face-up ones in it (shown tiles) are not face-down ones
+    n = _count_touching(hand, pitch)
+    # a weak box at an end that makes a drawn hand's size (14 - 3 x melds) out of a waiting one's, or an
+    # impossible size out of a drawn one's: a shadow or a wall tile in line more often than a tile
+    legal = (13 - 3 * n_melds, 14 - 3 * n_melds)
+    ends = sorted(hand, key=lambda t: t.u)[:: max(1, len(hand) - 1)] if len(hand) >= 4 else []
+    med = float(np.median([t.det.confidence for t in hand]))
+    weak = min(ends, key=lambda t: t.det.confidence, default=None)
+    if (weak is not None and weak.back and weak.det.confidence < HAND_END_WEAK_EXTRA * med
+            and n != legal[0] and n - 1 in legal):
+        hand = [t for t in hand if t is not weak]
+        n -= 1
+        notes.append(f"weak box {_describe(weak)} at the end of seat {seat}'s hand row: not counted "
+                     f"({n} tiles with {n_melds} meld(s); one more would be {n + 1})")
+        assign.append((weak, "unplaced"))
+    backs = [t for t in hand if t.back]
+    face_down = max(len(backs) and 1, n - (len(hand) - len(backs)))
+    if face_down != len(backs):
+        notes.append(f"seat {seat}: hand row of {len(backs)} face-down boxes is {face_down} tiles long")
+    for t in hand:
+        assign.append((t, "concealed" if t.back else "exposed"))
+    return face_down, [t for t in hand if not t.back]
 
 
 def _read_river(ts: list[_Tile], river: Optional[_River], w: float, notes: list[str]):
