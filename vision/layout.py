@@ -69,7 +69,7 @@ WEAK_END = 0.5         # a box in a row of melds less sure than this times the r
 HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves ...
 HALF_GAP_MELDS = 0.75  # ... in an overhead seat's meld area (a sideways tile's halves lie 0.68 apart; no hand row)
 FAINT = 0.05            # overhead: face-up detections less sure than this are not placed ...
-FAINT_BOX = 0.5         # ... except a white dragon whose box (the locator's score) is at least this sure
+FAINT_BOX = 0.5         # ... and a white dragon is placed only if its box (the locator's score) is this sure
 LEAN_MIN = 0.35        # a set where melds lie, no tile sideways: its widest tile is the sideways one if this wide ...
 LEAN_MARGIN = 0.25     # ... and this much wider than the next
 WEAK_FLOWER = 0.5       # a flower box less sure than this lying inside a row of suit tiles is not a flower
@@ -1144,10 +1144,11 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
     # among a hundred tiles, a face-up box the detector is this unsure of is a shadow or a seam, not a tile;
-    # except a blank white dragon, the one face that the locator and the classifier dispute with a back: a
-    # sure box there is a tile, and it is face up
-    faint = [i for i in kept if dets[i].kind != T.BACK and dets[i].confidence < FAINT
-             and not (dets[i].kind == T.WHITE and _box_score(dets[i]) >= FAINT_BOX)]
+    # a white dragon goes by its box alone: the face is blank in some sets, so the locator and the classifier
+    # dispute it with a back (a sure box is a tile, face up), and pale cards and discs on the cloth read as one
+    # (an unsure box is not a tile, however sure the classifier)
+    faint = [i for i in kept if (dets[i].kind == T.WHITE and _box_score(dets[i]) < FAINT_BOX)
+             or (dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < FAINT)]
     kept = [i for i in kept if i not in faint]
     placed.update({i: Placed(dets[i], None, "unplaced") for i in faint})
     unplaced += [f"faint detection of {T.code(dets[i].kind)} (confidence {dets[i].confidence:.2f}) not placed"
