@@ -1034,3 +1034,23 @@ def test_overhead_weak_box_at_the_end_of_a_hand_row(hand, conf, want):
     lay = parse_overhead(dets)
     assert lay.table.player("across").concealed_face_down == want
     assert any("at the end of seat across's hand row: not counted" in u for u in lay.table.unplaced) == (want == hand)
+
+
+def test_overhead_weak_box_between_two_melds_is_dropped():
+    """A weak back in the gap between a concealed kong and a pung joins them into a run that splits into no
+    melds; without it the run splits, so it is dropped, and said."""
+    spec = _table()
+    spec["right"]["melds"] = [Meld(KONG, 14, True), Meld(PUNG, 30, source=ACROSS)]
+    tl = layout_table(spec)
+    for t in tl:                        # the second kong a tile's width further on: a gap the box fills
+        if t.seat == "right" and t.group == "meld:1":
+            t.y -= 0.8
+    a = min((t for t in tl if t.seat == "right" and t.group == "meld:0"), key=lambda t: t.y)
+    b = max((t for t in tl if t.seat == "right" and t.group == "meld:1"), key=lambda t: t.y)
+    tl.append(dataclasses.replace(a, x=(a.x + b.x) / 2, y=(a.y + b.y) / 2, back=True, kind=T.BACK, group="gap"))
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    dets[-1] = dataclasses.replace(dets[-1], confidence=0.12)
+    lay = parse_overhead(dets)
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+    assert any("in seat right's melds, which read without it" in u for u in lay.table.unplaced)

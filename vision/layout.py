@@ -1468,6 +1468,12 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
                              f"not a concealed kong (4 tiles): not placed")
                 assign += [(t, "unplaced") for t in rest]
                 continue
+            spoiler = None if _chunk_ok(rest) or _partition_melds(rest) else _spoiler(rest)
+            if spoiler is not None:
+                rest = [t for t in rest if t is not spoiler]
+                notes.append(f"box {_describe(spoiler)} in seat {seat}'s melds, which read without it: "
+                             f"a shadow, not a tile")
+                assign.append((spoiler, "unplaced"))
             for chunk in ([rest] if _chunk_ok(rest) else (_partition_melds(rest) or [rest])):
                 _promote_widest(chunk)
                 mot, problem = _read_meld(chunk)
