@@ -128,6 +128,22 @@ class _Tile:
         return self.det.kind == T.BACK or self.det.orientation == FACE_DOWN
 
 
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs)
+
+
+def _median(xs: list[float]) -> float:
+    """np.median of a short list, without numpy's per-call cost."""
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def _clip(x: float, lo: float, hi: float) -> float:
+    """np.clip for one number (the layout clips thousands of scalars per frame; numpy's call costs 30x more)."""
+    return min(max(x, lo), hi)
+
+
 def _tiles(dets: list[Detection], idx: list[int]) -> list[_Tile]:
     out = []
     for i in idx:
@@ -254,7 +270,7 @@ def _width_factor(rows: list[list[_Tile]]) -> float:
     if not ratios:
         return 1.0 / math.sqrt(ASPECT)
     k = float(np.percentile(ratios, 20))
-    return float(np.clip(k, 0.6 / math.sqrt(ASPECT), 1.6 / math.sqrt(ASPECT)))
+    return _clip(float(k), 0.6 / math.sqrt(ASPECT), 1.6 / math.sqrt(ASPECT))
 
 
 def _refine_angle(tiles: list[_Tile], theta: float, iters: int = 2) -> float:
@@ -294,7 +310,7 @@ def _reliability(theta: float) -> tuple[float, float, float]:
     c, s = abs(math.cos(theta)), abs(math.sin(theta))
     q = (c - s) / (c + s)                                  # +1 axis-aligned rows ... 0 at 45 degrees ... -1 vertical
     delta = min(abs(math.degrees(theta)) % 90, 90 - abs(math.degrees(theta)) % 90)   # to nearest axis
-    rel_label = float(np.clip((38.0 - delta) / 10.0, 0.0, 1.0))
+    rel_label = _clip((38.0 - delta) / 10.0, 0.0, 1.0)
     m_up = (1 - ASPECT) / (1 + ASPECT) * q
     rel_shape = min(1.0, 2 * abs(m_up) / 0.25)
     return rel_label, rel_shape, m_up
@@ -303,8 +319,8 @@ def _reliability(theta: float) -> tuple[float, float, float]:
 def _classify_sideways(row: list[_Tile], theta: float) -> None:
     """Mark tiles lying across their row, by comparison with the row majority (label and box shape)."""
     rel_label, rel_shape, m_up = _reliability(theta)
-    m = np.array([(t.det.width - t.det.height) / (t.det.width + t.det.height) for t in row])
-    med = float(np.median(m)) if len(m) else 0.0
+    m = [(t.det.width - t.det.height) / (t.det.width + t.det.height) for t in row]
+    med = _median(m) if m else 0.0
     axes = [_label_axis(t.det.orientation) for t in row]
     known = [a for a in axes if a is not None]
     major = max(set(known), key=known.count) if known else None
@@ -312,13 +328,13 @@ def _classify_sideways(row: list[_Tile], theta: float) -> None:
         ev = w = 0.0
         if rel_shape > 0 and abs(m_up) > 1e-6:
             shape = (med - mi) / (2 * m_up)                 # ~1 for a sideways tile, ~0 for its upright peers
-            t.lean = rel_shape * float(np.clip(shape, -0.5, 1.5))
+            t.lean = rel_shape * _clip(float(shape), -0.5, 1.5)
             ev += t.lean
             w += rel_shape
         if a is not None and major is not None and rel_label > 0:
             # a face that looks alike turned a quarter (blank white dragon, one of dots) leaves the classifier
             # unsure of the axis: its vote counts for less, and the box shape decides
-            sure = rel_label * float(np.clip((t.det.axis_p - 0.5) / 0.5, 0.0, 1.0)) ** LABEL_POWER
+            sure = rel_label * _clip((t.det.axis_p - 0.5) / 0.5, 0.0, 1.0) ** LABEL_POWER
             ev += sure * (1.0 if a != major else 0.0)
             w += sure
         # too little evidence (rows near 45 degrees): leave it to the spacing test
@@ -1271,7 +1287,7 @@ def _overhead_width_factor(tiles: list[_Tile]) -> float:
     d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
     np.fill_diagonal(d, np.inf)
     nn = d.min(axis=1) / s
-    return float(np.clip(np.percentile(nn, 30), 0.6 / math.sqrt(ASPECT), 1.6 / math.sqrt(ASPECT)))
+    return _clip(float(np.percentile(nn, 30)), 0.6 / math.sqrt(ASPECT), 1.6 / math.sqrt(ASPECT))
 
 
 @dataclass
@@ -1307,7 +1323,7 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
     """(hand row, wall rows, meld/flower rows, river-zone rows) of one seat."""
     backs = [r for r in sr.rows if _is_back_row(r)]
     faces = [r for r in sr.rows if not _is_back_row(r)]
-    backs.sort(key=lambda r: -float(np.mean([t.v for t in r])))        # nearest the player first
+    backs.sort(key=lambda r: -_mean([t.v for t in r]))        # nearest the player first
     # a few backs outside a longer bar of backs are not the hand but an object on the table, a shadow or a
     # sliver (an object cut by the frame's edge, the bar's own edge) when: they lie beyond the bar's ends; or
     # they are much less sure; or one or two lie just outside it
@@ -1317,17 +1333,17 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
         if len(out) <= 3 and (min(t.u for t in out) > max(t.u for t in inner) + sr.pitch
                               or max(t.u for t in out) < min(t.u for t in inner) - sr.pitch):
             return True
-        if np.median([t.det.confidence for t in out]) < STRAY_WEAK * np.median([t.det.confidence for t in inner]):
+        if _median([t.det.confidence for t in out]) < STRAY_WEAK * _median([t.det.confidence for t in inner]):
             return True
-        return len(out) <= 2 and np.mean([t.v for t in out]) - np.mean([t.v for t in inner]) < STRAY_OUTSIDE * sr.w
+        return len(out) <= 2 and _mean([t.v for t in out]) - _mean([t.v for t in inner]) < STRAY_OUTSIDE * sr.w
 
     n = 0
     while n + 1 < len(backs) and stray(backs[n], backs[n + 1]):
         n += 1
     hand = backs[n] if backs else None
     walls = [r for r in backs if r is not hand]
-    y_hand = float(np.mean([t.v for t in hand])) if hand else (max(t.v for r in faces for t in r) + sr.w if faces else 0)
-    meldz = [r for r in faces if np.mean([t.v for t in r]) > y_hand - MELD_ZONE * sr.w]
+    y_hand = _mean([t.v for t in hand]) if hand else (max(t.v for r in faces for t in r) + sr.w if faces else 0)
+    meldz = [r for r in faces if _mean([t.v for t in r]) > y_hand - MELD_ZONE * sr.w]
     riverz = [r for r in faces if r not in meldz]
     return hand, walls, meldz, riverz
 
