@@ -195,7 +195,7 @@ def _dedupe(dets: list[Detection], weak_dup: bool = False) -> tuple[list[int], l
             shadow = over & back[k] & (conf[i] < SHADOW_CONF_BACK * conf[k])
         else:
             shadow = over & weak_dup & (conf[i] < SHADOW_CONF * conf[k])
-        if dup.any() or shadow.any() or _straddles(dets, i, kept, cover):
+        if dup.any() or shadow.any() or _straddles(dets, i, k, cover):
             dropped.add(i)
         else:
             kept.append(i)
@@ -209,17 +209,17 @@ def _box_score(d: Detection) -> float:
     return d.confidence / p if p else d.confidence
 
 
-def _straddles(dets: list[Detection], i: int, kept: list[int], cover: np.ndarray) -> bool:
+def _straddles(dets: list[Detection], i: int, kept: np.ndarray, cover: np.ndarray) -> bool:
     """A box lying over two or more surer boxes of its side (face up / face down): one box astride neighbouring
     tiles, not a tile of its own. Tiles lie side by side; the tile added to a kong lies on one other, and a
     stray tile dropped on others is as sure as they are. Mostly inside them and less sure than each; or half
     inside them and much less sure."""
     d = dets[i]
     down = d.kind == T.BACK or d.orientation == FACE_DOWN
-    over = [j for j in kept if cover[i, j] > 0.15]
+    over = kept[cover[i, kept] > 0.15].tolist()
     if len(over) < 2:
         return False
-    inside = sum(cover[i, j] for j in over)
+    inside = sum(cover[i, over].tolist())
     ratio = d.confidence / min(dets[j].confidence for j in over)
     if down:
         return inside > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_BACK
