@@ -1054,3 +1054,24 @@ def test_overhead_weak_box_between_two_melds_is_dropped():
     for seat, s in spec.items():
         _expect(seat, s, lay.table.player(seat))
     assert any("in seat right's melds, which read without it" in u for u in lay.table.unplaced)
+
+
+@pytest.mark.parametrize("middle", [1, 2])
+def test_phone_concealed_white_dragon_kong_with_a_middle_face_read_as_a_back(middle):
+    """[back 5z 5z back] with one blank white dragon taken for a back reads as three backs and a 5z: it is the
+    kong [back 5z 5z back], said. The same pattern of another kind stays as read."""
+    hand = parse_hand("345p6z [1111m<] [2222s^] [5555z] +6z")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = [n for n, t in enumerate(tl) if t.group == "meld:2"][middle]
+    dets[i] = dataclasses.replace(dets[i], kind=T.BACK, orientation="face_down")
+    lay, got = read(dets)
+    assert got == format_hand(hand)
+    assert lay.table.players[0].melds[2].tiles == (None, T.WHITE, T.WHITE, None)
+    assert any("a blank white dragon taken for a back" in u for u in lay.table.unplaced)
+    hand = parse_hand("345p6z [1111m<] [2222s^] [3333z] +6z")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = [n for n, t in enumerate(tl) if t.group == "meld:2"][middle]
+    dets[i] = dataclasses.replace(dets[i], kind=T.BACK, orientation="face_down")
+    assert parse_phone(dets).table.players[0].melds[2].tiles.count(None) == 3

@@ -470,7 +470,14 @@ def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optiona
                         f"{problem} as read; read as [{_codes(tiles)}] ({changed})")
         if problem:
             return mot, problem
-        return replace(mot, meld=Meld(KONG, shown[0], concealed=True)), None
+        k = shown[0]
+        if k == T.WHITE and tiles not in ((None, k, k, None), (k, None, None, k)) and face_down == 3:
+            # a white dragon's face is blank in some sets: one face up among three backs is a kong shown face
+            # down at both ends, one of its middle faces taken for a back
+            full = (None, k, k, None)
+            return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
+                    f"concealed kong {desc}: read as [{_codes(full)}] (a blank white dragon taken for a back)")
+        return replace(mot, meld=Meld(KONG, k, concealed=True)), None
     if sideways is None:
         return mot, f"meld {desc}: no sideways tile"
     note = None
