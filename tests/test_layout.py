@@ -1075,3 +1075,20 @@ def test_phone_concealed_white_dragon_kong_with_a_middle_face_read_as_a_back(mid
     i = [n for n, t in enumerate(tl) if t.group == "meld:2"][middle]
     dets[i] = dataclasses.replace(dets[i], kind=T.BACK, orientation="face_down")
     assert parse_phone(dets).table.players[0].melds[2].tiles.count(None) == 3
+
+
+def test_phone_white_dragon_lying_sideways_read_as_a_back():
+    """A pung of white dragons claimed from the left whose sideways tile was taken for a back (no face-down tile
+    lies sideways in a meld) is the pung, said; with another kind it stays unreadable."""
+    for text, ok in (("345p6z [555z<] [2222s^] +6z", True), ("345p6z [777z<] [2222s^] +6z", False)):
+        hand = parse_hand(text)
+        tl = layout_hand(hand)
+        dets = render(tl)
+        i = next(n for n, t in enumerate(tl) if t.group == "meld:0" and t.angle == 90.0)
+        dets[i] = dataclasses.replace(dets[i], kind=T.BACK, orientation="face_down")
+        lay = parse_phone(dets)
+        if ok:
+            assert format_hand(table_to_hand(lay.table.players[0])) == format_hand(hand)
+            assert any("lying sideways taken for a back" in u for u in lay.table.unplaced)
+        else:
+            assert lay.table.players[0].melds[0].meld is None

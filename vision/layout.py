@@ -424,6 +424,12 @@ def _direction_votes(tiles: list[_Tile], theta: float) -> float:
 _SOURCE_BY_POS = {0: LEFT, -1: RIGHT}
 
 
+def _source(sideways: int, n: int) -> str:
+    """The seat a claimed tile came from, by where it lies sideways in a row of n: first = left player, last =
+    right player, between = across."""
+    return _SOURCE_BY_POS.get(sideways if sideways != n - 1 else -1, ACROSS)
+
+
 def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optional[str]]:
     """Interpret a group as a meld. Returns the meld on the table and a problem message (or None).
     guess: allow the readings that complete a group from part of it (not for a piece cut from a longer run)."""
@@ -454,6 +460,14 @@ def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optiona
             if full is not None:
                 return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
                         f"concealed kong [{_codes(full)}]: one of its tiles not found (read from the three shown)")
+        if (len(sides) == 1 and face_down == 1 and tiles[sides[0]] is None and n in (3, 4) and not added
+                and set(shown) == {T.WHITE}):
+            # a claimed set of white dragons whose sideways tile was taken for a back (the face is blank in
+            # some sets; no face-down tile lies sideways in a meld)
+            full = (T.WHITE,) * len(tiles)
+            meld = Meld(PUNG if n == 3 else KONG, T.WHITE, concealed=False, source=_source(sides[0], n))
+            return (replace(mot, tiles=full, meld=meld),
+                    f"meld {desc}: read as [{_codes(full)}] (a blank white dragon lying sideways taken for a back)")
         if sides or n != 4:
             problem = f"meld {desc}: face-down tiles but not a concealed kong of 4"
         elif not shown:
@@ -495,8 +509,7 @@ def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optiona
         mot = replace(mot, tiles=tiles)
         note = f"meld {desc}: not a set as read; read as [{_codes(tiles)}] ({note})"
     ts = sorted(shown)
-    pos = sideways if sideways != len(flat) - 1 else -1
-    source = _SOURCE_BY_POS.get(pos, ACROSS)
+    source = _source(sideways, len(flat))
     claimed = tiles[sideways] if kind == CHOW else None
     return replace(mot, meld=Meld(kind, ts[0], concealed=False, source=source, claimed=claimed,
                                   added=bool(added))), note
