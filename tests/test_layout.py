@@ -539,7 +539,7 @@ def test_phone_added_kong_seen_as_one_weak_flower_box():
     dets = [merged if d is a else d for d in dets[:-1]]
     lay, got = read(dets)
     assert got == "23m11z [456p<] [2222s^+] [777z>] +1m"
-    assert any("lies inside a row of suit tiles" in u for u in lay.table.unplaced)
+    assert any("lies in a row of suit tiles" in u for u in lay.table.unplaced)
 
 
 def test_phone_concealed_kong_with_a_pale_back_read_as_white_dragon():
@@ -1092,3 +1092,18 @@ def test_phone_white_dragon_lying_sideways_read_as_a_back():
             assert any("lying sideways taken for a back" in u for u in lay.table.unplaced)
         else:
             assert lay.table.players[0].melds[0].meld is None
+
+
+def test_phone_sideways_tile_at_a_row_end_read_as_a_weak_flower():
+    """A pung's sideways tile at the end of the row misread as a weak flower (its kind among the candidates),
+    touching the pung and no flower, is the pung's tile, said. A sure flower there stays a flower."""
+    hand = parse_hand("2233m445566p [777z>] +4m")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    i = next(n for n, t in enumerate(tl) if t.group == "meld:0" and t.angle == 90.0)
+    weak = dataclasses.replace(dets[i], kind=38, confidence=0.25, candidates=((38, 0.29), (36, 0.15), (33, 0.14)))
+    lay, got = read(dets[:i] + [weak] + dets[i + 1:])
+    assert got == format_hand(hand)
+    assert any("weak flower box" in u and "read as 7z" in u for u in lay.table.unplaced)
+    sure = dataclasses.replace(weak, confidence=0.8)
+    assert parse_phone(dets[:i] + [sure] + dets[i + 1:]).table.players[0].flowers == (38,)

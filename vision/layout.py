@@ -815,23 +815,30 @@ def _isolated(t: _Tile, others: list[_Tile]) -> bool:
 
 
 def _flowers_inside_rows(tiles: list[_Tile]) -> list[str]:
-    """A weak flower box with a suit tile touching it on each side, in line, lies inside a row of the hand or
-    its melds (two stacked tiles of an added kong found as one box, say): it is read as its likeliest suit
-    tile. Returns notes."""
+    """A weak flower box in a row of suit tiles (touching one on each side, or at the row's end touching one and
+    no flower) belongs to the hand or its melds (two stacked tiles of an added kong found as one box, a
+    sideways tile misread, say): it is read as its likeliest suit tile. Returns notes."""
     notes = []
     for t in tiles:
         if T.is_flower(t.kind) and t.det.confidence < WEAK_FLOWER and _inside_a_row(t, tiles):
             k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
             if k is not None:
-                notes.append(f"weak flower box {_describe(t)} lies inside a row of suit tiles: read as {T.code(k)}")
+                notes.append(f"weak flower box {_describe(t)} lies in a row of suit tiles: read as {T.code(k)}")
                 t.det = replace(t.det, kind=k)
     return notes
 
 
-def _inside_a_row(t: _Tile, tiles: list[_Tile]) -> bool:
-    """Suit tiles touch this one on opposite sides."""
-    near = [o for o in tiles if o is not t and not T.is_flower(o.kind) and not o.back
+def _touching(t: _Tile, tiles: list[_Tile], flowers: bool) -> list[_Tile]:
+    """Face-up tiles touching this one: flowers, or suit tiles."""
+    return [o for o in tiles if o is not t and T.is_flower(o.kind) == flowers and not o.back
             and math.hypot(o.x - t.x, o.y - t.y) < 1.4 * max(o.s, t.s)]
+
+
+def _inside_a_row(t: _Tile, tiles: list[_Tile]) -> bool:
+    """Suit tiles touch this one on opposite sides, or on one side and no flower does."""
+    near = _touching(t, tiles, flowers=False)
+    if near and not _touching(t, tiles, flowers=True):
+        return True
     for a, b in itertools.combinations(near, 2):
         va, vb = np.array([a.x - t.x, a.y - t.y]), np.array([b.x - t.x, b.y - t.y])
         if float(va @ vb) < -0.8 * float(np.linalg.norm(va) * np.linalg.norm(vb)):
