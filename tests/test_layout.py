@@ -1107,3 +1107,20 @@ def test_phone_sideways_tile_at_a_row_end_read_as_a_weak_flower():
     assert any("weak flower box" in u and "read as 7z" in u for u in lay.table.unplaced)
     sure = dataclasses.replace(weak, confidence=0.8)
     assert parse_phone(dets[:i] + [sure] + dets[i + 1:]).table.players[0].flowers == (38,)
+
+
+def test_phone_added_kong_whose_claimed_tile_shows_a_sliver():
+    """加杠 with the added tile lying a whole tile's depth up the claimed one (a low camera): the claimed tile
+    shows only a sliver at the bottom, found as a small weak box of another kind. The two still make the kong:
+    how far apart they may lie goes by the larger box, not the sliver."""
+    from tests.layout_scenes import Tile
+    tl = layout_hand(parse_hand("23m11z [456p<] [777z^] [222s>] +1m"))
+    side = next(t for t in tl if t.group == "meld:2" and t.angle == 90)
+    tl.append(Tile(side.kind, side.x, side.y - 1.0, 90.0, group="meld:2"))
+    dets = render(tl)
+    i = tl.index(side)
+    x1, y1, x2, y2 = dets[i].box
+    dets[i] = dataclasses.replace(dets[i], kind=11, confidence=0.09, box=(x1, y1 + 0.5 * (y2 - y1), x2, y2),
+                                  candidates=((T.BACK, 0.14), (11, 0.12), (19, 0.12)))
+    lay, got = read(dets)
+    assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"

@@ -731,14 +731,17 @@ def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
         for o in tiles:
             if o is t or o.added or o in out or t.back or o.back:
                 continue
-            if not (abs(o.u - t.u) < 0.4 * t.w and 0.5 * t.w < t.v - o.v < 1.6 * t.w):
+            # the claimed tile under the added one may show only a sliver: its box is smaller than a tile, and
+            # either box's size bounds how far apart they may lie
+            w, lo = max(t.w, o.w), min(t.w, o.w)
+            if not (abs(o.u - t.u) < 0.4 * w and 0.5 * lo < t.v - o.v < 1.6 * w):
                 continue
             same_way = (_label_axis(o.det.orientation) == _label_axis(t.det.orientation)
                         if _label_axis(o.det.orientation) is not None else True)
             if o.kind == t.kind:
                 if not same_way:
                     continue
-            elif abs(o.u - t.u) < STACK_SQUARE * t.w:
+            elif abs(o.u - t.u) < STACK_SQUARE * w:
                 # the claimed tile under the added one shows only its edge, the added one lies on it: two boxes
                 # squarely one on the other are one kind, the meld's (shown beside them), or else the surer one's
                 # if the other is much less sure and they lie the same way
