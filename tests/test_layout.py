@@ -1124,3 +1124,15 @@ def test_phone_added_kong_whose_claimed_tile_shows_a_sliver():
                                   candidates=((T.BACK, 0.14), (11, 0.12), (19, 0.12)))
     lay, got = read(dets)
     assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
+
+
+def test_phone_weak_lone_flower_set_apart_from_the_row_stays_a_flower():
+    """A single flower laid a little apart from the end of the hand row (no other flower beside it), read
+    weakly, is still a flower: only a box touching the row's end closely is taken for a misread suit tile."""
+    hand = parse_hand("2233m445566p [789s<] +4m 3f")
+    tl = layout_hand(hand, flowers_row=False, gap=0.3)
+    dets = render(tl)
+    i = next(n for n, t in enumerate(tl) if t.group == "flower")
+    dets[i] = dataclasses.replace(dets[i], confidence=0.22, candidates=((36, 0.26), (34, 0.25), (18, 0.13)))
+    lay, got = read(dets)
+    assert got == format_hand(hand)

@@ -74,6 +74,7 @@ LEAN_MIN = 0.35        # a set where melds lie, no tile sideways: its widest til
 LEAN_MARGIN = 0.25     # ... and this much wider than the next
 WEAK_FLOWER = 0.5       # a flower box less sure than this lying inside a row of suit tiles is not a flower
 FLOWER_BESIDE = 0.05    # a tile touching a flower is one if the classifier gives a flower this much
+TOUCH_CLOSE = 1.15      # a tile at a row's end touches its neighbour: centres this close (x the larger scale)
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
@@ -831,17 +832,19 @@ def _flowers_inside_rows(tiles: list[_Tile]) -> list[str]:
     return notes
 
 
-def _touching(t: _Tile, tiles: list[_Tile], flowers: bool) -> list[_Tile]:
-    """Face-up tiles touching this one: flowers, or suit tiles."""
+def _touching(t: _Tile, tiles: list[_Tile], flowers: bool, reach: float = 1.4) -> list[_Tile]:
+    """Face-up tiles near this one (centres closer than ``reach`` x the larger scale): flowers, or suit tiles.
+    Touching tiles' centres lie about 1.0 scale apart (an upright and a sideways one), tiles set apart by a
+    gap 1.3 or more."""
     return [o for o in tiles if o is not t and T.is_flower(o.kind) == flowers and not o.back
-            and math.hypot(o.x - t.x, o.y - t.y) < 1.4 * max(o.s, t.s)]
+            and math.hypot(o.x - t.x, o.y - t.y) < reach * max(o.s, t.s)]
 
 
 def _inside_a_row(t: _Tile, tiles: list[_Tile]) -> bool:
-    """Suit tiles touch this one on opposite sides, or on one side and no flower does."""
-    near = _touching(t, tiles, flowers=False)
-    if near and not _touching(t, tiles, flowers=True):
+    """Suit tiles touch this one on opposite sides, or one touches it closely and no flower is near."""
+    if _touching(t, tiles, flowers=False, reach=TOUCH_CLOSE) and not _touching(t, tiles, flowers=True):
         return True
+    near = _touching(t, tiles, flowers=False)
     for a, b in itertools.combinations(near, 2):
         va, vb = np.array([a.x - t.x, a.y - t.y]), np.array([b.x - t.x, b.y - t.y])
         if float(va @ vb) < -0.8 * float(np.linalg.norm(va) * np.linalg.norm(vb)):
