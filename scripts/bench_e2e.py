@@ -46,7 +46,7 @@ class Boxes:
     def __init__(self, dets):
         self.dets = dets
 
-    def detect(self, img):
+    def detect(self, img, kind="auto"):
         return list(self.dets)
 
 
@@ -138,7 +138,8 @@ def run_kind(kind: str, gts: list[Path], detector) -> dict:
             t0 = time.perf_counter()
             img = load_image(photo)
             try:
-                out = analyse_image(img, det, gt.situation, "mcr", None, kind)
+                # kind auto, as the command line runs by default: the frame's kind is guessed, not told
+                out = analyse_image(img, det, gt.situation, "mcr", None, "auto")
                 text = to_text(out)
                 ok_run = True
             except Exception as e:          # the CLI would report it; here it is a miss

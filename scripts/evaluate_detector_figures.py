@@ -2,6 +2,7 @@
 of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime on 2 threads.
 
     python scripts/evaluate_detector_figures.py [--locator models/tile_locator.onnx] [--float | --compare]
+        [--overhead-locator models/tile_locator_overhead.onnx | --overhead-locator none] [--compare-overhead]
         [--classifier models/tile_classifier.onnx | --one-stage] [--synth data/synth/test] [--real data/real/heldout]
         [--limit 200] [--conf 0.01]
 
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scoring import tiles as T  # noqa: E402
-from vision.detector import CLASSIFIER, LOCATOR, TileDetector, load_image  # noqa: E402
+from vision.detector import CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, TileDetector, load_image  # noqa: E402
 from vision.metrics import DetectionEvaluator, box_iou  # noqa: E402
 
 HARD_PAIRS = [  # (name, classes): confusions among these are reported; 1-bamboo: with any class
@@ -173,14 +174,29 @@ def main(argv=None) -> int:
     ap.add_argument("--name", default=None)
     ap.add_argument("--float", action="store_true", help="the float models even where int8 ones exist")
     ap.add_argument("--compare", action="store_true", help="float and int8 models side by side")
+    ap.add_argument("--overhead-locator", default=str(OVERHEAD_LOCATOR),
+                    help="locator for frames that look overhead (default: the committed one; 'none': never)")
+    ap.add_argument("--compare-overhead", action="store_true",
+                    help="with and without the overhead locator side by side (int8, or float with --float)")
     a = ap.parse_args(argv)
     cls = None if a.one_stage else a.classifier
-    variants = {"float": dict(int8=False), "int8": dict(int8=True)} if a.compare else {"": dict(int8=not a.float)}
+    over = None if a.overhead_locator == "none" else Path(a.overhead_locator)
+    if a.compare:
+        variants = {"float": dict(int8=False), "int8": dict(int8=True)}
+    elif a.compare_overhead:
+        variants = {"one locator": dict(int8=not a.float, overhead_locator=None),
+                    "with overhead locator": dict(int8=not a.float)}
+    else:
+        variants = {"": dict(int8=not a.float)}
+    for kw in variants.values():
+        kw.setdefault("overhead_locator", over)
     dets = {}
     for tag, kw in variants.items():
         det = TileDetector(a.locator, cls, conf=a.conf, **kw)
         name = det.locator_path.name + ("" if cls is None else f" + {Path(det.classifier_path).name}")
-        report(a.name or name, det, a.synth, a.real, a.limit)
+        if det.overhead_locator_path is not None:
+            name += f" (overhead frames: {Path(det.overhead_locator_path).name})"
+        report(a.name or (f"{tag}: {name}" if tag else name), det, a.synth, a.real, a.limit)
         # speed at the runtime's operating point (default confidence threshold), not at the low threshold
         # that the AP computation needs (which sends hundreds of weak boxes to the classifier)
         dets[tag or name] = TileDetector(a.locator, cls, **kw)

@@ -3,7 +3,8 @@
     python scripts/quantize_models.py [--locator models/tile_locator.onnx] [--classifier models/tile_classifier.onnx]
                                       [--calib data/synth/train data/real/train] [--n 60]
 
-Writes models/tile_locator_int8.onnx and models/tile_classifier_int8.onnx next to their float models; the
+Writes models/tile_locator_int8.onnx and models/tile_classifier_int8.onnx (and tile_locator_overhead_int8.onnx
+when the overhead locator is there, calibrated on overhead scenes) next to their float models; the
 runtime (vision/detector.py) uses an int8 model when it is there. Calibration images come from the training
 data (never the test splits). What stays in float: the YOLO head's last convolutions and its box decoding
 (boxes in pixels and class scores in 0..1 share one output tensor, which one int8 scale cannot hold), and the
@@ -24,13 +25,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.detector import CLASSIFIER, LOCATOR, crop_tile, crops_to_tensor, int8_path, letterbox  # noqa: E402
+from vision.detector import CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, crop_tile, crops_to_tensor, int8_path, letterbox  # noqa: E402
 
 
-def calib_images(dirs: list[Path], n: int) -> list[Path]:
+def calib_images(dirs: list[Path], n: int, pattern: str = "*.jpg") -> list[Path]:
     out = []
     for d in dirs:
-        files = sorted((d / "images").glob("*.jpg"))
+        files = sorted((d / "images").glob(pattern))
         out += files[:: max(1, len(files) // max(1, n // len(dirs)))][: n // len(dirs)]
     return out
 
@@ -85,6 +86,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--locator", type=Path, default=LOCATOR)
     ap.add_argument("--classifier", type=Path, default=CLASSIFIER)
+    ap.add_argument("--overhead-locator", type=Path, default=OVERHEAD_LOCATOR, help="quantized when the file is there")
     ap.add_argument("--calib", type=Path, nargs="*", default=[ROOT / "data/synth/train", ROOT / "data/real/train"])
     ap.add_argument("--n", type=int, default=60, help="calibration images")
     a = ap.parse_args(argv)
@@ -92,18 +94,25 @@ def main(argv=None) -> int:
     if not files:
         print(f"error: no calibration images under {', '.join(map(str, a.calib))}", file=sys.stderr)
         return 2
+    quantize_locator(a.locator, files)
+    if a.overhead_locator.exists():
+        over = [f for d in a.calib for f in calib_images([d], a.n, "overhead_*.jpg")][: a.n]
+        quantize_locator(a.overhead_locator, over or files)
+    quantize(a.classifier, int8_path(a.classifier), classifier_batches(files), lambda n: n.op_type == "Gemm")
+    return 0
+
+
+def quantize_locator(path: Path, files: list[Path]) -> None:
     import onnxruntime as ort
-    size = ort.InferenceSession(str(a.locator), providers=["CPUExecutionProvider"]).get_inputs()[0].shape[2]
+    size = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).get_inputs()[0].shape[2]
     head = re.compile(r"/model\.\d+/cv[23]\.\d/cv[23]\.\d\.[01]/")   # the head's inner conv blocks: int8
-    detect = _detect_module(a.locator)
+    detect = _detect_module(path)
 
     def loc_float(node) -> bool:
         module = node.name.split("/")[1] if node.name.startswith("/model.") else ""
         return module == detect and not head.match(node.name)
 
-    quantize(a.locator, int8_path(a.locator), locator_batches(files, int(size)), loc_float)
-    quantize(a.classifier, int8_path(a.classifier), classifier_batches(files), lambda n: n.op_type == "Gemm")
-    return 0
+    quantize(path, int8_path(path), locator_batches(files, int(size)), loc_float)
 
 
 def _detect_module(path: Path) -> str:

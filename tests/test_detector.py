@@ -12,8 +12,8 @@ import pytest
 from datasets.generate import main as generate_main
 from datasets.generate import make_scene
 from scoring import tiles as T
-from vision.detector import (CROP, ImageError, TileDetector, crop_tile, decode_yolo, image_orientation_probs,
-                             letterbox, load_image, nms)
+from vision.detector import (CROP, LOCATOR, ImageError, TileDetector, crop_tile, decode_yolo,
+                             image_orientation_probs, letterbox, load_image, nms, overhead_like)
 from vision.metrics import box_iou
 from vision.types import ORIENTATIONS
 
@@ -175,6 +175,56 @@ def test_detector_finds_the_tiles_of_a_generated_scene(detector, kind, index):
     assert orient_ok >= need["orientation"], f"orientation accuracy {orient_ok:.2f}"
 
 
+def test_overhead_like():
+    assert overhead_like(130, 40, 15)                   # a whole table: side seats' tiles lie across
+    assert not overhead_like(130, 40, 5)                # many tiles, all one way
+    assert not overhead_like(26, 20, 10)                # one hand with flowers and melds
+    assert not overhead_like(60, 0, 0)                  # only backs: nothing lies across
+
+
+def _spy_locate(det, monkeypatch) -> list:
+    calls = []
+    real = det.locate
+
+    def locate(img, overhead=False):
+        calls.append(overhead)
+        return real(img, overhead)
+    monkeypatch.setattr(det, "locate", locate)
+    return calls
+
+
+def test_overhead_locator_runs_on_overhead_frames_only(monkeypatch):
+    """auto: the general locator first, then the overhead one when its boxes look like a whole table;
+    a told kind runs one locator only."""
+    det = TileDetector(overhead_locator=LOCATOR)        # any locator file will do to follow the routing
+    calls = _spy_locate(det, monkeypatch)
+    phone, table = load_image(ROOT / "examples" / "phone_hand.jpg"), load_image(ROOT / "examples" / "overhead.jpg")
+    for img, kind, want in [(phone, "auto", [False]), (table, "auto", [False, True]), (table, "overhead", [True]),
+                            (table, "phone", [False])]:
+        calls.clear()
+        assert det.detect(img, kind)
+        assert calls == want, kind
+    with pytest.raises(ValueError, match="kind"):
+        det.detect(table, "side")
+    # at the threshold AP needs, weak boxes (here 40 wide ones) must not make a phone photo look overhead
+    tall = [(10.0 + 30 * i, 10.0, 35.0 + 30 * i, 45.0) for i in range(14)]
+    wide = [(10.0 + 40 * i, 100.0, 45.0 + 40 * i, 125.0) for i in range(40)]
+    boxes = np.array(tall + wide)
+    scores = np.array([0.9] * 14 + [0.05] * 40)
+    calls.clear()
+    monkeypatch.setattr(det, "locate", lambda img, overhead=False: calls.append(overhead) or
+                        (boxes, scores, np.zeros(54, int), np.tile([[1.0, 0.0]], (54, 1))))
+    det.locate_for(phone, "auto")
+    assert calls == [False]
+    scores[14:] = 0.5
+    det.locate_for(phone, "auto")
+    assert calls == [False, False, True]
+    plain = TileDetector(overhead_locator=None)
+    calls = _spy_locate(plain, monkeypatch)
+    plain.detect(table, "overhead")
+    assert calls == [False] and plain.loc_over is None
+
+
 def test_detector_on_empty_table_finds_little(detector):
     img = np.full((480, 640, 3), (40, 110, 60), np.uint8)
     assert len(detector.detect(img)) <= 2
@@ -198,7 +248,8 @@ def test_int8_models_read_like_the_float_ones(detector, kind):
 
 
 def test_models_are_small_onnx():
-    for name in ("tile_locator.onnx", "tile_classifier.onnx", "tile_locator_int8.onnx", "tile_classifier_int8.onnx"):
+    for name in ("tile_locator.onnx", "tile_classifier.onnx", "tile_locator_int8.onnx", "tile_classifier_int8.onnx",
+                 "tile_locator_overhead.onnx", "tile_locator_overhead_int8.onnx"):
         p = ROOT / "models" / name
         assert p.exists() and p.stat().st_size < 20e6
 
@@ -249,10 +300,13 @@ def test_smoke_training_both_stages(tmp_path):
     diff, rng = map(float, re.search(r"max \|torch - onnx\| = (\S+) \(output range (\S+)\)", r.stdout).groups())
     assert diff < 1e-3 * rng
     # int8 versions beside the float models, picked up by the runtime
+    over = tmp_path / "over.onnx"          # stands in for an overhead locator (calibrated on overhead scenes)
+    over.write_bytes(onnx_loc.read_bytes())
     r = run("scripts/quantize_models.py", "--locator", str(onnx_loc), "--classifier", str(onnx_cls),
-            "--calib", str(data / "synth" / "train"), "--n", "4")
+            "--overhead-locator", str(over), "--calib", str(data / "synth" / "train"), "--n", "4")
     assert r.returncode == 0, r.stderr[-3000:]
-    q = TileDetector(onnx_loc, onnx_cls, conf=0.0001)
+    q = TileDetector(onnx_loc, onnx_cls, conf=0.0001, overhead_locator=over)
     assert q.locator_path == tmp_path / "loc_int8.onnx" and q.classifier_path == tmp_path / "cls_int8.onnx"
+    assert q.overhead_locator_path == tmp_path / "over_int8.onnx"
     assert all(0 <= d.kind <= T.BACK for d in q.detect(cv2.imread(str(src))))
     assert TileDetector(onnx_loc, onnx_cls, int8=False).locator_path == onnx_loc

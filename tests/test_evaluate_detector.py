@@ -189,3 +189,17 @@ def test_detector_predictor_feeds_detections_through_the_same_pipeline():
     assert rep.ms_per_image is not None and rep.ms_per_image >= 0
     kinds = [c for c in r.worst_confusions() if c.truth is not None and c.predicted is not None]
     assert len(kinds) == 1 and kinds[0].count == 1 and kinds[0].predicted == (kinds[0].truth + 1) % T.BACK
+
+
+def test_detector_figures_with_and_without_an_overhead_locator():
+    """scripts/evaluate_detector_figures.py --compare-overhead prints each variant's mAP and both speeds (any
+    locator file stands in for the overhead one here)."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "evaluate_detector_figures.py"), "--synth", str(DET),
+                        "--real", str(DET / "missing"), "--compare-overhead",
+                        "--overhead-locator", str(ROOT / "models" / "tile_locator.onnx")],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert "== one locator: " in p.stdout and "== with overhead locator: " in p.stdout
+    assert "(overhead frames: tile_locator_int8.onnx)" in p.stdout
+    assert p.stdout.count(f"synthetic test (3 images, {N_TILES} tiles): mAP50 ") == 2
+    assert "speed, overhead 640x640" in p.stdout and "with overhead locator" in p.stdout.splitlines()[-1]

@@ -139,12 +139,11 @@ class Outcome:
 
 def guess_kind(dets) -> str:
     """phone or overhead: an overhead frame holds a whole table (many tiles, rows in both directions)."""
+    from .detector import overhead_like
     from .types import FACE_DOWN, SIDEWAYS
-    if len(dets) < 30:
-        return "phone"
     faces = [d for d in dets if d.orientation != FACE_DOWN]
     across = sum(d.orientation == SIDEWAYS for d in faces)
-    return "overhead" if faces and across >= 0.15 * len(faces) else "phone"
+    return "overhead" if overhead_like(len(dets), len(faces), across) else "phone"
 
 
 def review_table(table: TableState, situation: Situation, rules: str, profile: Optional[str], out: Outcome) -> None:
@@ -170,7 +169,7 @@ def analyse_image(img, detector, situation: Situation, rules: str = "mcr", profi
     """Detections -> layout -> hand -> score + findings, for one image already in memory."""
     from .layout import LayoutError, parse
     t0 = time.perf_counter()
-    dets = detector.detect(img)
+    dets = detector.detect(img, kind)
     t1 = time.perf_counter()
     k = guess_kind(dets) if kind == "auto" else kind
     try:
@@ -383,7 +382,7 @@ class FileDetector:
             except (KeyError, TypeError, ValueError) as e:
                 raise CliError(EXIT_IMAGE, f"detections {path}: item {i}: {e}") from None
 
-    def detect(self, img):
+    def detect(self, img, kind="auto"):
         return list(self.dets)
 
 

@@ -2,6 +2,8 @@
 
 Two stages, both trained by this project (scripts/train_detector.py, scripts/train_classifier.py):
   1. models/tile_locator.onnx   YOLO (ultralytics yolo11n, 2 classes: face-up tile / face-down tile)
+     models/tile_locator_overhead.onnx (optional) the same network fine-tuned on overhead frames at a larger
+                                 input; run instead when a frame is (or looks like) an overhead view of the table
   2. models/tile_classifier.onnx small CNN on 64x64 crops turned to portrait: tile kind (0..41, 42 = back)
                                  and where the tile's top points in the crop (up / left / down / right).
 Orientation: face_down for a back; otherwise the crop direction turned back to the image (a crop is turned
@@ -27,9 +29,11 @@ from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
 MODELS = Path(__file__).resolve().parent.parent / "models"
 LOCATOR = MODELS / "tile_locator.onnx"
 CLASSIFIER = MODELS / "tile_classifier.onnx"
+OVERHEAD_LOCATOR = MODELS / "tile_locator_overhead.onnx"
 CROP = 64
 CROP_PAD = 0.04
 UPSIDE_DOWN_MIN = 0.75
+ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks like an overhead view
 N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
 
 
@@ -37,6 +41,12 @@ def int8_path(model: Path) -> Path:
     """Where the int8 version of a float model lives (scripts/quantize_models.py writes it)."""
     model = Path(model)
     return model.with_name(model.stem + "_int8" + model.suffix)
+
+
+def overhead_like(n_tiles: int, n_faces: int, n_across: int) -> bool:
+    """An overhead frame holds a whole table: many tiles, and face-up tiles lying across as well as along
+    (the side seats' rivers and melds). A phone photo of one hand has at most about 26 tiles."""
+    return n_tiles >= 30 and n_faces > 0 and n_across >= 0.15 * n_faces
 
 
 class ImageError(ValueError):
@@ -169,29 +179,38 @@ class TileDetector:
     """Finds every tile in a BGR frame: box (original pixels), kind, orientation, confidence."""
 
     def __init__(self, locator: Path = LOCATOR, classifier: Optional[Path] = CLASSIFIER, threads: int = 2,
-                 conf: float = 0.25, iou: float = 0.5, int8: bool = True):
+                 conf: float = 0.25, iou: float = 0.5, int8: bool = True,
+                 overhead_locator: Optional[Path] = OVERHEAD_LOCATOR):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
-        the synthetic test split (mAP50-95 0.770 either way)."""
+        the synthetic test split (mAP50-95 0.770 either way).
+        overhead_locator: used instead of the locator on overhead frames when the file is there (None: never)."""
+        if overhead_locator is not None and not Path(overhead_locator).exists():
+            overhead_locator = None
         if int8:
             locator = int8_path(locator) if int8_path(locator).exists() else locator
+            if overhead_locator is not None and int8_path(overhead_locator).exists():
+                overhead_locator = int8_path(overhead_locator)
             if classifier is not None and int8_path(classifier).exists():
                 classifier = int8_path(classifier)
         self.locator_path, self.classifier_path = Path(locator), classifier
         self.loc = _session(locator, threads)
-        self.loc_input = self.loc.get_inputs()[0].name
-        self.imgsz = int(self.loc.get_inputs()[0].shape[2])
+        self.loc_over = _session(overhead_locator, threads) if overhead_locator is not None else None
+        self.overhead_locator_path = overhead_locator
         self.cls = _session(classifier, threads) if classifier is not None else None
         self.conf, self.iou = conf, iou
         n_out = self.loc.get_outputs()[0].shape[1]
         self.n_loc_classes = int(n_out) - 4 if isinstance(n_out, int) else None
 
-    def locate(self, img: np.ndarray):
-        """Stage 1: boxes (N,4) in original pixels, scores (N,), locator classes (N,), all class scores (N,nc)."""
-        lb, r, (px, py) = letterbox(img, self.imgsz)
+    def locate(self, img: np.ndarray, overhead: bool = False):
+        """Stage 1: boxes (N,4) in original pixels, scores (N,), locator classes (N,), all class scores (N,nc).
+        overhead: run the overhead locator (when there is one)."""
+        sess = self.loc_over if overhead and self.loc_over is not None else self.loc
+        inp = sess.get_inputs()[0]
+        lb, r, (px, py) = letterbox(img, int(inp.shape[2]))
         x = lb[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        out = self.loc.run(None, {self.loc_input: np.ascontiguousarray(x)})[0]
+        out = sess.run(None, {inp.name: np.ascontiguousarray(x)})[0]
         boxes, scores, cls, cls_scores = decode_yolo(out, self.conf, self.iou)
         boxes = (boxes - [px, py, px, py]) / r
         h, w = img.shape[:2]
@@ -210,10 +229,29 @@ class TileDetector:
             dirs.append(_softmax(d))
         return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))
 
-    def detect(self, img: np.ndarray) -> list[Detection]:
+    def locate_for(self, img: np.ndarray, kind: str = "auto"):
+        """Stage 1 with the locator for this kind of frame. auto: the general locator first; when its boxes
+        look like an overhead frame (overhead_like, sideways = wider than tall) and there is an overhead
+        locator, that one is run again on the frame."""
+        if kind not in ("auto", "phone", "overhead"):
+            raise ValueError(f"kind must be auto, phone or overhead, not {kind!r}")
+        if self.loc_over is None or kind == "phone":
+            return self.locate(img)
+        if kind == "overhead":
+            return self.locate(img, overhead=True)
+        found = self.locate(img)
+        sure = found[1] >= ROUTE_CONF        # at a low threshold (for AP) weak boxes would make any frame "many"
+        boxes, faces = found[0][sure], found[2][sure] == 0
+        across = int(((boxes[:, 2] - boxes[:, 0]) > (boxes[:, 3] - boxes[:, 1]))[faces].sum())
+        if overhead_like(len(boxes), int(faces.sum()), across):
+            return self.locate(img, overhead=True)
+        return found
+
+    def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
+        """kind: auto, phone or overhead (which locator to run, see locate_for)."""
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
             raise ImageError("not an image: detect() needs a BGR array of shape (H, W, 3)")
-        boxes, scores, loc_cls, loc_scores = self.locate(img)
+        boxes, scores, loc_cls, loc_scores = self.locate_for(img, kind)
         if len(boxes) == 0:
             return []
         out = []
