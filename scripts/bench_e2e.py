@@ -118,7 +118,8 @@ def tile_match(dets, objects) -> tuple[int, int, int, int]:
     return len(objects), found, right, len(dets) - len(used)
 
 
-def run_kind(kind: str, gts: list[Path], detector) -> dict:
+def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
+    """told: the scenes' kind is given (as `mjtable --kind`), else guessed from the frame (the default)."""
     from vision.detector import load_image
     res = {"n": len(gts), "exact": Counter(), "score": Counter(), "ms": [], "ms_gt": [], "tiles": Counter(),
            "fail": [], "why": Counter()}
@@ -138,8 +139,7 @@ def run_kind(kind: str, gts: list[Path], detector) -> dict:
             t0 = time.perf_counter()
             img = load_image(photo)
             try:
-                # kind auto, as the command line runs by default: the frame's kind is guessed, not told
-                out = analyse_image(img, det, gt.situation, "mcr", None, "auto")
+                out = analyse_image(img, det, gt.situation, "mcr", None, kind if told else "auto")
                 text = to_text(out)
                 ok_run = True
             except Exception as e:          # the CLI would report it; here it is a miss
@@ -155,7 +155,7 @@ def run_kind(kind: str, gts: list[Path], detector) -> dict:
             res["exact"][name] += exact
             res["score"][name] += scored
             if name == "model":
-                dets = det.detect(img)
+                dets = det.detect(img, kind if told else "auto")
                 n, found, right, extra = tile_match(dets, gt.objects)
                 res["tiles"].update(n=n, found=found, right=right, extra=extra)
                 if not exact:
@@ -177,6 +177,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--data", type=Path, default=ROOT / "data")
     ap.add_argument("--no-cold", action="store_true", help="skip the cold command-line run")
+    ap.add_argument("--told-kind", action="store_true",
+                    help="tell the parser each scene's kind (mjtable --kind phone/overhead, as a fixed broadcast "
+                         "camera would run) instead of letting it guess (the default, --kind auto)")
     ap.add_argument("--overhead-size", type=int, default=640,
                     help="overhead frame size in pixels (1280: the table area of a 1080p broadcast camera)")
     a = ap.parse_args(argv)
@@ -197,7 +200,7 @@ def main(argv=None) -> int:
         size = a.overhead_size if kind == "overhead" else 640
         tag = f"bench_{kind}_{a.seed}" + (f"_{size}" if size != 640 else "")
         gts = ensure_scenes(a.data / tag, kind, n, a.seed, size)
-        results[kind] = run_kind(kind, gts, detector)
+        results[kind] = run_kind(kind, gts, detector, a.told_kind)
 
     cold = None
     if not a.no_cold and detector is not None and "phone" in results:
@@ -206,7 +209,8 @@ def main(argv=None) -> int:
         subprocess.run([sys.executable, "-m", "vision.cli", str(first)], cwd=ROOT, capture_output=True)
         cold = (time.perf_counter() - t0) * 1000
 
-    print(f"End to end on generated scenes (seed {a.seed}, not used in training); MCR default profile.")
+    print(f"End to end on generated scenes (seed {a.seed}, not used in training); MCR default profile; "
+          + ("kind told (--kind phone / overhead)." if a.told_kind else "kind guessed (--kind auto)."))
     print(f"{'':34s}{'model':>12s}{'gt boxes':>12s}   goal")
     for kind, r in results.items():
         n = r["n"]

@@ -206,19 +206,25 @@ def test_overhead_locator_runs_on_overhead_frames_only(monkeypatch):
         assert calls == want, kind
     with pytest.raises(ValueError, match="kind"):
         det.detect(table, "side")
-    # at the threshold AP needs, weak boxes (here 40 wide ones) must not make a phone photo look overhead
+    # at the threshold AP needs, weak boxes (here 40 wide ones) must not make a phone photo look overhead; nor
+    # may many face-up tiles without backs (a close-up of several hands: walls and hands make a table)
     tall = [(10.0 + 30 * i, 10.0, 35.0 + 30 * i, 45.0) for i in range(14)]
     wide = [(10.0 + 40 * i, 100.0, 45.0 + 40 * i, 125.0) for i in range(40)]
-    boxes = np.array(tall + wide)
-    scores = np.array([0.9] * 14 + [0.05] * 40)
+    backs = [(10.0 + 30 * i, 200.0, 35.0 + 30 * i, 235.0) for i in range(12)]
+    boxes = np.array(tall + wide + backs)
+    scores = np.array([0.9] * 14 + [0.05] * 40 + [0.9] * 12)
+    cls = np.array([0] * 54 + [1] * 12)
     calls.clear()
     monkeypatch.setattr(det, "locate", lambda img, overhead=False: calls.append(overhead) or
-                        (boxes, scores, np.zeros(54, int), np.tile([[1.0, 0.0]], (54, 1))))
+                        (boxes, scores, cls, np.tile([[1.0, 0.0]], (66, 1))))
     det.locate_for(phone, "auto")
     assert calls == [False]
-    scores[14:] = 0.5
+    scores[14:54] = 0.5
     det.locate_for(phone, "auto")
     assert calls == [False, False, True]
+    cls[54:] = 0
+    det.locate_for(phone, "auto")
+    assert calls == [False, False, True, False]
     plain = TileDetector(overhead_locator=None)
     calls = _spy_locate(plain, monkeypatch)
     plain.detect(table, "overhead")

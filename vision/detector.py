@@ -33,7 +33,8 @@ OVERHEAD_LOCATOR = MODELS / "tile_locator_overhead.onnx"
 CROP = 64
 CROP_PAD = 0.04
 UPSIDE_DOWN_MIN = 0.75
-ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks like an overhead view
+ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks like an overhead view ...
+ROUTE_BACKS = 12         # ... which has at least this many face-down tiles (walls, hands seen from behind)
 N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
 
 
@@ -231,8 +232,8 @@ class TileDetector:
 
     def locate_for(self, img: np.ndarray, kind: str = "auto"):
         """Stage 1 with the locator for this kind of frame. auto: the general locator first; when its boxes
-        look like an overhead frame (overhead_like, sideways = wider than tall) and there is an overhead
-        locator, that one is run again on the frame."""
+        look like an overhead frame (overhead_like, sideways = wider than tall, and ROUTE_BACKS face-down boxes)
+        and there is an overhead locator, that one is run again on the frame."""
         if kind not in ("auto", "phone", "overhead"):
             raise ValueError(f"kind must be auto, phone or overhead, not {kind!r}")
         if self.loc_over is None or kind == "phone":
@@ -243,7 +244,9 @@ class TileDetector:
         sure = found[1] >= ROUTE_CONF        # at a low threshold (for AP) weak boxes would make any frame "many"
         boxes, faces = found[0][sure], found[2][sure] == 0
         across = int(((boxes[:, 2] - boxes[:, 0]) > (boxes[:, 3] - boxes[:, 1]))[faces].sum())
-        if overhead_like(len(boxes), int(faces.sum()), across):
+        # the overhead locator knows whole tables, with walls and standing hands: a close-up of many face-up
+        # tiles (a photo of several hands, a river) stays with the general locator, which has seen real ones
+        if len(boxes) - int(faces.sum()) >= ROUTE_BACKS and overhead_like(len(boxes), int(faces.sum()), across):
             return self.locate(img, overhead=True)
         return found
 
