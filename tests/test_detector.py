@@ -316,3 +316,18 @@ def test_smoke_training_both_stages(tmp_path):
     assert q.overhead_locator_path == tmp_path / "over_int8.onnx"
     assert all(0 <= d.kind <= T.BACK for d in q.detect(cv2.imread(str(src))))
     assert TileDetector(onnx_loc, onnx_cls, int8=False).locator_path == onnx_loc
+
+
+@pytest.mark.parametrize("name", ["phone_win", "phone_hand", "overhead"])
+def test_bundled_examples_are_read_exactly(detector, name):
+    """The README's example photos, with the committed models: every seat as the scene's ground truth says (the
+    overhead frame goes through the overhead locator)."""
+    from datasets.ground_truth import from_json
+    from scripts.bench_e2e import area_key
+    from vision.cli import analyse_image
+    gt = from_json((ROOT / "examples" / f"{name}.json").read_text())
+    out = analyse_image(load_image(ROOT / "examples" / f"{name}.jpg"), detector, gt.situation, "mcr", None, "auto")
+    overhead = name == "overhead"
+    assert out.layout.kind == ("overhead" if overhead else "phone")
+    for p in gt.table.players:
+        assert area_key(out.table.player(p.seat), overhead) == area_key(p, overhead), p.seat
