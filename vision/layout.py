@@ -641,24 +641,31 @@ def _partition_melds(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
     return [g[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
-def _spoiler(g: list[_Tile]) -> Optional[_Tile]:
-    """A box without which a run that splits into no melds does: much less sure than the run (WEAK_END x the
-    median), or face down (an object or a shadow the locator took for a back beside a meld). The least sure
-    such box; None if there is none."""
-    if len(g) < 4:
-        return None
-    median = float(np.median([t.det.confidence for t in g]))
-    for t in sorted((t for t in g if t.det.confidence < WEAK_END * median or t.back),
-                    key=lambda t: t.det.confidence)[:3]:
-        rest = [o for o in g if o is not t]
-        if _melds_ok(rest):
-            return t
-    return None
+def _melds_of(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
+    """The melds a run reads as: itself if it is one, else its split into melds; None if neither."""
+    return [g] if _chunk_ok(g) else _partition_melds(g)
 
 
 def _melds_ok(g: list[_Tile]) -> bool:
     """A run that reads as one meld or splits into melds."""
-    return _chunk_ok(g) or _partition_melds(g) is not None
+    return _melds_of(g) is not None
+
+
+def _split_melds(g: list[_Tile]) -> tuple[list[list[_Tile]], Optional[_Tile]]:
+    """A run where melds lie, as melds: (the melds, or [g] when it reads as none; the box left out to read
+    it, or None). A run that reads as no melds may without one box: much less sure than the run (WEAK_END x
+    the median), or face down (an object or a shadow the locator took for a back beside a meld); the least
+    sure such box of the three least sure is left out."""
+    parts = _melds_of(g)
+    if parts is not None or len(g) < 4:
+        return parts or [g], None
+    median = _median([t.det.confidence for t in g])
+    for t in sorted((t for t in g if t.det.confidence < WEAK_END * median or t.back),
+                    key=lambda t: t.det.confidence)[:3]:
+        parts = _melds_of([o for o in g if o is not t])
+        if parts is not None:
+            return parts, t
+    return [g], None
 
 
 def _rejoin(groups: list[list[_Tile]]) -> list[list[_Tile]]:
@@ -932,15 +939,12 @@ def parse_phone(dets: list[Detection]) -> Layout:
     groups = []
     shadows: list[tuple[_Tile, str]] = []
     for g in fr.groups:
-        if g and any(t.side or t.back for t in g) and not _chunk_ok(g):
-            parts = _partition_melds(g)
-            spoiler = _spoiler(g) if parts is None else None
+        if g and any(t.side or t.back for t in g):
+            parts, spoiler = _split_melds(g)
             if spoiler is not None:
                 where = "at the end of a meld" if spoiler in (g[0], g[-1]) else "between melds"
-                g.remove(spoiler)
                 shadows.append((spoiler, f"{where}: a shadow, not a tile (the melds read without it)"))
-                parts = None if _chunk_ok(g) else _partition_melds(g)
-            groups += parts or [g]
+            groups += parts
         elif g:
             groups.append(g)
 
@@ -1517,13 +1521,12 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
                              f"not a concealed kong (4 tiles): not placed")
                 assign += [(t, "unplaced") for t in rest]
                 continue
-            spoiler = None if _chunk_ok(rest) or _partition_melds(rest) else _spoiler(rest)
+            chunks, spoiler = _split_melds(rest)
             if spoiler is not None:
-                rest = [t for t in rest if t is not spoiler]
                 notes.append(f"box {_describe(spoiler)} in seat {seat}'s melds, which read without it: "
                              f"a shadow, not a tile")
                 assign.append((spoiler, "unplaced"))
-            for chunk in ([rest] if _chunk_ok(rest) else (_partition_melds(rest) or [rest])):
+            for chunk in chunks:
                 _promote_widest(chunk)
                 mot, problem = _read_meld(chunk)
                 n = len(mots)
