@@ -1,6 +1,7 @@
 """Quantize the detector's ONNX models to int8 (onnxruntime static quantization, QDQ, per-channel weights).
 
     python scripts/quantize_models.py [--locator models/tile_locator.onnx] [--classifier models/tile_classifier.onnx]
+                                      [--overhead-locator models/tile_locator_overhead.onnx]
                                       [--calib data/synth/train data/real/train] [--n 60]
 
 Writes models/tile_locator_int8.onnx and models/tile_classifier_int8.onnx (and tile_locator_overhead_int8.onnx
