@@ -5,13 +5,14 @@
     mjtable score "123m456p11z [345m<] [777z^] +6p" [same situation flags] [--json]
     mjtable audit photo.jpg [--format md|html] [--out report.md] [same flags]
     mjtable batch [--rules R] [--profile P] < hands.jsonl > results.jsonl
+    mjtable video game.mp4 [--every 1.0] [--hold 2] [--kind auto|phone|overhead] [--json] [same flags]
 
 Exit codes (a one-line message on stderr for every non-zero code, never a traceback):
     0  done (a winning hand scored, or an audit written)
     1  unexpected internal error
     2  usage error (bad option or value)
-    3  the input file is not a readable image (missing, empty, corrupt, unknown format)
-    4  no tiles found, or the hand on the photo cannot be read (unreadable meld, nothing to score)
+    3  the input file is not a readable image or video (missing, empty, corrupt, unknown format)
+    4  no tiles found (on any frame of a video), or the hand on the photo cannot be read (unreadable meld, nothing to score)
     5  the hand is read but is not a winning hand under the rules (the reason is printed)
     6  bad notation or impossible hand (wrong tile count, five copies ...)
     7  the detector model is missing or unusable
@@ -43,7 +44,7 @@ EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_IMAGE, EXIT_LAYOUT, EXIT_NOT_WIN, EXIT_
 WINDS = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
 VOID = {"m": T.MAN, "p": T.PIN, "s": T.SOU}
 RULES = ("mcr", "sichuan")
-SUBCOMMANDS = ("score", "audit", "batch")
+SUBCOMMANDS = ("score", "audit", "batch", "video")
 
 
 class CliError(Exception):
@@ -137,15 +138,6 @@ class Outcome:
     ms: dict[str, float] = field(default_factory=dict)
 
 
-def guess_kind(dets) -> str:
-    """phone or overhead: an overhead frame holds a whole table (many tiles, rows in both directions)."""
-    from .detector import overhead_like
-    from .types import FACE_DOWN, SIDEWAYS
-    faces = [d for d in dets if d.orientation != FACE_DOWN]
-    across = sum(d.orientation == SIDEWAYS for d in faces)
-    return "overhead" if overhead_like(len(dets), len(faces), across) else "phone"
-
-
 def review_table(table: TableState, situation: Situation, rules: str, profile: Optional[str], out: Outcome) -> None:
     from scoring.audit import AuditError, review
     t0 = time.perf_counter()
@@ -167,6 +159,7 @@ def review_table(table: TableState, situation: Situation, rules: str, profile: O
 def analyse_image(img, detector, situation: Situation, rules: str = "mcr", profile: Optional[str] = None,
                   kind: str = "auto") -> Outcome:
     """Detections -> layout -> hand -> score + findings, for one image already in memory."""
+    from .detector import guess_kind
     from .layout import LayoutError, parse
     t0 = time.perf_counter()
     dets = detector.detect(img, kind)
@@ -499,6 +492,77 @@ def cmd_audit(argv: list[str]) -> int:
     return EXIT_OK
 
 
+def _positive(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number: {text!r}")
+    return v
+
+
+def _count(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return v
+
+
+def cmd_video(argv: list[str]) -> int:
+    ap = _Parser(prog="mjtable video", description="Follow a table on video (a fixed overhead camera, or a "
+                 "phone): print each settled change (discards, melds, flowers, exposed tiles, a hand laid "
+                 "down), then the settled table, its score if a hand was laid down, and the audit.")
+    ap.add_argument("video", help="video file (mp4/avi/mkv ..., whatever this OpenCV decodes)")
+    ap.add_argument("--kind", choices=("auto", "phone", "overhead"), default="auto",
+                    help="view kind; auto decides it on the first frame with tiles and keeps it")
+    ap.add_argument("--every", type=_positive, default=1.0, metavar="SECONDS",
+                    help="look at one frame every this many seconds (default 1.0)")
+    ap.add_argument("--hold", type=_count, default=2, metavar="N",
+                    help="a change counts when N sampled frames in a row show it (default 2)")
+    ap.add_argument("--max-frames", type=_count, metavar="N", help="stop after N sampled frames")
+    _add_common(ap)
+    a = ap.parse_args(argv)
+    _check_profile(a.rules, a.profile)
+    from .layout import Layout
+    from .video import VideoError, watch
+    det = _load_detector()
+
+    def show(e) -> None:
+        if not a.json:
+            sys.stdout.write(f"{e.time_s:8.1f} s  {e.seat:7s} {e.text}\n")
+            sys.stdout.flush()
+
+    try:
+        rd = watch(a.video, det, every=a.every, hold=a.hold, kind=a.kind, max_frames=a.max_frames,
+                   on_event=show, rules=a.rules)
+    except VideoError as e:
+        raise CliError(EXIT_IMAGE, str(e)) from None
+    if rd.read == 0:
+        why = rd.skipped[0][1] if rd.skipped else "no frame"
+        raise CliError(EXIT_LAYOUT, f"nothing read on {rd.sampled} sampled frame(s) of {a.video}: {why}")
+    sit = situation_from_args(a)
+    out = Outcome(a.rules, _profile(a.rules, a.profile), sit, rd.table, Layout(rd.table, [], rd.kind, 0.0))
+    review_table(rd.table, sit, a.rules, a.profile, out)
+    head = {"kind": rd.kind, "sampled": rd.sampled, "read": rd.read, "median_ms": round(rd.median_ms, 1),
+            "skipped": [{"frame": f, "why": w} for f, w in rd.skipped],
+            "events": [{"frame": e.frame, "time_s": round(e.time_s, 3), "seat": e.seat, "field": e.field,
+                        "text": e.text} for e in rd.events]}
+    if a.json:
+        sys.stdout.write(json.dumps({**head, **to_json(out)}, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(f"Settled table ({rd.kind} view; {rd.read} of {rd.sampled} sampled frames read, "
+                         f"{len(rd.events)} change(s), median {rd.median_ms:.0f} ms per frame):\n")
+        sys.stdout.write(to_text(out, False))
+    sys.stdout.flush()
+    if out.result is not None and not out.result.is_win:
+        raise CliError(EXIT_NOT_WIN, f"not a winning hand: {out.result.reason}")
+    return EXIT_OK
+
+
 def cmd_batch(argv: list[str]) -> int:
     from scoring import batch
     return batch.main(argv)
@@ -511,7 +575,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(__doc__.split("Exit codes")[1].split("`mjtable batch`")[0].strip())
             return EXIT_OK
         if argv and argv[0] in SUBCOMMANDS:
-            return {"score": cmd_score, "audit": cmd_audit, "batch": cmd_batch}[argv[0]](argv[1:])
+            return {"score": cmd_score, "audit": cmd_audit, "batch": cmd_batch,
+                    "video": cmd_video}[argv[0]](argv[1:])
         return cmd_photo(argv)
     except CliError as e:
         print(f"mjtable: error: {e}", file=sys.stderr)

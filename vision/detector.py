@@ -50,6 +50,13 @@ def overhead_like(n_tiles: int, n_faces: int, n_across: int) -> bool:
     return n_tiles >= 30 and n_faces > 0 and n_across >= 0.15 * n_faces
 
 
+def guess_kind(dets: list[Detection]) -> str:
+    """phone or overhead, from a frame's detections: an overhead frame holds a whole table (overhead_like)."""
+    faces = [d for d in dets if d.orientation != FACE_DOWN]
+    across = sum(d.orientation == SIDEWAYS for d in faces)
+    return "overhead" if overhead_like(len(dets), len(faces), across) else "phone"
+
+
 class ImageError(ValueError):
     """A file that cannot be read as an image."""
 

@@ -1,0 +1,179 @@
+"""vision.video and `mjtable video`: frame sampling, the kind decided once, per-field settling, error exits."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring import tiles as T
+from scoring.hand import LEFT, Meld
+from scoring.table import MeldOnTable, PlayerArea, TableState
+from vision import cli
+from vision.video import Settler, VideoError, describe, iter_frames, watch
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "overhead.jpg"
+M = [T.make(T.MAN, r) for r in range(1, 10)]            # 1m .. 9m
+
+
+def _video(path: Path, frames: list[np.ndarray], fps: float = 2.0) -> Path:
+    h, w = frames[0].shape[:2]
+    vw = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (w, h))
+    assert vw.isOpened()
+    for f in frames:
+        vw.write(f)
+    vw.release()
+    return path
+
+
+def _table(discards=(), melds=(), exposed=(), seat="self") -> TableState:
+    return TableState([PlayerArea(seat, None, 13, tuple(melds), None, False, (), tuple(discards), tuple(exposed))])
+
+
+# ------------------------------------------------------------------------------------------ settling
+
+
+def test_a_one_frame_misreading_does_not_settle():
+    s = Settler(hold=2)
+    rivers = [(M[0], M[1]), (M[0], M[1]), (M[0], M[8]), (M[0], M[1]), (M[0], M[1], M[2]), (M[0], M[1], M[2])]
+    events = [e for i, r in enumerate(rivers) for e in s.update(i, i * 0.5, _table(r))]
+    assert [(e.frame, e.field, e.text) for e in events] == [(0, "discards", "river (2) 1m 2m"),
+                                                            (4, "discards", "discards 3m")]
+    assert events[1].time_s == 2.0                       # when the change was first seen, not when it settled
+    assert s.table().players[0].discards == (M[0], M[1], M[2])
+
+
+def test_hold_one_follows_every_frame():
+    s = Settler(hold=1)
+    texts = [e.text for i, r in enumerate([(M[0],), (M[0], M[8]), (M[0], M[1])]) for e in s.update(i, i, _table(r))]
+    assert texts == ["river (1) 1m", "discards 9m", "river now (2) 1m 2m"]
+
+
+def test_fields_settle_separately_and_a_blip_breaks_the_run():
+    s = Settler(hold=3)
+    pung = MeldOnTable((M[4],) * 3, 0, Meld("pung", M[4], source=LEFT))
+    frames = [_table((M[0],)), _table((M[0],), [pung]), _table((M[0],), [pung]), _table((M[0],)),
+              _table((M[0],), [pung]), _table((M[0],), [pung]), _table((M[0],), [pung])]
+    events = [e for i, t in enumerate(frames) for e in s.update(i, i, t)]
+    assert [(e.frame, e.field) for e in events] == [(0, "discards"), (4, "melds")]
+    assert events[1].text == "melds [555m<]"
+    assert s.table().players[0].melds == (pung,)
+
+
+def test_settled_table_keeps_seats_in_order_and_unsettled_fields_empty():
+    s = Settler(hold=2)
+    two = TableState([PlayerArea("self", None, 13, discards=(M[0],)), PlayerArea("right", None, 13)])
+    s.update(0, 0, two)
+    assert s.table().players == []                       # nothing has been seen twice yet ...
+    s.update(1, 1, two)
+    t = s.table("sichuan")
+    assert [p.seat for p in t.players] == ["self", "right"] and t.rules == "sichuan"
+    assert t.players[0].discards == (M[0],) and t.players[1].concealed_face_down == 13
+
+
+def test_describe():
+    assert describe("exposed", (M[0],), ()) == "no exposed now"
+    assert describe("exposed", (), (M[2],)) == "exposed tiles 3m"
+    assert describe("concealed_face_down", 13, 14) is None              # counts move with every draw
+    assert describe("concealed", None, (M[0], M[0])) == "hand face up: 1m 1m"
+    assert describe("winning_tile", None, M[3]) == "winning tile 4m"
+    assert describe("discards", (M[0], M[1]), (M[1],)) == "river now (1) 2m"
+
+
+def test_hold_must_be_positive():
+    with pytest.raises(ValueError):
+        Settler(hold=0)
+
+
+# ------------------------------------------------------------------------------------------ frames
+
+
+def test_frames_are_sampled_by_video_time(tmp_path):
+    frames = [np.full((48, 64, 3), 20 * i, np.uint8) for i in range(7)]
+    v = _video(tmp_path / "v.avi", frames, fps=2.0)
+    got = [(i, t) for i, t, _ in iter_frames(v, every=1.0)]
+    assert got == [(0, 0.0), (2, 1.0), (4, 2.0), (6, 3.0)]
+    assert [i for i, _, _ in iter_frames(v, every=0.1, max_frames=3)] == [0, 1, 2]   # never less than a frame
+    means = [img.mean() for _, _, img in iter_frames(v, every=1.0)]
+    assert means == sorted(means) and means[-1] > 100        # the frames themselves, in order
+
+
+@pytest.mark.parametrize("content", [b"", b"not a video at all\n", b"\x00" * 4096])
+def test_not_a_video(tmp_path, content):
+    p = tmp_path / "clip.mp4"
+    p.write_bytes(content)
+    with pytest.raises(VideoError):
+        list(iter_frames(p))
+    with pytest.raises(VideoError, match="no such file"):
+        list(iter_frames(tmp_path / "missing.mp4"))
+
+
+# ------------------------------------------------------------------------------------------ the loop
+
+
+class _Spy:
+    """Ground-truth detections of the example frame; records which kind each call was told."""
+
+    def __init__(self, empty_first: int = 0):
+        self.inner = cli.FileDetector(str(ROOT / "examples" / "overhead.json"))
+        self.kinds, self.empty_first = [], empty_first
+
+    def detect(self, img, kind="auto"):
+        self.kinds.append(kind)
+        return [] if len(self.kinds) <= self.empty_first else self.inner.detect(img, kind)
+
+
+def test_kind_is_decided_once_then_told(tmp_path):
+    from vision.layout import parse
+    img = cv2.imread(str(EXAMPLE))
+    v = _video(tmp_path / "t.avi", [img] * 8)
+    spy = _Spy(empty_first=1)
+    rd = watch(v, spy, every=1.0, hold=2)
+    assert spy.kinds == ["auto", "auto", "overhead", "overhead"]     # the empty first frame decides nothing
+    assert rd.kind == "overhead" and rd.sampled == 4 and rd.read == 3
+    assert rd.skipped == [(0, "no tiles found")]
+    want = parse(spy.inner.detect(img), "overhead").table
+    assert [(p.seat, p.discards, p.melds, p.flowers, p.exposed, p.concealed_face_down) for p in rd.table.players] == \
+        [(p.seat, p.discards, p.melds, p.flowers, p.exposed, p.concealed_face_down) for p in want.players]
+    assert {e.frame for e in rd.events} == {2}                          # first settled on the first two read
+    assert watch(v, _Spy(), kind="phone").kind == "phone"               # told: never guessed
+    with pytest.raises(ValueError):
+        watch(v, _Spy(), kind="table")
+
+
+def test_cli_video_with_the_committed_models(tmp_path, capsys):
+    """A fixed overhead camera over the bundled example table: the settled table is the scene's ground truth,
+    and the detector is told the kind after the first frame."""
+    from datasets.ground_truth import from_json
+    from scripts.bench_e2e import area_key
+    v = _video(tmp_path / "table.avi", [cv2.imread(str(EXAMPLE))] * 6)
+    code = cli.main(["video", str(v), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["kind"] == "overhead" and d["sampled"] == 3 and d["read"] == 3 and d["events"]
+    assert any(f["kind"] == "exposed_tile" for f in d["findings"])
+    gt = from_json((ROOT / "examples" / "overhead.json").read_text())
+    got = {p["seat"]: p for p in d["players"]}
+    for p in gt.table.players:
+        q = got[p.seat]
+        assert (tuple(q["discards"]), q["concealed_face_down"], tuple(sorted(q["exposed"])), tuple(sorted(q["flowers"]))) \
+            == (p.discards, p.concealed_face_down, tuple(sorted(p.exposed)), tuple(sorted(p.flowers))), p.seat
+    code = cli.main(["video", str(v), "--hold", "1", "--max-frames", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "Settled table (overhead view; 1 of 1 sampled frames read" in out and "exposed_tile" in out
+
+
+def test_cli_video_errors(tmp_path, capsys):
+    bad = tmp_path / "clip.mp4"
+    bad.write_text("hello")
+    black = _video(tmp_path / "black.avi", [np.zeros((240, 320, 3), np.uint8)] * 4)
+    for argv, code in ((["video", str(bad)], 3), (["video", str(tmp_path / "none.mp4")], 3),
+                       (["video", str(black)], 4), (["video", str(black), "--every", "0"], 2),
+                       (["video", str(black), "--hold", "x"], 2)):
+        assert cli.main(argv) == code, argv
+        out, err = capsys.readouterr()
+        assert err.count("\n") == 1 and err.startswith("mjtable: error:") and "Traceback" not in err, argv

@@ -1,0 +1,231 @@
+"""Video: a camera's stream -> the table as it settles, and what changed when.
+
+    from vision.video import watch
+    reading = watch("table.mp4", TileDetector(), every=1.0, hold=2)
+    for e in reading.events: print(e.time_s, e.seat, e.text)
+    reading.table            # the settled TableState at the end (scoring.audit.review takes it)
+
+- Frames are sampled every ``every`` seconds of video time (frame numbers come from the stream's frame rate).
+- The kind of view (phone / overhead) is decided once, on the first frame with tiles, unless told, and then
+  told to the detector for every later frame: a fixed camera does not change kind, and telling it skips the
+  general locator's pass that guessing needs (vision.detector.TileDetector.locate_for).
+- Each seat's fields (hand, melds, winning tile, flowers, river, exposed tiles) settle separately: a new value
+  counts only when it is read on ``hold`` sampled frames in a row. A hand passing over the river, a tile in
+  flight or one misread frame does not change the settled table. A frame where nothing can be read (no
+  tiles, a layout error) leaves the settled table as it was and is listed in ``skipped``.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+import numpy as np
+
+from scoring import tiles as T
+from scoring.table import MeldOnTable, PlayerArea, TableState
+
+FIELDS = ("concealed", "concealed_face_down", "melds", "winning_tile", "flowers", "discards", "exposed")
+DEFAULT_FPS = 25.0          # when a stream does not say its frame rate
+_UNSET = object()
+
+
+class VideoError(ValueError):
+    """A file that cannot be read as a video (missing, not a video, no frame decodes)."""
+
+
+@dataclass
+class Event:
+    """A settled change of one seat's field, at the first of the ``hold`` frames that showed it."""
+    frame: int
+    time_s: float
+    seat: str
+    field: str
+    text: str
+
+
+@dataclass
+class VideoReading:
+    kind: str                                   # phone or overhead: as decided on the first frame, or told
+    sampled: int                                # frames looked at
+    read: int                                   # of them, frames with a table read
+    events: list[Event]
+    table: TableState                           # the settled table after the last frame
+    skipped: list[tuple[int, str]] = field(default_factory=list)   # (frame, why nothing was read)
+    ms: list[float] = field(default_factory=list)                   # per sampled frame, detect + layout
+
+    @property
+    def median_ms(self) -> float:
+        return float(np.median(self.ms)) if self.ms else 0.0
+
+
+# ------------------------------------------------------------------------------------------ frames
+
+
+def iter_frames(path, every: float = 1.0, max_frames: Optional[int] = None) -> Iterator[tuple[int, float, np.ndarray]]:
+    """Yield (frame number, seconds, BGR image) for one frame every ``every`` seconds of the stream."""
+    import cv2
+    p = Path(path)
+    if not p.is_file():
+        raise VideoError(f"cannot read {p}: no such file")
+    if p.stat().st_size == 0:
+        raise VideoError(f"cannot read {p}: the file is empty")
+    cap = cv2.VideoCapture(str(p))
+    try:
+        if not cap.isOpened():
+            raise VideoError(f"cannot read {p}: not a video file (or a format this OpenCV cannot decode)")
+        fps = cap.get(cv2.CAP_PROP_FPS)
+        if not fps or not math.isfinite(fps) or fps <= 0:
+            fps = DEFAULT_FPS
+        step = max(1, round(every * fps))
+        i = n = 0
+        while max_frames is None or n < max_frames:
+            if not cap.grab():
+                break
+            if i % step == 0:
+                ok, img = cap.retrieve()
+                if ok and img is not None and img.ndim == 3 and img.size:
+                    n += 1
+                    yield i, i / fps, img
+            i += 1
+        if n == 0:
+            raise VideoError(f"cannot read {p}: no frame could be decoded")
+    finally:
+        cap.release()
+
+
+# ------------------------------------------------------------------------------------------ settling
+
+
+def _tiles(ts) -> str:
+    return " ".join(T.code(t) for t in ts)
+
+
+def _meld(m: MeldOnTable) -> str:
+    if m.meld is None:
+        return "[" + " ".join("back" if t is None else T.code(t) for t in m.tiles) + "?]"
+    from scoring.notation import format_meld
+    return format_meld(m.meld)
+
+
+def _grew(before, after) -> bool:
+    return isinstance(before, tuple) and len(after) > len(before) and tuple(after[:len(before)]) == before
+
+
+def describe(name: str, before, after) -> Optional[str]:
+    """The words for one settled change; None when there is nothing to tell (a first reading of nothing,
+    a hand count moving between draws: the audit of the settled table speaks of counts)."""
+    first = before is _UNSET
+    if name == "concealed_face_down":
+        return None
+    if name == "concealed":
+        if after is None:
+            return None if first or before is None else "hand no longer face up"
+        return f"hand face up: {_tiles(after)}"
+    if name == "winning_tile":
+        if after is None:
+            return None if first or before is None else "winning tile gone"
+        return f"winning tile {T.code(after)}"
+    if not after:
+        return None if first or not before else f"no {name} now"
+    now = "" if first else " now"
+    if name == "melds":
+        if _grew(before, after):
+            return "melds " + " ".join(_meld(m) for m in after[len(before):])
+        return f"melds{now} " + " ".join(_meld(m) for m in after)
+    if name == "discards":
+        if _grew(before, after):
+            return "discards " + _tiles(after[len(before):])
+        return f"river{now} ({len(after)}) " + _tiles(after)
+    if name == "flowers":
+        if _grew(before, after):
+            return "flowers " + _tiles(after[len(before):])
+        return f"flowers{now} " + _tiles(after)
+    if name == "exposed":
+        return "exposed tiles " + _tiles(after)
+    return f"{name} {after}"
+
+
+class Settler:
+    """Per (seat, field): the settled value, and a candidate with how many frames in a row showed it."""
+
+    def __init__(self, hold: int = 2):
+        if hold < 1:
+            raise ValueError("hold must be at least 1")
+        self.hold = hold
+        self.stable: dict[tuple[str, str], object] = {}
+        self.pending: dict[tuple[str, str], tuple[object, int, int, float]] = {}
+        self.seats: list[str] = []
+
+    def update(self, frame: int, time_s: float, table: TableState) -> list[Event]:
+        events = []
+        for p in table.players:
+            if p.seat not in self.seats:
+                self.seats.append(p.seat)
+            for name in FIELDS:
+                key, v = (p.seat, name), getattr(p, name)
+                if self.stable.get(key, _UNSET) == v:
+                    self.pending.pop(key, None)
+                    continue
+                cand = self.pending.get(key)
+                seen, n, f0, t0 = (v, 1, frame, time_s) if cand is None or cand[0] != v else \
+                    (v, cand[1] + 1, cand[2], cand[3])
+                if n < self.hold:
+                    self.pending[key] = (seen, n, f0, t0)
+                    continue
+                self.pending.pop(key, None)
+                before = self.stable.get(key, _UNSET)
+                self.stable[key] = v
+                text = describe(name, before, v)
+                if text is not None:
+                    events.append(Event(f0, t0, p.seat, name, text))
+        return events
+
+    def table(self, rules: str = "mcr") -> TableState:
+        players = []
+        for seat in self.seats:
+            vals = {name: self.stable.get((seat, name), _UNSET) for name in FIELDS}
+            kw = {k: v for k, v in vals.items() if v is not _UNSET}
+            if kw:                                  # a seat shows up once something of it has settled
+                players.append(PlayerArea(seat, **kw))
+        return TableState(players, rules)
+
+
+# ------------------------------------------------------------------------------------------ the loop
+
+
+def watch(path, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
+          max_frames: Optional[int] = None, on_event: Optional[Callable[[Event], None]] = None,
+          rules: str = "mcr") -> VideoReading:
+    """Read a video: sample frames, detect, parse, settle. ``detector`` has ``detect(img, kind)``."""
+    from .detector import guess_kind
+    from .layout import LayoutError, parse
+    if kind not in ("auto", "phone", "overhead"):
+        raise ValueError(f"unknown frame kind {kind!r} (auto, phone or overhead)")
+    settler = Settler(hold)
+    events: list[Event] = []
+    reading = VideoReading(kind, 0, 0, events, TableState([], rules))
+    for i, t, img in iter_frames(path, every, max_frames):
+        reading.sampled += 1
+        t0 = time.perf_counter()
+        dets = detector.detect(img, kind)
+        if not dets:
+            reading.skipped.append((i, "no tiles found"))
+            continue
+        if kind == "auto":
+            kind = reading.kind = guess_kind(dets)
+        try:
+            lay = parse(dets, kind=kind)
+        except LayoutError as e:
+            reading.skipped.append((i, str(e)))
+            continue
+        reading.ms.append((time.perf_counter() - t0) * 1000)
+        reading.read += 1
+        for e in settler.update(i, t, lay.table):
+            events.append(e)
+            if on_event is not None:
+                on_event(e)
+    reading.table = settler.table(rules)
+    return reading
