@@ -180,6 +180,8 @@ def main(argv=None) -> int:
     ap.add_argument("--told-kind", action="store_true",
                     help="tell the parser each scene's kind (mjtable --kind phone/overhead, as a fixed broadcast "
                          "camera would run) instead of letting it guess (the default, --kind auto)")
+    ap.add_argument("--no-router", action="store_true",
+                    help="without the view router (models/view_router.onnx): the general locator decides the kind")
     ap.add_argument("--overhead-size", type=int, default=640,
                     help="overhead frame size in pixels (1280: the table area of a 1080p broadcast camera)")
     a = ap.parse_args(argv)
@@ -187,7 +189,7 @@ def main(argv=None) -> int:
     try:
         from vision.detector import TileDetector
         t0 = time.perf_counter()
-        detector = TileDetector()
+        detector = TileDetector(router=None) if a.no_router else TileDetector()
         load_ms = (time.perf_counter() - t0) * 1000
     except Exception as e:
         print(f"no detector model ({e}): only the ground-truth-box ceiling is measured", file=sys.stderr)
@@ -210,7 +212,8 @@ def main(argv=None) -> int:
         cold = (time.perf_counter() - t0) * 1000
 
     print(f"End to end on generated scenes (seed {a.seed}, not used in training); MCR default profile; "
-          + ("kind told (--kind phone / overhead)." if a.told_kind else "kind guessed (--kind auto)."))
+          + ("kind told (--kind phone / overhead)." if a.told_kind else
+             "kind guessed (--kind auto)" + (", without the view router." if a.no_router else ".")))
     print(f"{'':34s}{'model':>12s}{'gt boxes':>12s}   goal")
     for kind, r in results.items():
         n = r["n"]

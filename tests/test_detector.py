@@ -194,9 +194,9 @@ def _spy_locate(det, monkeypatch) -> list:
 
 
 def test_overhead_locator_runs_on_overhead_frames_only(monkeypatch):
-    """auto: the general locator first, then the overhead one when its boxes look like a whole table;
-    a told kind runs one locator only."""
-    det = TileDetector(overhead_locator=LOCATOR)        # any locator file will do to follow the routing
+    """auto without a view router: the general locator first, then the overhead one when its boxes look like a
+    whole table; a told kind runs one locator only."""
+    det = TileDetector(overhead_locator=LOCATOR, router=None)   # any locator file will do to follow the routing
     calls = _spy_locate(det, monkeypatch)
     phone, table = load_image(ROOT / "examples" / "phone_hand.jpg"), load_image(ROOT / "examples" / "overhead.jpg")
     for img, kind, want in [(phone, "auto", [False]), (table, "auto", [False, True]), (table, "overhead", [True]),
@@ -228,7 +228,33 @@ def test_overhead_locator_runs_on_overhead_frames_only(monkeypatch):
     plain = TileDetector(overhead_locator=None)
     calls = _spy_locate(plain, monkeypatch)
     plain.detect(table, "overhead")
-    assert calls == [False] and plain.loc_over is None
+    assert calls == [False] and plain.loc_over is None and plain.router is None
+
+
+def test_view_router_sends_overhead_frames_to_the_overhead_locator_first(monkeypatch):
+    """With the committed view router: an overhead frame takes one locator pass (the overhead one), a phone photo
+    one (the general one); a frame the router calls overhead whose overhead boxes do not look like a table
+    falls back to the general pass, and one whose general boxes then do look like a table does not run the
+    overhead locator twice."""
+    from vision.detector import ROUTER
+    assert ROUTER.exists()
+    det = TileDetector()
+    phone, table = load_image(ROOT / "examples" / "phone_hand.jpg"), load_image(ROOT / "examples" / "overhead.jpg")
+    assert det.view_overhead_p(table) > 0.9 and det.view_overhead_p(phone) < 0.1
+    calls = _spy_locate(det, monkeypatch)
+    for img, want in [(phone, [False]), (table, [True])]:
+        calls.clear()
+        assert det.detect(img, "auto")
+        assert calls == want
+    monkeypatch.setattr(det, "view_overhead_p", lambda img: 0.99)      # the router wrong on a phone photo
+    calls.clear()
+    assert [d.kind for d in det.detect(phone, "auto")] == [d.kind for d in det.detect(phone, "phone")]
+    assert calls == [True, False, False]
+    outs = {True: "over", False: "general"}
+    monkeypatch.setattr("vision.detector.table_like", lambda found: found == "general")
+    monkeypatch.setattr(det, "locate", lambda img, overhead=False: calls.append(overhead) or outs[overhead])
+    calls.clear()
+    assert det.locate_for(table, "auto") == "over" and calls == [True, False]
 
 
 def test_detector_on_empty_table_finds_little(detector):

@@ -30,6 +30,9 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 LOCATOR = MODELS / "tile_locator.onnx"
 CLASSIFIER = MODELS / "tile_classifier.onnx"
 OVERHEAD_LOCATOR = MODELS / "tile_locator_overhead.onnx"
+ROUTER = MODELS / "view_router.onnx"
+ROUTER_SIZE = 96         # the view router's thumbnail (scripts/train_router.py)
+ROUTER_OVERHEAD = 0.5    # the router's probability of an overhead view at which the overhead locator runs first
 CROP = 64
 CROP_PAD = 0.04
 UPSIDE_DOWN_MIN = 0.75
@@ -55,6 +58,18 @@ def guess_kind(dets: list[Detection]) -> str:
     faces = [d for d in dets if d.orientation != FACE_DOWN]
     across = sum(d.orientation == SIDEWAYS for d in faces)
     return "overhead" if overhead_like(len(dets), len(faces), across) else "phone"
+
+
+def table_like(found) -> bool:
+    """Do a locator's boxes (locate()'s output) look like a whole table? overhead_like on the sure boxes
+    (sideways = wider than tall), and at least ROUTE_BACKS of them face down: the overhead locator knows whole
+    tables, with walls and standing hands; a close-up of many face-up tiles (a photo of several hands, a river)
+    stays with the general locator, which has seen real ones."""
+    sure = found[1] >= ROUTE_CONF        # at a low threshold (for AP) weak boxes would make any frame "many"
+    boxes, faces = found[0][sure], found[2][sure] == 0
+    across = int(((boxes[:, 2] - boxes[:, 0]) > (boxes[:, 3] - boxes[:, 1]))[faces].sum())
+    n_faces = int(faces.sum())
+    return len(boxes) - n_faces >= ROUTE_BACKS and overhead_like(len(boxes), n_faces, across)
 
 
 class ImageError(ValueError):
@@ -95,6 +110,12 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[floa
     out = cv2.copyMakeBorder(resized, top, size - nh - top, left, size - nw - left, cv2.BORDER_CONSTANT,
                              value=(114, 114, 114))
     return out, r, (left, top)
+
+
+def router_input(img: np.ndarray) -> np.ndarray:
+    """A frame -> the view router's input: 1x3xSxS float32 RGB in 0..1, letterboxed."""
+    lb, _, _ = letterbox(img, ROUTER_SIZE)
+    return np.ascontiguousarray(lb[..., ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
@@ -188,12 +209,14 @@ class TileDetector:
 
     def __init__(self, locator: Path = LOCATOR, classifier: Optional[Path] = CLASSIFIER, threads: int = 2,
                  conf: float = 0.25, iou: float = 0.5, int8: bool = True,
-                 overhead_locator: Optional[Path] = OVERHEAD_LOCATOR):
+                 overhead_locator: Optional[Path] = OVERHEAD_LOCATOR, router: Optional[Path] = ROUTER):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
         the synthetic test split (mAP50-95 0.770 either way).
-        overhead_locator: used instead of the locator on overhead frames when the file is there (None: never)."""
+        overhead_locator: used instead of the locator on overhead frames when the file is there (None: never).
+        router: the view router (scripts/train_router.py), used when the file is there and there is an overhead
+        locator (None: the general locator decides alone, one more pass on each overhead frame)."""
         if overhead_locator is not None and not Path(overhead_locator).exists():
             overhead_locator = None
         if int8:
@@ -206,6 +229,10 @@ class TileDetector:
         self.loc = _session(locator, threads)
         self.loc_over = _session(overhead_locator, threads) if overhead_locator is not None else None
         self.overhead_locator_path = overhead_locator
+        if router is not None and (overhead_locator is None or not Path(router).exists()):
+            router = None
+        self.router = _session(router, 1) if router is not None else None
+        self.router_path = router
         self.cls = _session(classifier, threads) if classifier is not None else None
         self.conf, self.iou = conf, iou
         n_out = self.loc.get_outputs()[0].shape[1]
@@ -237,24 +264,34 @@ class TileDetector:
             dirs.append(_softmax(d))
         return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))
 
+    def view_overhead_p(self, img: np.ndarray) -> Optional[float]:
+        """The view router's probability that the frame is an overhead view (None without a router)."""
+        if self.router is None:
+            return None
+        out = self.router.run(None, {self.router.get_inputs()[0].name: router_input(img)})[0][0]
+        return float(_softmax(out[None])[0, 1])
+
     def locate_for(self, img: np.ndarray, kind: str = "auto"):
-        """Stage 1 with the locator for this kind of frame. auto: the general locator first; when its boxes
-        look like an overhead frame (overhead_like, sideways = wider than tall, and ROUTE_BACKS face-down boxes)
-        and there is an overhead locator, that one is run again on the frame."""
+        """Stage 1 with the locator for this kind of frame. auto: when the view router (if any) says overhead,
+        the overhead locator runs first and its boxes are kept if they look like a whole table (table_like).
+        Otherwise the general locator runs; when its boxes look like a whole table and there is an overhead
+        locator not yet run, that one is run on the frame. A router wrong either way costs one locator pass,
+        never a reading the rule on boxes would not have made."""
         if kind not in ("auto", "phone", "overhead"):
             raise ValueError(f"kind must be auto, phone or overhead, not {kind!r}")
         if self.loc_over is None or kind == "phone":
             return self.locate(img)
         if kind == "overhead":
             return self.locate(img, overhead=True)
+        over = None
+        p = self.view_overhead_p(img)
+        if p is not None and p >= ROUTER_OVERHEAD:
+            over = self.locate(img, overhead=True)
+            if table_like(over):
+                return over
         found = self.locate(img)
-        sure = found[1] >= ROUTE_CONF        # at a low threshold (for AP) weak boxes would make any frame "many"
-        boxes, faces = found[0][sure], found[2][sure] == 0
-        across = int(((boxes[:, 2] - boxes[:, 0]) > (boxes[:, 3] - boxes[:, 1]))[faces].sum())
-        # the overhead locator knows whole tables, with walls and standing hands: a close-up of many face-up
-        # tiles (a photo of several hands, a river) stays with the general locator, which has seen real ones
-        if len(boxes) - int(faces.sum()) >= ROUTE_BACKS and overhead_like(len(boxes), int(faces.sum()), across):
-            return self.locate(img, overhead=True)
+        if table_like(found):
+            return over if over is not None else self.locate(img, overhead=True)
         return found
 
     def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
