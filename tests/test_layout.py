@@ -1136,3 +1136,18 @@ def test_phone_weak_lone_flower_set_apart_from_the_row_stays_a_flower():
     dets[i] = dataclasses.replace(dets[i], confidence=0.22, candidates=((36, 0.26), (34, 0.25), (18, 0.13)))
     lay, got = read(dets)
     assert got == format_hand(hand)
+
+
+def test_phone_added_kong_stacked_close_under_a_low_camera():
+    """加杠 seen from a low phone camera: the table's depth is foreshortened, so the added tile's box lies less
+    than half a tile width up the claimed one's (0.4 here), and the claimed tile, mostly hidden, is read as
+    another kind. Two boxes squarely one on the other over the meld's row are still the kong's two tiles."""
+    from tests.layout_scenes import Tile
+    tl = layout_hand(parse_hand("23m11z [456p<] [777z^] [222s>] +1m"))
+    side = next(t for t in tl if t.group == "meld:2" and t.angle == 90)
+    tl.append(Tile(side.kind, side.x, side.y - 0.4, 90.0, group="meld:2"))
+    dets = render(tl)
+    i = tl.index(side)
+    dets[i] = dataclasses.replace(dets[i], kind=21, confidence=0.6, candidates=((21, 0.75), (19, 0.05)))
+    lay, got = read(dets)
+    assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"

@@ -65,6 +65,7 @@ MERGED_WIDE = 1.15      # a box this much wider than its meld's two upright tile
 MERGED_TALL = 1.05      # ... and this much taller holds a second tile on it (an added kong's two tiles as one box)
 STACK_SQUARE = 0.25     # a much less sure box this squarely (x w) under or on a sideways tile ...
 STACK_WEAK = 0.5        # ... and less than this times as sure is the other tile of an added kong, whatever its label
+STACK_NEAR = 0.35        # a tile stacked on a claimed one lies at least this many (smaller) tile widths beyond it
 WEAK_END = 0.5         # a box in a row of melds less sure than this times the row's median is weak
 HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves ...
 HALF_GAP_MELDS = 0.75  # ... in an overhead seat's meld area (a sideways tile's halves lie 0.68 apart; no hand row)
@@ -742,7 +743,7 @@ def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
             # the claimed tile under the added one may show only a sliver: its box is smaller than a tile, and
             # either box's size bounds how far apart they may lie
             w, lo = max(t.w, o.w), min(t.w, o.w)
-            if not (abs(o.u - t.u) < 0.4 * w and 0.5 * lo < t.v - o.v < 1.6 * w):
+            if not (abs(o.u - t.u) < 0.4 * w and STACK_NEAR * lo < t.v - o.v < 1.6 * w):
                 continue
             same_way = (_label_axis(o.det.orientation) == _label_axis(t.det.orientation)
                         if _label_axis(o.det.orientation) is not None else True)
