@@ -3,6 +3,7 @@ of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime
 
     python scripts/evaluate_detector_figures.py [--locator models/tile_locator.onnx] [--float | --compare]
         [--overhead-locator models/tile_locator_overhead.onnx | --overhead-locator none] [--compare-overhead]
+        [--compare-routing]
         [--classifier models/tile_classifier.onnx | --one-stage] [--synth data/synth/test] [--real data/real/heldout]
         [--limit 200] [--conf 0.01]
 
@@ -106,7 +107,17 @@ def hard_pair_lines(res) -> list[str]:
     return out
 
 
-def speed(dets: dict[str, TileDetector], files: list[Path], rounds: int = 3) -> dict[str, float]:
+class Told:
+    """A detector told the kind of every frame (mjtable --kind), for timing beside guessing."""
+
+    def __init__(self, det: TileDetector, kind: str):
+        self.det, self.kind = det, kind
+
+    def detect(self, img):
+        return self.det.detect(img, self.kind)
+
+
+def speed(dets: dict, files: list[Path], rounds: int = 3) -> dict[str, float]:
     """Median ms per frame of each detector, timed in turns on the same frames (fair on a shared machine)."""
     imgs = [load_image(f) for f in files]
     for det in dets.values():
@@ -122,16 +133,19 @@ def speed(dets: dict[str, TileDetector], files: list[Path], rounds: int = 3) -> 
     return {k: float(np.median(v)) for k, v in times.items()}
 
 
-def speed_lines(dets: dict[str, TileDetector], synth: str) -> list[str]:
+def speed_lines(dets: dict[str, TileDetector], synth: str, told: bool = False) -> list[str]:
     """Speed on phone photos and on overhead frames separately (an overhead frame has ~130 tiles to classify,
-    a phone photo ~16)."""
+    a phone photo ~16). told: also the last detector told each frame's kind."""
     d = synth.partition(":")[0]
     out = []
     for kind in ("phone", "overhead"):
         files = images_of(f"{d}:{kind}_*", 12)
         if not files:
             continue
-        ms = speed(dets, files)
+        runs = dict(dets)
+        if told:
+            runs["told the kind"] = Told(list(dets.values())[-1], kind)
+        ms = speed(runs, files)
         h, w = load_image(files[0]).shape[:2]
         base = next(iter(ms.values()))
         out.append(f"  speed, {kind} {w}x{h} (median of {3 * len(files)}, onnxruntime 2 threads, both stages): "
@@ -178,6 +192,8 @@ def main(argv=None) -> int:
                     help="locator for frames that look overhead (default: the committed one; 'none': never)")
     ap.add_argument("--compare-overhead", action="store_true",
                     help="with and without the overhead locator side by side (int8, or float with --float)")
+    ap.add_argument("--compare-routing", action="store_true",
+                    help="guessing the kind without and with the view router, and told the kind, side by side")
     a = ap.parse_args(argv)
     cls = None if a.one_stage else a.classifier
     over = None if a.overhead_locator == "none" else Path(a.overhead_locator)
@@ -186,6 +202,9 @@ def main(argv=None) -> int:
     elif a.compare_overhead:
         variants = {"one locator": dict(int8=not a.float, overhead_locator=None),
                     "with overhead locator": dict(int8=not a.float)}
+    elif a.compare_routing:
+        variants = {"no view router": dict(int8=not a.float, router=None),
+                    "view router": dict(int8=not a.float)}
     else:
         variants = {"": dict(int8=not a.float)}
     for kw in variants.values():
@@ -200,7 +219,7 @@ def main(argv=None) -> int:
         # speed at the runtime's operating point (default confidence threshold), not at the low threshold
         # that the AP computation needs (which sends hundreds of weak boxes to the classifier)
         dets[tag or name] = TileDetector(a.locator, cls, **kw)
-    for line in speed_lines(dets, a.synth):
+    for line in speed_lines(dets, a.synth, told=a.compare_routing):
         print(line)
     return 0
 

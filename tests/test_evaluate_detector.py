@@ -203,3 +203,14 @@ def test_detector_figures_with_and_without_an_overhead_locator():
     assert "(overhead frames: tile_locator_int8.onnx)" in p.stdout
     assert p.stdout.count(f"synthetic test (3 images, {N_TILES} tiles): mAP50 ") == 2
     assert "speed, overhead 640x640" in p.stdout and "with overhead locator" in p.stdout.splitlines()[-1]
+
+
+def test_detector_figures_compare_routing():
+    """--compare-routing: guessing without and with the view router, and told the kind, timed side by side."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "evaluate_detector_figures.py"), "--synth", str(DET),
+                        "--real", str(DET / "missing"), "--compare-routing"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert "== no view router: " in p.stdout and "== view router: " in p.stdout
+    last = p.stdout.splitlines()[-1]
+    assert "speed, overhead 640x640" in last and "no view router" in last and "told the kind" in last
