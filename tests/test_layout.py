@@ -1151,3 +1151,21 @@ def test_phone_added_kong_stacked_close_under_a_low_camera():
     dets[i] = dataclasses.replace(dets[i], kind=21, confidence=0.6, candidates=((21, 0.75), (19, 0.05)))
     lay, got = read(dets)
     assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
+
+
+def test_phone_added_kong_seen_as_one_box_in_a_run_of_melds():
+    """加杠 whose claimed and added tiles came out as one box, in melds laid touching (one run of boxes): the run
+    is cut into melds first, and the cut-out [2s 2s box] is then read as the added kong it is, not a pung."""
+    from tests.layout_scenes import Tile
+    tl = layout_hand(parse_hand("1z [456p<] [222s>] [789m<] [777z^] +1z"), gap=0.3)
+    side = next(t for t in tl if t.group == "meld:1" and t.angle == 90)
+    tl.append(Tile(side.kind, side.x, side.y - 0.7, 90.0, group="meld:1"))
+    dets = render(tl)
+    a, b = dets[tl.index(side)], dets[-1]
+    merged = dataclasses.replace(a, kind=21, confidence=0.4, candidates=((21, 0.48), (19, 0.4)),
+                                 box=(min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
+                                      max(a.box[2], b.box[2]), max(a.box[3], b.box[3])))
+    dets = [merged if d is a else d for d in dets[:-1]]
+    lay, got = read(dets)
+    assert got == "1z [456p<] [2222s>+] [789m<] [777z^] +1z"
+    assert any("covers the claimed tile of a kong and the tile added" in u for u in lay.table.unplaced)

@@ -970,6 +970,12 @@ def parse_phone(dets: list[Detection]) -> Layout:
             is_meld[n] = True
     melds = [g for g, m in zip(groups, is_meld) if m]
     rest = [g for g, m in zip(groups, is_meld) if not m]
+    for g in melds:                 # a meld cut from a longer run of melds may be an added kong seen as one box
+        pair = _merged_added_pair(g, fr.theta)
+        if pair is not None:
+            g.append(pair)
+            unplaced.append(f"one box {_describe(pair)} covers the claimed tile of a kong and the tile added on "
+                            f"it (加杠): read as two {T.code(pair.kind)}")
     # the concealed tiles of a finished hand are shown face up: a face-down box inside the hand row (a shadow,
     # say) is not a tile of it, and the space it bridged may be the gap before the winning tile
     in_row = [t for g in rest for t in g if t.back and len(g) > 1]
