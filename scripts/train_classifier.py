@@ -195,6 +195,18 @@ def export_onnx(model, path: Path) -> None:
                       opset_version=17, dynamo=False)
 
 
+def kind_weights(spec: str):
+    """'0-8:3,34-41:2' -> per-kind sampling weights (43,), others 1; '' -> None (plain shuffling)."""
+    if not spec:
+        return None
+    w = np.ones(T.N_CLASSES, np.float64)
+    for part in spec.split(","):
+        kinds, _, value = part.partition(":")
+        lo, _, hi = kinds.partition("-")
+        w[int(lo):int(hi or lo) + 1] = float(value)
+    return w
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, required=True, help="run dir (checkpoint last.pt, crops cache)")
@@ -214,6 +226,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--side-repeat", type=int, default=1, help="crops of each tile lying across the image")
     ap.add_argument("--width", type=int, default=16, help="channels of the first layer (32 = the comparison run)")
+    ap.add_argument("--kind-weight", default="",
+                    help="sample crops of some kinds more often, e.g. '0-8:3,34-41:2' (kind ids; others 1)")
     a = ap.parse_args(argv)
     import torch
     import torch.nn.functional as F
@@ -270,8 +284,14 @@ def main(argv=None) -> int:
     steps_per_epoch = math.ceil(len(X) / a.batch)
     gen = torch.Generator().manual_seed(a.seed + state["epoch"])
     t_start = time.time() - state["elapsed"]
+    weight = kind_weights(a.kind_weight)
     while state["epoch"] < a.max_epochs and time.time() - t_start < budget:
-        perm = np.random.default_rng(a.seed + state["epoch"]).permutation(len(X))
+        rng = np.random.default_rng(a.seed + state["epoch"])
+        if weight is None:
+            perm = rng.permutation(len(X))
+        else:                               # an epoch of as many crops, drawn in proportion to their kind's weight
+            p = weight[K]
+            perm = rng.choice(len(X), size=len(X), replace=True, p=p / p.sum())
         t_ep = time.time()
         tot = 0.0
         for s in range(steps_per_epoch):

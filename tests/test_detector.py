@@ -357,3 +357,13 @@ def test_bundled_examples_are_read_exactly(detector, name):
     assert out.layout.kind == ("overhead" if overhead else "phone")
     for p in gt.table.players:
         assert area_key(out.table.player(p.seat), overhead) == area_key(p, overhead), p.seat
+
+
+def test_classifier_kind_weights():
+    """train_classifier.py --kind-weight: ranges and single kinds get their weight, the rest 1."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from train_classifier import kind_weights
+    assert kind_weights("") is None
+    w = kind_weights("0-8:3,34-41:2,42:1.5")
+    assert w.shape == (T.N_CLASSES,) and list(w[:9]) == [3.0] * 9 and w[9] == 1.0
+    assert list(w[34:42]) == [2.0] * 8 and w[42] == 1.5 and w[33] == 1.0
