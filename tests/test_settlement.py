@@ -89,6 +89,8 @@ def test_draw_all_same_status_nothing_happens():
     (Deal([Win((1, 2), (0,), discarder=0)]), "one fan count per winner"),
     (Deal([Win((1,), (0,))], draw={0: NOTEN, 2: NOTEN}), "players still in"),
     (Deal(["nonsense"]), "unknown event"),
+    (Deal([Kong(0, "concealed"), Win((1,), (1,), discarder=0, kong_discard=True),
+           Win((2,), (1,), discarder=0, kong_discard=True)]), "made no kong"),     # one kong, refunded once
     (Deal([], draw={p: EndHand(tuple(parse_tiles("123m"))) for p in range(4)}), "13 suited tiles"),
 ])
 def test_bad_deals(deal, msg):
@@ -102,6 +104,7 @@ def test_bad_deals(deal, msg):
 def deals(draw):
     """Random legal deals: kongs, wins (single, self-drawn, several on one discard), false wins, barred players."""
     events, out, barred, n_winners = [], [], set(), 0
+    kongs = [0] * 4                 # kongs each seat made whose points a 杠上炮 has not yet refunded
     for _ in range(draw(st.integers(0, 10))):
         live = [p for p in range(4) if p not in out]
         if len(live) < 2:
@@ -112,6 +115,7 @@ def deals(draw):
             k = draw(st.sampled_from(["melded", "added", "concealed"]))
             d = draw(st.sampled_from([p for p in live if p != s])) if k == "melded" else None
             events.append(Kong(s, k, discarder=d, drawn=draw(st.booleans())))
+            kongs[s] += 1
         elif what == "referee":
             s = draw(st.sampled_from(live))
             if draw(st.booleans()):
@@ -135,9 +139,10 @@ def deals(draw):
                     continue
                 k = draw(st.integers(1, min(len(cands), 3 - n_winners)))
                 ws = tuple(draw(st.permutations(cands))[:k])
-                has_kong = any(isinstance(e, Kong) and e.seat == d for e in events)
+                kong_discard = kongs[d] > 0 and draw(st.booleans())
+                kongs[d] -= kong_discard        # each kong is refunded once: a second 杠上炮 needs a second kong
                 events.append(Win(ws, tuple(draw(st.integers(0, 6)) for _ in ws), discarder=d,
-                                  kong_discard=has_kong and draw(st.booleans())))
+                                  kong_discard=kong_discard))
             out.extend(ws)
             n_winners += len(ws)
     live = [p for p in range(4) if p not in out]
