@@ -468,21 +468,31 @@ def test_phone_winning_tile_set_apart_by_a_narrow_gap():
     assert lay.table.players[0].winning_tile is None
 
 
+
+def _added_kong_scene(text: str, meld: str, dy: float = 0.7, gap: float = 0.6, angle: float = 0):
+    """A hand laid out with a tile stacked on ``meld``'s sideways tile (加杠): (tiles, detections, index of the
+    claimed tile's detection); the stacked tile's detection is the last."""
+    from tests.layout_scenes import Tile
+    tl = layout_hand(parse_hand(text), gap=gap)
+    side = next(t for t in tl if t.group == meld and t.angle == 90)
+    tl.append(Tile(side.kind, side.x, side.y - dy, 90.0, group=meld))
+    return tl, render(tl, angle=angle), tl.index(side)
+
+
+def _as_one_box(dets: list, i: int, **fields) -> list:
+    """The claimed tile (detection i) and the tile stacked on it (the last) found as ONE box around both."""
+    a, b = dets[i], dets[-1]
+    box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+    merged = dataclasses.replace(a, box=box, **fields)
+    return [merged if d is a else d for d in dets[:-1]]
+
+
 @pytest.mark.parametrize("angle", [0, 8, 90])
 def test_phone_added_kong_seen_as_one_box(angle):
     """加杠 whose claimed tile and added tile came out of the detector as ONE box (misread as another kind):
     two upright 2s beside a box longer than theirs and taller is the kong's claimed + added tile."""
-    from tests.layout_scenes import Tile
-    base = parse_hand("23m11z [456p<] [777z^] [222s>] +1m")
-    tl = layout_hand(base)
-    side = next(t for t in tl if t.group == "meld:2" and t.angle == 90)
-    tl.append(Tile(side.kind, side.x, side.y - 0.7, 90.0, group="meld:2"))
-    dets = render(tl, angle=angle)
-    a, b = dets[tl.index(side)], dets[-1]
-    merged = dataclasses.replace(a, kind=20, box=(min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
-                                                  max(a.box[2], b.box[2]), max(a.box[3], b.box[3])))
-    dets = [merged if d is a else d for d in dets[:-1]]
-    lay, got = read(dets)
+    _, dets, i = _added_kong_scene("23m11z [456p<] [777z^] [222s>] +1m", "meld:2", angle=angle)
+    lay, got = read(_as_one_box(dets, i, kind=20))
     assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
     assert any("covers the claimed tile of a kong and the tile added" in u for u in lay.table.unplaced)
 
@@ -527,17 +537,8 @@ def test_phone_added_kong_seen_as_one_weak_flower_box():
     """The same one box read (weakly) as a flower, the added tile lying low on the claimed one (seen from a
     low camera the pair is only a little taller than the upright tiles): a weak flower box inside a row of suit
     tiles is not a flower, and the box is the kong's claimed + added tile."""
-    from tests.layout_scenes import Tile
-    tl = layout_hand(parse_hand("23m11z [456p<] [222s^] [777z>] +1m"))
-    side = next(t for t in tl if t.group == "meld:1" and t.angle == 90)
-    tl.append(Tile(side.kind, side.x, side.y - 0.48, 90.0, group="meld:1"))
-    dets = render(tl)
-    a, b = dets[tl.index(side)], dets[-1]
-    merged = dataclasses.replace(a, kind=41, confidence=0.17, candidates=((41, 0.21), (8, 0.12), (17, 0.1)),
-                                 box=(min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
-                                      max(a.box[2], b.box[2]), max(a.box[3], b.box[3])))
-    dets = [merged if d is a else d for d in dets[:-1]]
-    lay, got = read(dets)
+    _, dets, i = _added_kong_scene("23m11z [456p<] [222s^] [777z>] +1m", "meld:1", dy=0.48)
+    lay, got = read(_as_one_box(dets, i, kind=41, confidence=0.17, candidates=((41, 0.21), (8, 0.12), (17, 0.1))))
     assert got == "23m11z [456p<] [2222s^+] [777z>] +1m"
     assert any("lies in a row of suit tiles" in u for u in lay.table.unplaced)
 
@@ -1156,16 +1157,7 @@ def test_phone_added_kong_stacked_close_under_a_low_camera():
 def test_phone_added_kong_seen_as_one_box_in_a_run_of_melds():
     """加杠 whose claimed and added tiles came out as one box, in melds laid touching (one run of boxes): the run
     is cut into melds first, and the cut-out [2s 2s box] is then read as the added kong it is, not a pung."""
-    from tests.layout_scenes import Tile
-    tl = layout_hand(parse_hand("1z [456p<] [222s>] [789m<] [777z^] +1z"), gap=0.3)
-    side = next(t for t in tl if t.group == "meld:1" and t.angle == 90)
-    tl.append(Tile(side.kind, side.x, side.y - 0.7, 90.0, group="meld:1"))
-    dets = render(tl)
-    a, b = dets[tl.index(side)], dets[-1]
-    merged = dataclasses.replace(a, kind=21, confidence=0.4, candidates=((21, 0.48), (19, 0.4)),
-                                 box=(min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
-                                      max(a.box[2], b.box[2]), max(a.box[3], b.box[3])))
-    dets = [merged if d is a else d for d in dets[:-1]]
-    lay, got = read(dets)
+    _, dets, i = _added_kong_scene("1z [456p<] [222s>] [789m<] [777z^] +1z", "meld:1", gap=0.3)
+    lay, got = read(_as_one_box(dets, i, kind=21, confidence=0.4, candidates=((21, 0.48), (19, 0.4))))
     assert got == "1z [456p<] [2222s>+] [789m<] [777z^] +1z"
     assert any("covers the claimed tile of a kong and the tile added" in u for u in lay.table.unplaced)

@@ -492,24 +492,19 @@ def cmd_audit(argv: list[str]) -> int:
     return EXIT_OK
 
 
-def _positive(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not v > 0 or v != v or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number: {text!r}")
-    return v
+def _positive(cast=float):
+    """An argparse type: a positive finite number (cast float or int)."""
+    what = "whole number" if cast is int else "number"
 
-
-def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return v
+    def parse(text: str):
+        try:
+            v = cast(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a {what}: {text!r}") from None
+        if not (v > 0 and v != float("inf")):
+            raise argparse.ArgumentTypeError(f"must be a positive {what}: {text!r}")
+        return v
+    return parse
 
 
 def cmd_video(argv: list[str]) -> int:
@@ -519,11 +514,11 @@ def cmd_video(argv: list[str]) -> int:
     ap.add_argument("video", help="video file (mp4/avi/mkv ..., whatever this OpenCV decodes)")
     ap.add_argument("--kind", choices=("auto", "phone", "overhead"), default="auto",
                     help="view kind; auto decides it on the first frame with tiles and keeps it")
-    ap.add_argument("--every", type=_positive, default=1.0, metavar="SECONDS",
+    ap.add_argument("--every", type=_positive(float), default=1.0, metavar="SECONDS",
                     help="look at one frame every this many seconds (default 1.0)")
-    ap.add_argument("--hold", type=_count, default=2, metavar="N",
+    ap.add_argument("--hold", type=_positive(int), default=2, metavar="N",
                     help="a change counts when N sampled frames in a row show it (default 2)")
-    ap.add_argument("--max-frames", type=_count, metavar="N", help="stop after N sampled frames")
+    ap.add_argument("--max-frames", type=_positive(int), metavar="N", help="stop after N sampled frames")
     _add_common(ap)
     a = ap.parse_args(argv)
     _check_profile(a.rules, a.profile)
