@@ -367,3 +367,32 @@ def test_classifier_kind_weights():
     w = kind_weights("0-8:3,34-41:2,42:1.5")
     assert w.shape == (T.N_CLASSES,) and list(w[:9]) == [3.0] * 9 and w[9] == 1.0
     assert list(w[34:42]) == [2.0] * 8 and w[42] == 1.5 and w[33] == 1.0
+
+
+def test_jpeg_size_reads_the_frame_header(tmp_path):
+    from vision.detector import jpeg_size
+    head = (ROOT / "examples" / "phone_win.jpg").read_bytes()
+    assert jpeg_size(head) == (640, 480)
+    ok, png = cv2.imencode(".png", np.zeros((5, 7, 3), np.uint8))
+    assert jpeg_size(png.tobytes()) is None and jpeg_size(b"") is None
+    assert jpeg_size(head[:20]) is None                  # cut before its frame header
+
+
+def test_a_large_phone_photo_is_decoded_at_a_smaller_scale_and_read_alike(detector, tmp_path):
+    """A 12 MP JPEG (4032x3024, a phone's) is decoded at half scale (its longer side stays >= 1280 px) and its
+    hand is read as from the 640 px original; a PNG is decoded whole."""
+    from datasets.ground_truth import from_json
+    from scripts.bench_e2e import area_key
+    from vision.cli import analyse_image
+    from vision.detector import KEEP_SIDE
+    img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
+    big = tmp_path / "big.jpg"
+    cv2.imwrite(str(big), cv2.resize(img, (4032, 3024), interpolation=cv2.INTER_CUBIC), [cv2.IMWRITE_JPEG_QUALITY, 92])
+    got = load_image(big)
+    assert got.shape == (1512, 2016, 3) and max(got.shape) >= KEEP_SIDE
+    gt = from_json((ROOT / "examples" / "phone_win.json").read_text())
+    out = analyse_image(got, detector, gt.situation, "mcr", None, "auto")
+    assert area_key(out.table.player("self"), False) == area_key(gt.table.player("self"), False)
+    png = tmp_path / "big.png"
+    cv2.imwrite(str(png), np.zeros((3024, 4032, 3), np.uint8))
+    assert load_image(png).shape == (3024, 4032, 3)
