@@ -14,3 +14,25 @@ def test_wrong_fields_names_the_parts_read_wrong():
     assert wrong_fields(got, want, overhead=True) == ["face-down in hand", "discards", "exposed"]
     assert wrong_fields(got, want, overhead=False) == []          # a phone photo shows no river
     assert wrong_fields(None, want, overhead=True) == ["seat not read"]
+
+
+def test_bench_large_photo_reads_a_blown_up_scene(tmp_path):
+    """scripts/bench_large_photo.py: the bundled phone photo blown up to 2688x2016 (decoded at half scale) and
+    decoded whole, read as its ground truth, beside the original."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    d = tmp_path / "bench_phone_1"
+    (d / "gt").mkdir(parents=True)
+    (d / "images").mkdir()
+    shutil.copy(root / "examples" / "phone_win.jpg", d / "images" / "phone_win.jpg")
+    shutil.copy(root / "examples" / "phone_win.json", d / "gt" / "phone_win.json")
+    p = subprocess.run([sys.executable, str(root / "scripts" / "bench_large_photo.py"), "--data", str(tmp_path),
+                        "--seed", "1", "--n", "1", "--size", "2688x2016"], capture_output=True, text=True, cwd=root,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr
+    lines = [l for l in p.stdout.splitlines() if "whole hand exact" in l]
+    assert len(lines) == 3 and all("100.0 %" in l for l in lines), p.stdout
+    assert "2688x2016, reduced decoding" in p.stdout
