@@ -1161,3 +1161,28 @@ def test_phone_added_kong_seen_as_one_box_in_a_run_of_melds():
     lay, got = read(_as_one_box(dets, i, kind=21, confidence=0.4, candidates=((21, 0.48), (19, 0.4))))
     assert got == "1z [456p<] [2222s>+] [789m<] [777z^] +1z"
     assert any("covers the claimed tile of a kong and the tile added" in u for u in lay.table.unplaced)
+
+
+@pytest.mark.parametrize("kong, back_end", [("5555z", True), ("5555z", False), ("3333p", False)])
+def test_phone_concealed_kong_with_one_back_read_as_a_face(kong, back_end):
+    """A concealed kong is laid with two faces and two backs, ends alike. Three faces and one back is one back
+    read as a face (a pale back taken for a blank white dragon: the classifier sure of a back, the locator of a
+    face): [back 5z 5z 5z] is [back 5z 5z back]; [5z back 5z 5z] is [5z back back 5z]. Reported."""
+    hand = parse_hand(f"123p456s789s11z [{kong}] +1z")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    k = hand.melds[0].tile
+    meld = sorted((n for n, t in enumerate(tl) if t.group == "meld:0"), key=lambda n: tl[n].x)
+    if not back_end:          # lay it [X back back X]: faces at the ends
+        for n, face in zip(meld, (True, False, False, True)):
+            dets[n] = dataclasses.replace(dets[n], kind=k if face else T.BACK,
+                                          orientation="upright" if face else "face_down")
+    # the back at the right end (or the middle one at the right) read as a face with no confidence
+    i = meld[3] if back_end else meld[2]
+    dets[i] = dataclasses.replace(dets[i], kind=k, orientation="upright", confidence=0.002,
+                                  candidates=((T.BACK, 0.95), (k, 0.03)))
+    lay, got = read(dets)
+    want = (None, k, k, None) if back_end else (k, None, None, k)
+    m = lay.table.players[0].melds[0]
+    assert m.tiles == want and m.meld == Meld(KONG, k, concealed=True)
+    assert any("two faces and two backs, ends alike" in u for u in lay.table.unplaced)

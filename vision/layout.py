@@ -493,6 +493,13 @@ def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optiona
             full = (None, k, k, None)
             return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
                     f"concealed kong {desc}: read as [{_codes(full)}] (a blank white dragon taken for a back)")
+        if face_down == 1:
+            # a concealed kong is laid with two faces and two backs, the ends alike: three faces and one back
+            # is one back read as a face (a pale back taken for a blank white dragon, say). The back shown says
+            # which: at an end, both ends are backs; in the middle, both middles are
+            full = (None, k, k, None) if tiles[0] is None or tiles[3] is None else (k, None, None, k)
+            return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
+                    f"concealed kong {desc}: read as [{_codes(full)}] (two faces and two backs, ends alike)")
         return replace(mot, meld=Meld(KONG, k, concealed=True)), None
     if sideways is None:
         return mot, f"meld {desc}: no sideways tile"
