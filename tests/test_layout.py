@@ -1186,3 +1186,22 @@ def test_phone_concealed_kong_with_one_back_read_as_a_face(kong, back_end):
     m = lay.table.players[0].melds[0]
     assert m.tiles == want and m.meld == Meld(KONG, k, concealed=True)
     assert any("two faces and two backs, ends alike" in u for u in lay.table.unplaced)
+
+
+def test_phone_weak_sliver_on_the_frames_edge_is_not_a_tile():
+    """A weak box much narrower than a tile, on the frame's edge (a neighbour's tile or an object cut by the
+    frame), is not read into the hand when the frame's size is known; a sure box there, or a weak one inside
+    the frame, is."""
+    hand = parse_hand("23m11z [456p<] [777z^] [222s>] +1m")
+    dets = render(layout_hand(hand))                          # centred on (640, 480): a 1280x960 frame
+    sliver = Detection((0.0, 400.0, 14.0, 500.0), T.WHITE, "upright", 0.08, ((T.WHITE, 0.18), (3, 0.09)))
+    lay = parse_phone(dets + [sliver], frame=(1280, 960))
+    assert format_hand(table_to_hand(lay.table.players[0])) == format_hand(hand)
+    assert any("on the frame's edge" in u for u in lay.table.unplaced)
+    assert any(p.det is sliver and p.group == "unplaced" for p in lay.placed)
+    for d in (sliver, dataclasses.replace(sliver, confidence=0.9)):
+        assert not any("frame's edge" in u for u in parse_phone(dets + [d]).table.unplaced)
+    inside = dataclasses.replace(sliver, box=(30.0, 400.0, 44.0, 500.0))
+    assert not any("frame's edge" in u for u in parse_phone(dets + [inside], frame=(1280, 960)).table.unplaced)
+    sure = dataclasses.replace(sliver, confidence=0.9)
+    assert not any("frame's edge" in u for u in parse_phone(dets + [sure], frame=(1280, 960)).table.unplaced)

@@ -166,7 +166,7 @@ def analyse_image(img, detector, situation: Situation, rules: str = "mcr", profi
     t1 = time.perf_counter()
     k = guess_kind(dets) if kind == "auto" else kind
     try:
-        lay = parse(dets, kind=k)
+        lay = parse(dets, kind=k, frame=(img.shape[1], img.shape[0]))
     except LayoutError as e:
         raise CliError(EXIT_LAYOUT, str(e)) from None
     lay.table.rules = rules

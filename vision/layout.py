@@ -558,6 +558,8 @@ def _set_kind(shown: list[int]) -> Optional[str]:
 # among the classifier's other candidates is taken when it is at least this likely relative to the reading
 # (an illegal meld really laid down is far rarer than one misread tile). The change is reported.
 REPAIR_RATIO = 0.02
+EDGE_WEAK = 0.3         # a box on the frame's edge less sure than this and ...
+EDGE_CUT = 0.6          # ... narrower than this many times the median box is cut by the frame
 ODD_UNSURE = 0.6        # a claimed meld's one odd tile among alike ones, read less surely than this, is one of them
 
 
@@ -901,13 +903,36 @@ def _promote_widest(g: list[_Tile]) -> bool:
     return False
 
 
-def parse_phone(dets: list[Detection]) -> Layout:
-    """Read a phone photo of one player's finished hand."""
+def _cut_by_frame(dets: list[Detection], kept: list[int], frame: Optional[tuple[int, int]]) -> list[int]:
+    """Weak boxes on the frame's edge, much narrower than a tile: a tile (or an object) cut by the frame."""
+    if frame is None or len(kept) < 2:
+        return []
+    w, h = frame
+    med = _median([min(b[2] - b[0], b[3] - b[1]) for b in (dets[i].box for i in kept)])
+    out = []
+    for i in kept:
+        x1, y1, x2, y2 = dets[i].box
+        if ((x1 <= 1 or y1 <= 1 or x2 >= w - 1 or y2 >= h - 1) and dets[i].confidence < EDGE_WEAK
+                and min(x2 - x1, y2 - y1) < EDGE_CUT * med):
+            out.append(i)
+    return out
+
+
+def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) -> Layout:
+    """Read a phone photo of one player's finished hand. frame: the image's (width, height), when known."""
     if not dets:
         raise LayoutError("no tiles detected")
     kept, dropped = _dedupe(dets)
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
+    cut = _cut_by_frame(dets, kept, frame)
+    if len(cut) < len(kept):
+        kept = [i for i in kept if i not in cut]
+        for i in cut:
+            placed[i] = Placed(dets[i], None, "unplaced")
+            x1, y1, x2, y2 = dets[i].box
+            unplaced.append(f"weak narrow box {T.code(dets[i].kind)} at ({(x1 + x2) / 2:.0f},{(y1 + y2) / 2:.0f}) "
+                            f"on the frame's edge: a tile or an object cut by the frame, not placed")
     tiles = _tiles(dets, kept)
     unplaced += _flowers_beside_flowers(tiles) + _flowers_inside_rows(tiles)
     flowers = [t for t in tiles if T.is_flower(t.kind)]
@@ -1157,9 +1182,10 @@ def table_to_hand(area: PlayerArea, situation: Situation | None = None) -> Hand:
                 replace(situation, winning_tile_apart=apart))
 
 
-def parse(dets: list[Detection], kind: str = PHONE) -> Layout:
+def parse(dets: list[Detection], kind: str = PHONE, frame: Optional[tuple[int, int]] = None) -> Layout:
+    """frame: the image's (width, height), when known."""
     if kind == PHONE:
-        return parse_phone(dets)
+        return parse_phone(dets, frame)
     if kind == OVERHEAD:
         return parse_overhead(dets)
     raise ValueError(f"unknown frame kind {kind!r} (phone or overhead)")

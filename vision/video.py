@@ -217,7 +217,7 @@ def watch(path, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
         if kind == "auto":
             kind = reading.kind = guess_kind(dets)
         try:
-            lay = parse(dets, kind=kind)
+            lay = parse(dets, kind=kind, frame=(img.shape[1], img.shape[0]))
         except LayoutError as e:
             reading.skipped.append((i, str(e)))
             continue
