@@ -306,8 +306,9 @@ class TileDetector:
         """Stage 1 with the locator for this kind of frame. auto: when the view router (if any) says overhead,
         the overhead locator runs first and its boxes are kept if they look like a whole table (table_like).
         Otherwise the general locator runs; when its boxes look like a whole table and there is an overhead
-        locator not yet run, that one is run on the frame. A router wrong either way costs one locator pass,
-        never a reading the rule on boxes would not have made."""
+        locator not yet run, that one is run on the frame. A router that wrongly says overhead costs one locator
+        pass (a close-up's boxes do not look like a table on either locator); one that wrongly says not
+        overhead leaves the frame to the rule on the general locator's boxes, as without a router."""
         if kind not in ("auto", "phone", "overhead"):
             raise ValueError(f"kind must be auto, phone or overhead, not {kind!r}")
         if self.loc_over is None or kind == "phone":
