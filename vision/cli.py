@@ -12,7 +12,8 @@ Exit codes (a one-line message on stderr for every non-zero code, never a traceb
     1  unexpected internal error
     2  usage error (bad option or value)
     3  the input file is not a readable image or video (missing, empty, corrupt, unknown format)
-    4  no tiles found (on any frame of a video), or the hand on the photo cannot be read (unreadable meld, nothing to score)
+    4  no tiles found (a video: on no sampled frame), or the hand on the photo cannot be read (unreadable meld,
+       nothing to score)
     5  the hand is read but is not a winning hand under the rules (the reason is printed)
     6  bad notation or impossible hand (wrong tile count, five copies ...)
     7  the detector model is missing or unusable
