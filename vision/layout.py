@@ -735,6 +735,15 @@ def _merged_added_pair(g: list[_Tile], theta: float) -> Optional[_Tile]:
     return None
 
 
+def _split_merged_pair(g: list[_Tile], theta: float, notes: list[str]) -> None:
+    """_merged_added_pair on a group: the second tile joins it, and a note says so."""
+    pair = _merged_added_pair(g, theta)
+    if pair is not None:
+        g.append(pair)
+        notes.append(f"one box {_describe(pair)} covers the claimed tile of a kong and the tile added on it (加杠): "
+                     f"read as two {T.code(pair.kind)}")
+
+
 def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
     """Tiles stacked on a claimed sideways tile (an added kong, 加杠): the same kind, lying the same way,
     just beyond it (farther from the player). Marks them (added, sideways) and returns them. The stacked tile
@@ -964,11 +973,7 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
                    key=lambda g: min(abs(o.u - t.u) + abs(o.v - t.v) for o in g))
         host.append(t)
     for g in fr.groups:
-        pair = _merged_added_pair(g, fr.theta)
-        if pair is not None:
-            g.append(pair)
-            unplaced.append(f"one box {_describe(pair)} covers the claimed tile of a kong and the tile added on "
-                            f"it (加杠): read as two {T.code(pair.kind)}")
+        _split_merged_pair(g, fr.theta, unplaced)
     groups = []
     shadows: list[tuple[_Tile, str]] = []
     for g in fr.groups:
@@ -1003,11 +1008,7 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
     melds = [g for g, m in zip(groups, is_meld) if m]
     rest = [g for g, m in zip(groups, is_meld) if not m]
     for g in melds:                 # a meld cut from a longer run of melds may be an added kong seen as one box
-        pair = _merged_added_pair(g, fr.theta)
-        if pair is not None:
-            g.append(pair)
-            unplaced.append(f"one box {_describe(pair)} covers the claimed tile of a kong and the tile added on "
-                            f"it (加杠): read as two {T.code(pair.kind)}")
+        _split_merged_pair(g, fr.theta, unplaced)
     # the concealed tiles of a finished hand are shown face up: a face-down box inside the hand row (a shadow,
     # say) is not a tile of it, and the space it bridged may be the gap before the winning tile
     in_row = [t for g in rest for t in g if t.back and len(g) > 1]
