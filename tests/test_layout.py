@@ -1205,3 +1205,18 @@ def test_phone_weak_sliver_on_the_frames_edge_is_not_a_tile():
     assert not any("frame's edge" in u for u in parse_phone(dets + [inside], frame=(1280, 960)).table.unplaced)
     sure = dataclasses.replace(sliver, confidence=0.9)
     assert not any("frame's edge" in u for u in parse_phone(dets + [sure], frame=(1280, 960)).table.unplaced)
+
+
+def test_phone_added_kong_whose_claimed_tile_is_labelled_upright():
+    """加杠 whose claimed tile's label missed that it lies across (upright, weak, read as another kind): its box
+    is as long along the row as a sideways tile's and a sideways tile lies squarely on it, so it is the claimed
+    tile and the one on it the added tile; read as a four-tile row, the meld would be a plain melded kong."""
+    _, dets, i = _added_kong_scene("23m11z [456p<] [777z^] [222s>] +1m", "meld:2")
+    a, b = dets[i], dets[-1]
+    # the claimed tile's box reaches halfway up the added one: taller than wide, so its shape says upright too
+    box = (a.box[0], (b.box[1] + b.box[3]) / 2, a.box[2], a.box[3])
+    dets[i] = dataclasses.replace(a, kind=4, orientation="upright", confidence=0.2, box=box,
+                                  candidates=((4, 0.23), (10, 0.07), (19, 0.05)))
+    lay, got = read(dets)
+    assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
+    assert lay.table.players[0].melds[2].meld == Meld(KONG, 19, source=RIGHT, added=True)

@@ -744,26 +744,40 @@ def _split_merged_pair(g: list[_Tile], theta: float, notes: list[str]) -> None:
                      f"read as two {T.code(pair.kind)}")
 
 
-def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
+def _wide_in_row(t: _Tile, tiles: list[_Tile], theta: float) -> bool:
+    """A face-up box not marked sideways but as long along the row as a sideways tile (MERGED_WIDE times its
+    upright neighbours): a claimed tile whose label missed that it lies across (or one box over it and more)."""
+    if t.side or t.back:
+        return False
+    ups = [_extent(n, theta)[0] for n in tiles if n is not t and not n.side and not n.back
+           and abs(n.v - t.v) < 0.5 * t.w and 0 < abs(n.u - t.u) < 2.5 * t.w]
+    return bool(ups) and _extent(t, theta)[0] >= MERGED_WIDE * _median(ups)
+
+
+def _stack_added(tiles: list[_Tile], k: float, theta: float) -> list[_Tile]:
     """Tiles stacked on a claimed sideways tile (an added kong, 加杠): the same kind, lying the same way,
     just beyond it (farther from the player). Marks them (added, sideways) and returns them. The stacked tile
-    may already be read as sideways (when it shares the meld's row) or not (a row of its own)."""
+    may already be read as sideways (when it shares the meld's row) or not (a row of its own). The claimed tile
+    may be labelled upright if its box is as long as a sideways tile's and a sideways-labelled tile lies on it."""
     out = []
     for t in tiles:
-        if not t.side or t.added or t in out:
+        if t.added or t in out:
+            continue
+        wide = _wide_in_row(t, tiles, theta)
+        if not t.side and not wide:
             continue
         # the meld's other tiles, beside the sideways one in its row
         beside = {n.kind for n in tiles if n is not t and not n.back and abs(n.v - t.v) < 0.5 * t.w
                   and 0 < abs(n.u - t.u) < 1.6 * t.w}
         for o in tiles:
-            if o is t or o.added or o in out or t.back or o.back:
+            if o is t or o.added or o in out or t.back or o.back or (wide and not o.side):
                 continue
             # the claimed tile under the added one may show only a sliver: its box is smaller than a tile, and
             # either box's size bounds how far apart they may lie
             w, lo = max(t.w, o.w), min(t.w, o.w)
             if not (abs(o.u - t.u) < 0.4 * w and STACK_NEAR * lo < t.v - o.v < 1.6 * w):
                 continue
-            same_way = (_label_axis(o.det.orientation) == _label_axis(t.det.orientation)
+            same_way = (wide or _label_axis(o.det.orientation) == _label_axis(t.det.orientation)
                         if _label_axis(o.det.orientation) is not None else True)
             if o.kind == t.kind:
                 if not same_way:
@@ -786,6 +800,10 @@ def _stack_added(tiles: list[_Tile], k: float) -> list[_Tile]:
             else:
                 continue
             o.added = o.side = True
+            if wide:
+                t.side = True
+                t.det = replace(t.det, kind=o.kind if t.kind not in beside or o.kind in beside else t.kind,
+                                orientation=SIDEWAYS)
             out.append(o)
             break
     return out
@@ -965,7 +983,7 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
         t.w = fr.k * t.s
 
     # stacked tiles (added kong) leave their row and join the meld below them
-    for t in _stack_added(core, fr.k):
+    for t in _stack_added(core, fr.k, fr.theta):
         for g in fr.groups:
             if t in g:
                 g.remove(t)
