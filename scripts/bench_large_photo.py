@@ -50,7 +50,7 @@ def main(argv=None) -> int:
             big = Path(tmp) / gt.image
             cv2.imwrite(str(big), cv2.resize(cv2.imread(str(small)), (w, h), interpolation=cv2.INTER_CUBIC),
                         [cv2.IMWRITE_JPEG_QUALITY, 92])
-            for name, path, whole in ((n, p, wh) for n, p, wh in zip(runs, (small, big, big), (False, False, True))):
+            for name, path, whole in zip(runs, (small, big, big), (False, False, True)):
                 t0 = time.perf_counter()
                 img = cv2.imread(str(path)) if whole else load_image(path)
                 try:

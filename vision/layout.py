@@ -754,7 +754,7 @@ def _wide_in_row(t: _Tile, tiles: list[_Tile], theta: float) -> bool:
     return bool(ups) and _extent(t, theta)[0] >= MERGED_WIDE * _median(ups)
 
 
-def _stack_added(tiles: list[_Tile], k: float, theta: float) -> list[_Tile]:
+def _stack_added(tiles: list[_Tile], theta: float) -> list[_Tile]:
     """Tiles stacked on a claimed sideways tile (an added kong, 加杠): the same kind, lying the same way,
     just beyond it (farther from the player). Marks them (added, sideways) and returns them. The stacked tile
     may already be read as sideways (when it shares the meld's row) or not (a row of its own). The claimed tile
@@ -800,10 +800,9 @@ def _stack_added(tiles: list[_Tile], k: float, theta: float) -> list[_Tile]:
             else:
                 continue
             o.added = o.side = True
-            if wide:
+            if wide:                        # both are one kind by now: the claimed tile lies across
                 t.side = True
-                t.det = replace(t.det, kind=o.kind if t.kind not in beside or o.kind in beside else t.kind,
-                                orientation=SIDEWAYS)
+                t.det = replace(t.det, orientation=SIDEWAYS)
             out.append(o)
             break
     return out
@@ -983,7 +982,7 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
         t.w = fr.k * t.s
 
     # stacked tiles (added kong) leave their row and join the meld below them
-    for t in _stack_added(core, fr.k, fr.theta):
+    for t in _stack_added(core, fr.theta):
         for g in fr.groups:
             if t in g:
                 g.remove(t)
@@ -1634,7 +1633,7 @@ def _read_hand(seat: str, hand: list[_Tile], pitch: float, n_melds: int, assign:
     # impossible size out of a drawn one's: a shadow or a wall tile in line more often than a tile
     legal = (13 - 3 * n_melds, 14 - 3 * n_melds)
     ends = sorted(hand, key=lambda t: t.u)[:: max(1, len(hand) - 1)] if len(hand) >= 4 else []
-    med = float(np.median([t.det.confidence for t in hand]))
+    med = _median([t.det.confidence for t in hand])
     weak = min(ends, key=lambda t: t.det.confidence, default=None)
     if (weak is not None and weak.back and weak.det.confidence < HAND_END_WEAK_EXTRA * med
             and n != legal[0] and n - 1 in legal):
