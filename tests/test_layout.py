@@ -1224,3 +1224,19 @@ def test_phone_added_kong_whose_claimed_tile_is_labelled_upright():
     lay, got = read(dets)
     assert got == "23m11z [456p<] [777z^] [2222s>+] +1m"
     assert lay.table.players[0].melds[2].meld == Meld(KONG, 19, source=RIGHT, added=True)
+
+
+def test_overhead_hand_bar_is_counted_by_the_grid_its_boxes_sit_on():
+    """A far seat's bar of 13 standing backs, 42 px apart, one box split in two, while the seat's pitch (from
+    its river, which perspective makes look smaller) says 37 px: the bar's length alone says 14 tiles, the
+    boxes sit on a grid of 13."""
+    from vision.layout import _count_touching, _Tile
+    us = [42.2 * n for n in range(13)]
+    us[6:7] = [us[6] - 10, us[6] + 10]                  # a box split at a seam it does not have
+    row = [_Tile(n, Detection((u, 0, u + 30, 20), T.BACK, "face_down", 0.8), u, 0, 25, u=u) for n, u in enumerate(us)]
+    assert _count_touching(row, 37.2) == 13
+    assert _count_touching(row, 42.2) == 13
+    # and a bar of 14 stays 14 with that pitch
+    us14 = [38.9 * n for n in range(14)]
+    row14 = [_Tile(n, Detection((u, 0, u + 30, 20), T.BACK, "face_down", 0.8), u, 0, 25, u=u) for n, u in enumerate(us14)]
+    assert _count_touching(row14, 37.2) == 14

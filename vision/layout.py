@@ -1220,6 +1220,9 @@ HAND_GAP = 2.5          # tile pitches: a box this far from the rest of the hand
 HAND_END_GAP = 1.5      # nor a box at its end this far from the next ...
 HAND_END_WEAK = 0.75    # ... and less sure than this times the row's median
 HAND_END_WEAK_EXTRA = 0.5   # a box at its end less sure than this times the median, one tile over a legal size
+GRID_MIN_BOXES = 6      # a hand bar of this many boxes or more is counted by the grid its boxes sit on ...
+GRID_PITCH = (0.8, 1.25)  # ... among counts one off whose spacing is this close to the seat's pitch ...
+GRID_BETTER = 0.5       # ... when that grid fits the boxes this much better
 PITCH_AGREE = 0.2       # a seat's tile spacing may differ this much from the table's (perspective)
 
 
@@ -1518,7 +1521,22 @@ def _count_touching(row: list[_Tile], pitch: float) -> int:
     clean = [b - a for a, b in zip(us, us[1:]) if 0.85 * pitch < b - a < 1.2 * pitch]
     if len(clean) >= 3:
         pitch = (pitch + float(np.median(clean))) / 2
-    return int(round((us[-1] - us[0]) / pitch)) + 1
+    length = us[-1] - us[0]
+    n = int(round(length / pitch)) + 1
+    if len(row) < GRID_MIN_BOXES:
+        return n
+
+    def misfit(k):        # how far the boxes sit from a grid of k touching tiles spanning the bar, in pitches
+        p = length / (k - 1)
+        return float(np.median([abs(u - us[0] - round((u - us[0]) / p) * p) / p for u in us]))
+
+    # the boxes themselves sit on a grid of the bar's true count; a count one off drifts off it along the bar
+    # (the pitch estimate is off by a tenth when perspective makes a far seat's river look smaller)
+    options = [k for k in (n - 1, n + 1) if k >= 2 and GRID_PITCH[0] * pitch <= length / (k - 1) <= GRID_PITCH[1] * pitch]
+    best = min(options, key=misfit, default=None)
+    if best is not None and misfit(best) < GRID_BETTER * misfit(n):
+        return best
+    return n
 
 
 def _main_run(row: list[_Tile], pitch: float) -> tuple[list[_Tile], list[_Tile]]:
