@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 
 from scoring.table import PlayerArea
-from scripts.bench_e2e import wrong_fields
+from scripts.bench_e2e import hand_key, wrong_fields
 
 
 def test_wrong_fields_names_the_parts_read_wrong():
@@ -14,6 +14,16 @@ def test_wrong_fields_names_the_parts_read_wrong():
     assert wrong_fields(got, want, overhead=True) == ["face-down in hand", "discards", "exposed"]
     assert wrong_fields(got, want, overhead=False) == []          # a phone photo shows no river
     assert wrong_fields(None, want, overhead=True) == ["seat not read"]
+
+
+def test_hand_key_leaves_out_the_river_and_exposed_tiles():
+    """The overhead 'every hand exact' figure compares hands only: a wrong river or exposed tile does not count
+    against it, a wrong face-down count, meld or flower does."""
+    want = PlayerArea(seat="left", concealed=None, concealed_face_down=10, flowers=(34,), discards=(1, 2), exposed=())
+    assert hand_key(dataclasses.replace(want, discards=(1,), exposed=(7,))) == hand_key(want)
+    assert hand_key(dataclasses.replace(want, concealed_face_down=11)) != hand_key(want)
+    assert hand_key(dataclasses.replace(want, flowers=())) != hand_key(want)
+    assert hand_key(None) is None
 
 
 def test_bench_large_photo_reads_a_blown_up_scene(tmp_path):
