@@ -1240,3 +1240,22 @@ def test_overhead_hand_bar_is_counted_by_the_grid_its_boxes_sit_on():
     us14 = [38.9 * n for n in range(14)]
     row14 = [_Tile(n, Detection((u, 0, u + 30, 20), T.BACK, "face_down", 0.8), u, 0, 25, u=u) for n, u in enumerate(us14)]
     assert _count_touching(row14, 37.2) == 14
+
+
+def test_overhead_river_row_of_three_is_the_seats_river_wherever_it_lies():
+    """Right's first river row of three tiles lies 48 px (2.2 x the render's scale) nearer the centre than the
+    other seats' (the table's centre is read a tile off, or the river was laid short): three tiles in a row are
+    discards, not three exposed tiles (those lie one by one); a single tile that far off stays an exposed one."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    right = [n for n, t in enumerate(tl) if t.seat == "right" and t.group == "discard"]
+    for n in right:
+        x1, y1, x2, y2 = dets[n].box
+        dets[n] = dataclasses.replace(dets[n], box=(x1 - 2.2 * 22, y1, x2 - 2.2 * 22, y2))
+    lay = parse_overhead(dets)
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+    one = [d for n, d in enumerate(dets) if n not in right[1:]]
+    area = parse_overhead(one).table.player("right")
+    assert area.discards == () and sorted(area.exposed) == sorted([1, 22])

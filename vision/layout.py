@@ -1214,6 +1214,7 @@ def parse(dets: list[Detection], kind: str = PHONE, frame: Optional[tuple[int, i
 SEAT_ANGLE = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}   # counter-clockwise on screen
 MELD_ZONE = 2.5        # face-up rows within this many tile widths inside the hand row hold melds and flowers
 RIVER_COLS = 6
+RIVER_OWN = 3           # a seat's first river row of this many face-up tiles is its river, wherever it lies
 STRAY_OUTSIDE = 1.5     # tile widths: how close outside the hand row a short row of backs is a stray
 STRAY_WEAK = 0.75       # a row of backs outside a longer bar, this much less sure than it, is not a hand
 HAND_GAP = 2.5          # tile pitches: a box this far from the rest of the hand row is not part of the hand
@@ -1463,21 +1464,23 @@ def _seat_pitch(sr: _SeatRows, default: float) -> float:
     return float(np.median([x for x in d if 0.9 * low <= x <= 1.1 * low]))
 
 
-def _river_start(sr: _SeatRows) -> Optional[tuple[float, float, float]]:
-    """(y, x, pitch) of a seat's first river row (nearest the centre), in pixels of the seat frame."""
+def _river_start(sr: _SeatRows) -> Optional[tuple[float, float, float, int]]:
+    """(y, x, pitch, tiles) of a seat's first river row (nearest the centre), in pixels of the seat frame, and
+    how many face-up tiles lie in it."""
     _, _, _, riverz = _zones(sr)
     riverz = [[t for t in r if not T.is_flower(t.kind) and not t.back] for r in riverz]
     riverz = [r for r in riverz if r]
     if not riverz:
         return None
     first = min(riverz, key=lambda r: np.mean([t.v for t in r]))
-    return float(np.mean([t.v for t in first])), min(t.u for t in first), sr.pitch
+    return float(np.mean([t.v for t in first])), min(t.u for t in first), sr.pitch, len(first)
 
 
 def _river_model(frames: dict[str, _SeatRows]) -> dict[str, Optional[_River]]:
     """Each seat's river grid: its own first row, if that row lies where the other seats' rivers start
-    (the table is symmetric); otherwise the median start of the others (the seat discarded nothing yet and
-    the tiles found there are exposed ones)."""
+    (the table is symmetric) or holds RIVER_OWN tiles or more (tiles lie exposed one by one, not in rows; the
+    table's centre, and so where the others start, can be off by a tile); otherwise the median start of the
+    others (the seat discarded nothing yet and the tiles found there are exposed ones)."""
     starts = {seat: _river_start(sr) for seat, sr in frames.items()}
     known = {s: v for s, v in starts.items() if v is not None}
     if not known:
@@ -1488,7 +1491,8 @@ def _river_model(frames: dict[str, _SeatRows]) -> dict[str, Optional[_River]]:
     for seat, sr in frames.items():
         st = starts[seat]
         pitch = sr.pitch
-        if st is not None and abs(st[0] / pitch - y_med) < 1.2 and (len(known) < 3 or abs(st[1] / pitch - x_med) < 1.5):
+        if st is not None and (st[3] >= RIVER_OWN or abs(st[0] / pitch - y_med) < 1.2
+                               and (len(known) < 3 or abs(st[1] / pitch - x_med) < 1.5)):
             y0, x0 = st[0] / pitch, st[1] / pitch
         else:
             y0, x0 = y_med, x_med
