@@ -1259,3 +1259,19 @@ def test_overhead_river_row_of_three_is_the_seats_river_wherever_it_lies():
     one = [d for n, d in enumerate(dets) if n not in right[1:]]
     area = parse_overhead(one).table.player("right")
     assert area.discards == () and sorted(area.exposed) == sorted([1, 22])
+
+
+def test_overhead_box_off_the_hand_bar_grid_at_its_end_is_not_the_bars():
+    """A bar of 13 backs 45 px apart with two boxes in line at its end, 66 and 60 px out (an object lying beside
+    the hand, as measured on a benchmark frame): they are off the bar's grid (neither touching nor a missed tile
+    away) and are left out; a box as far out but twice as big (two tiles found as one) stays."""
+    from vision.layout import _count_touching, _main_run, _Tile
+
+    def tile(n, u, size=36.0):
+        return _Tile(n, Detection((u, 0, u + size, size), T.BACK, "face_down", 0.85), u, 0, size, u=u)
+
+    bar = [tile(n, 200 + 45 * n) for n in range(13)]
+    main, off = _main_run([tile(20, 200 - 66 - 60), tile(21, 200 - 66)] + bar, 45)
+    assert sorted(t.i for t in off) == [20, 21] and _count_touching(main, 45) == 13
+    main, off = _main_run([tile(20, 200 - 67, size=52)] + bar, 45)
+    assert off == [] and len(main) == 14

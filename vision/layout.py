@@ -1220,6 +1220,8 @@ STRAY_WEAK = 0.75       # a row of backs outside a longer bar, this much less su
 HAND_GAP = 2.5          # tile pitches: a box this far from the rest of the hand row is not part of the hand
 HAND_END_GAP = 1.5      # nor a box at its end this far from the next ...
 HAND_END_WEAK = 0.75    # ... and less sure than this times the row's median
+END_OFF_GRID = (1.25, 1.75)   # a box at a hand bar's end this many pitches from the next is off the bar ...
+END_PAIR = 1.25        # ... unless its box is this much bigger than the bar's (two tiles found as one)
 HAND_END_WEAK_EXTRA = 0.5   # a box at its end less sure than this times the median, one tile over a legal size
 GRID_MIN_BOXES = 6      # a hand bar of this many boxes or more is counted by the grid its boxes sit on ...
 GRID_PITCH = (0.8, 1.25)  # ... among counts one off whose spacing is this close to the seat's pitch ...
@@ -1559,6 +1561,13 @@ def _main_run(row: list[_Tile], pitch: float) -> tuple[list[_Tile], list[_Tile]]
     for end, nxt in ((0, 1), (-1, -2)):
         if (len(main) >= 3 and abs(main[end].u - main[nxt].u) >= HAND_END_GAP * pitch
                 and main[end].det.confidence < HAND_END_WEAK * med):
+            off.append(main.pop(end))
+    # the bar's boxes touch (a pitch apart) or skip a missed tile (two pitches): a box at an end half a tile
+    # off that grid is not the bar's (an object or its shadow in line with it), unless it is a merged pair
+    s_med = _median([t.s for t in main])
+    for end, nxt in ((0, 1), (-1, -2)):
+        while (len(main) >= 4 and END_OFF_GRID[0] * pitch < abs(main[end].u - main[nxt].u) < END_OFF_GRID[1] * pitch
+               and main[end].s < END_PAIR * s_med):
             off.append(main.pop(end))
     return main, off
 
