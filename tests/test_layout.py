@@ -1094,7 +1094,7 @@ def test_phone_white_dragon_lying_sideways_read_as_a_back():
         lay = parse_phone(dets)
         if ok:
             assert format_hand(table_to_hand(lay.table.players[0])) == format_hand(hand)
-            assert any("lying sideways taken for a back" in u for u in lay.table.unplaced)
+            assert any("taken for backs: no face-down tile lies sideways" in u for u in lay.table.unplaced)
         else:
             assert lay.table.players[0].melds[0].meld is None
 
@@ -1275,3 +1275,23 @@ def test_overhead_box_off_the_hand_bar_grid_at_its_end_is_not_the_bars():
     assert sorted(t.i for t in off) == [20, 21] and _count_touching(main, 45) == 13
     main, off = _main_run([tile(20, 200 - 67, size=52)] + bar, 45)
     assert off == [] and len(main) == 14
+
+
+@pytest.mark.parametrize("seat", ["right", "self"])
+def test_overhead_claimed_set_of_blank_white_dragons_called_face_down(seat):
+    """A pung of white dragons (blank faces in some sets) that the locator calls face down, one tile lying
+    across: no face-down tile lies sideways in a meld, so it is the claimed pung, not a stretch of wall nor
+    three stray backs; three backs all along the row stay unplaced."""
+    spec = _table()
+    spec[seat]["melds"], spec[seat]["hand"] = [Meld(PUNG, T.WHITE, source=ACROSS)], 10
+    if seat == "self":
+        spec["self"]["discards"] = [k for k in spec["self"]["discards"] if k != T.WHITE]
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    pung = [n for n, t in enumerate(tl) if t.seat == seat and t.group == "meld:0"]
+    for n in pung:
+        dets[n] = dataclasses.replace(dets[n], kind=T.BACK, orientation="face_down", candidates=(), orientation_p=())
+    lay = parse_overhead(dets)
+    for s, sp in spec.items():
+        _expect(s, sp, lay.table.player(s))
+    assert any("taken for backs" in u for u in lay.table.unplaced)

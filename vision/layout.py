@@ -462,14 +462,15 @@ def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optiona
             if full is not None:
                 return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
                         f"concealed kong [{_codes(full)}]: one of its tiles not found (read from the three shown)")
-        if (len(sides) == 1 and face_down == 1 and tiles[sides[0]] is None and n in (3, 4) and not added
-                and set(shown) == {T.WHITE}):
-            # a claimed set of white dragons whose sideways tile was taken for a back (the face is blank in
-            # some sets; no face-down tile lies sideways in a meld)
+        if (len(sides) == 1 and tiles[sides[0]] is None and not added and set(shown) <= {T.WHITE}
+                and (n == 3 or n == 4 and face_down in (1, 4))):
+            # a claimed set of white dragons whose sideways tile, or all of whose tiles, were taken for backs
+            # (the face is blank in some sets; no face-down tile lies sideways in a meld)
             full = (T.WHITE,) * len(tiles)
             meld = Meld(PUNG if n == 3 else KONG, T.WHITE, concealed=False, source=_source(sides[0], n))
             return (replace(mot, tiles=full, meld=meld),
-                    f"meld {desc}: read as [{_codes(full)}] (a blank white dragon lying sideways taken for a back)")
+                    f"meld {desc}: read as [{_codes(full)}] (blank white dragons taken for backs: no face-down "
+                    f"tile lies sideways in a meld)")
         if sides or n != 4:
             problem = f"meld {desc}: face-down tiles but not a concealed kong of 4"
         elif not shown:
@@ -693,8 +694,15 @@ def _rejoin(groups: list[list[_Tile]]) -> list[list[_Tile]]:
 
 
 def _lone_backs(g: list[_Tile]) -> bool:
-    """Face-down tiles alone in a group: a concealed kong only as four; fewer or more belong nowhere."""
-    return all(t.back for t in g) and len(g) != 4
+    """Face-down tiles alone in a group: a concealed kong only as four; fewer or more belong nowhere, unless
+    they are three with one lying across (a claimed pung of blank white dragons, _blank_set)."""
+    return all(t.back for t in g) and len(g) != 4 and not _blank_set(g)
+
+
+def _blank_set(g: list[_Tile]) -> bool:
+    """Three or four backs with exactly one lying across their row: no face-down tile lies sideways in a meld,
+    so this is a claimed pung or kong of white dragons, whose face is blank in some sets."""
+    return 3 <= len(g) <= 4 and all(t.back for t in g) and sum(t.side for t in g) == 1
 
 
 def _is_meld_group(g: list[_Tile]) -> bool:
@@ -1577,6 +1585,15 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
     assign: list[tuple[_Tile, str]] = []
     notes: list[str] = []
     hand, walls, meldz, riverz = _zones(sr)
+    if hand:
+        # a row of backs where melds lie (inside the hand row, well outside the wall) holding three or four with
+        # one across: a claimed set of blank white dragons the locator called face down (and the flowers beside
+        # it), not a wall (a wall lies along)
+        inner = _mean([t.v for t in hand]) - MELD_ZONE * sr.w
+        for r in [r for r in walls if _mean([t.v for t in r]) > inner
+                  and any(_blank_set(g) for g in _split_groups(r))]:
+            walls.remove(r)
+            meldz.append(r)
     exposed: list[_Tile] = []
     for r in walls:
         for t in r:
