@@ -1295,3 +1295,17 @@ def test_overhead_claimed_set_of_blank_white_dragons_called_face_down(seat):
     for s, sp in spec.items():
         _expect(s, sp, lay.table.player(s))
     assert any("taken for backs" in u for u in lay.table.unplaced)
+
+
+def test_overhead_flower_in_line_with_a_wall_is_the_seats_flower():
+    """A flower lies face up wherever it is put: one found in line with self's wall is self's flower, not an
+    exposed tile (exposed tiles are the 34 kinds a player should be hiding)."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    wall = sorted((d for d, t in zip(dets, tl) if t.seat == "self" and t.group == "wall"), key=lambda d: d.box[0])
+    step = wall[1].box[0] - wall[0].box[0]
+    x1, y1, x2, y2 = wall[-1].box
+    dets.append(Detection((x1 + step, y1, x2 + step, y2), 35, "upright", 0.9))
+    area = parse_overhead(dets).table.player("self")
+    assert sorted(area.flowers) == [34, 35, 36] and area.exposed == ()

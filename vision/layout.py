@@ -1595,13 +1595,16 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
             walls.remove(r)
             meldz.append(r)
     exposed: list[_Tile] = []
+    # a flower lies face up wherever it is put: one in line with a wall is the seat's flower, not a tile exposed
+    flowers: list[_Tile] = [t for r in walls for t in r if not t.back and T.is_flower(t.kind)]
     for r in walls:
         for t in r:
-            assign.append((t, "wall" if t.back else "exposed"))
-            if not t.back:
+            if t.back:
+                assign.append((t, "wall"))
+            elif not T.is_flower(t.kind):
+                assign.append((t, "exposed"))
                 exposed.append(t)
     # melds and flowers
-    flowers: list[_Tile] = []
     mots = []
     for r in meldz:
         rests = []
