@@ -1226,20 +1226,24 @@ def test_phone_added_kong_whose_claimed_tile_is_labelled_upright():
     assert lay.table.players[0].melds[2].meld == Meld(KONG, 19, source=RIGHT, added=True)
 
 
+def _bar_tile(n: int, u: float, size: float = 30.0):
+    """A back in a hand bar seen from above, already in its seat's frame (centre at u along the row)."""
+    from vision.layout import _Tile
+    return _Tile(n, Detection((u, 0, u + size, size), T.BACK, "face_down", 0.85), u, 0, size, u=u)
+
+
 def test_overhead_hand_bar_is_counted_by_the_grid_its_boxes_sit_on():
     """A far seat's bar of 13 standing backs, 42 px apart, one box split in two, while the seat's pitch (from
     its river, which perspective makes look smaller) says 37 px: the bar's length alone says 14 tiles, the
     boxes sit on a grid of 13."""
-    from vision.layout import _count_touching, _Tile
+    from vision.layout import _count_touching
     us = [42.2 * n for n in range(13)]
     us[6:7] = [us[6] - 10, us[6] + 10]                  # a box split at a seam it does not have
-    row = [_Tile(n, Detection((u, 0, u + 30, 20), T.BACK, "face_down", 0.8), u, 0, 25, u=u) for n, u in enumerate(us)]
+    row = [_bar_tile(n, u) for n, u in enumerate(us)]
     assert _count_touching(row, 37.2) == 13
     assert _count_touching(row, 42.2) == 13
     # and a bar of 14 stays 14 with that pitch
-    us14 = [38.9 * n for n in range(14)]
-    row14 = [_Tile(n, Detection((u, 0, u + 30, 20), T.BACK, "face_down", 0.8), u, 0, 25, u=u) for n, u in enumerate(us14)]
-    assert _count_touching(row14, 37.2) == 14
+    assert _count_touching([_bar_tile(n, 38.9 * n) for n in range(14)], 37.2) == 14
 
 
 def test_overhead_river_row_of_three_is_the_seats_river_wherever_it_lies():
@@ -1265,15 +1269,12 @@ def test_overhead_box_off_the_hand_bar_grid_at_its_end_is_not_the_bars():
     """A bar of 13 backs 45 px apart with two boxes in line at its end, 66 and 60 px out (an object lying beside
     the hand, as measured on a benchmark frame): they are off the bar's grid (neither touching nor a missed tile
     away) and are left out; a box as far out but twice as big (two tiles found as one) stays."""
-    from vision.layout import _count_touching, _main_run, _Tile
+    from vision.layout import _count_touching, _main_run
 
-    def tile(n, u, size=36.0):
-        return _Tile(n, Detection((u, 0, u + size, size), T.BACK, "face_down", 0.85), u, 0, size, u=u)
-
-    bar = [tile(n, 200 + 45 * n) for n in range(13)]
-    main, off = _main_run([tile(20, 200 - 66 - 60), tile(21, 200 - 66)] + bar, 45)
+    bar = [_bar_tile(n, 200 + 45 * n, 36) for n in range(13)]
+    main, off = _main_run([_bar_tile(20, 200 - 66 - 60, 36), _bar_tile(21, 200 - 66, 36)] + bar, 45)
     assert sorted(t.i for t in off) == [20, 21] and _count_touching(main, 45) == 13
-    main, off = _main_run([tile(20, 200 - 67, size=52)] + bar, 45)
+    main, off = _main_run([_bar_tile(20, 200 - 67, 52)] + bar, 45)
     assert off == [] and len(main) == 14
 
 

@@ -1546,7 +1546,8 @@ def _count_touching(row: list[_Tile], pitch: float) -> int:
 
     # the boxes themselves sit on a grid of the bar's true count; a count one off drifts off it along the bar
     # (the pitch estimate is off by a tenth when perspective makes a far seat's river look smaller)
-    options = [k for k in (n - 1, n + 1) if k >= 2 and GRID_PITCH[0] * pitch <= length / (k - 1) <= GRID_PITCH[1] * pitch]
+    options = [k for k in (n - 1, n + 1)
+               if k >= 2 and GRID_PITCH[0] * pitch <= length / (k - 1) <= GRID_PITCH[1] * pitch]
     best = min(options, key=misfit, default=None)
     if best is not None and misfit(best) < GRID_BETTER * misfit(n):
         return best
@@ -1574,8 +1575,8 @@ def _main_run(row: list[_Tile], pitch: float) -> tuple[list[_Tile], list[_Tile]]
     # off that grid is not the bar's (an object or its shadow in line with it), unless it is a merged pair
     s_med = _median([t.s for t in main])
     for end, nxt in ((0, 1), (-1, -2)):
-        while (len(main) >= 4 and END_OFF_GRID[0] * pitch < abs(main[end].u - main[nxt].u) < END_OFF_GRID[1] * pitch
-               and main[end].s < END_PAIR * s_med):
+        while (len(main) >= 4 and main[end].s < END_PAIR * s_med
+               and END_OFF_GRID[0] * pitch < abs(main[end].u - main[nxt].u) < END_OFF_GRID[1] * pitch):
             off.append(main.pop(end))
     return main, off
 
