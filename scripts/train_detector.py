@@ -48,9 +48,13 @@ def _set_threads(trainer):
 
 
 def resolve_sources(base: Path, specs: list[str], list_dir: Path, tag: str) -> list[str]:
-    """'synth/train' -> its images dir; 'synth/train:phone_*' -> a txt list of the matching images."""
+    """'synth/train' -> its images dir; 'synth/train:phone_*' -> a txt list of the matching images;
+    '@lists/x.txt' -> that list of image paths as it is (relative to the data dir)."""
     out = []
     for i, spec in enumerate(specs):
+        if spec.startswith("@"):
+            out.append(str(base.parent / spec[1:]) if not Path(spec[1:]).is_absolute() else spec[1:])
+            continue
         d, _, pattern = spec.partition(":")
         images = base / d / "images"
         if not pattern:

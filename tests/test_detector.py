@@ -396,3 +396,17 @@ def test_a_large_phone_photo_is_decoded_at_a_smaller_scale_and_read_alike(detect
     png = tmp_path / "big.png"
     cv2.imwrite(str(png), np.zeros((3024, 4032, 3), np.uint8))
     assert load_image(png).shape == (3024, 4032, 3)
+
+
+def test_train_detector_resolves_dirs_globs_and_lists(tmp_path):
+    """--synth specs: a folder's images, a glob of them written to a list, or a list file used as it is."""
+    from scripts.train_detector import resolve_sources
+    base = tmp_path / "bin"
+    (base / "synth" / "a" / "images").mkdir(parents=True)
+    for n in ("phone_1.jpg", "phone_2.jpg", "overhead_1.jpg"):
+        (base / "synth" / "a" / "images" / n).write_bytes(b"")
+    lists = tmp_path / "lists"
+    out = resolve_sources(base, ["synth/a", "synth/a:phone_*", "@lists/mine.txt"], lists, "t")
+    assert out[0] == str(base / "synth" / "a" / "images")
+    assert Path(out[1]).read_text().split() == [str(base / "synth" / "a" / "images" / f"phone_{i}.jpg") for i in (1, 2)]
+    assert out[2] == str(tmp_path / "lists" / "mine.txt")
