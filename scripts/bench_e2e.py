@@ -4,8 +4,9 @@
     python scripts/bench_e2e.py [--phone 200] [--overhead 100] [--seed 20261122] [--data data] [--no-cold]
                                 [--overhead-size 640|1280]
 
-Generates (once) DATA/bench_phone_SEED and DATA/bench_overhead_SEED with datasets.generate (training used
-seeds 100 and 9001), then for every scene, from the image file:
+Generates (once) DATA/bench_phone_SEED and DATA/bench_overhead_SEED with datasets.generate, then for every scene,
+from the image file (a seed that made a training or validation set, TRAINING_SEEDS, is refused: the generator
+makes the same scenes from the same seed, whatever the kind or the size):
 
 * phone photos: is the whole hand exactly right (concealed tiles, melds with their tiles, sideways position and
   source seat, winning tile, flowers), and is the score exactly right (win or not, total, base, every fan and
@@ -40,6 +41,9 @@ from vision.cli import analyse_image, to_text  # noqa: E402
 from vision.types import Detection  # noqa: E402
 
 GOALS = {"phone": 0.95, "overhead": 0.90, "ms": 100.0}
+# seeds of the sets the models were trained or validated on (models/README.md): their scenes are not unseen
+TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 103: "synth/train4",
+                  104: "synth/train5", 105: "synth/train6", 200: "synth/grid", 9001: "synth/test (validation)"}
 
 
 class Boxes:
@@ -195,7 +199,13 @@ def main(argv=None) -> int:
                     help="without the view router (models/view_router.onnx): the general locator decides the kind")
     ap.add_argument("--overhead-size", type=int, default=640,
                     help="overhead frame size in pixels (1280: the table area of a 1080p broadcast camera)")
+    ap.add_argument("--allow-seen", action="store_true",
+                    help="measure a seed that made a training or validation set anyway (its scenes are not unseen)")
     a = ap.parse_args(argv)
+    if a.seed in TRAINING_SEEDS and not a.allow_seen:
+        print(f"bench_e2e: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}; its scenes are not unseen "
+              f"(use another seed, or --allow-seen to measure it anyway)", file=sys.stderr)
+        return 2
 
     try:
         from vision.detector import TileDetector
@@ -222,7 +232,9 @@ def main(argv=None) -> int:
         subprocess.run([sys.executable, "-m", "vision.cli", str(first)], cwd=ROOT, capture_output=True)
         cold = (time.perf_counter() - t0) * 1000
 
-    print(f"End to end on generated scenes (seed {a.seed}, not used in training); MCR default profile; "
+    seen = f"seed {a.seed}, which made {TRAINING_SEEDS[a.seed]}: NOT unseen" if a.seed in TRAINING_SEEDS else \
+        f"seed {a.seed}, not used in training"
+    print(f"End to end on generated scenes ({seen}); MCR default profile; "
           + ("kind told (--kind phone / overhead)." if a.told_kind else
              "kind guessed (--kind auto)" + (", without the view router." if a.no_router else ".")))
     print(f"{'':34s}{'model':>12s}{'gt boxes':>12s}   goal")

@@ -46,3 +46,12 @@ def test_bench_large_photo_reads_a_blown_up_scene(tmp_path):
     lines = [l for l in p.stdout.splitlines() if "whole hand exact" in l]
     assert len(lines) == 3 and all("100.0 %" in l for l in lines), p.stdout
     assert "2688x2016, reduced decoding" in p.stdout
+
+
+def test_bench_refuses_a_seed_that_made_a_training_set(capsys):
+    """The generator makes the same scenes from the same seed: seed 101 made synth/train2, so its 'benchmark'
+    scenes are training scenes, and the benchmark says so instead of measuring them as unseen."""
+    from scripts.bench_e2e import TRAINING_SEEDS, main
+    assert 101 in TRAINING_SEEDS and 103 in TRAINING_SEEDS
+    assert main(["--seed", "101", "--phone", "0", "--overhead", "0"]) == 2
+    assert "synth/train2" in capsys.readouterr().err
