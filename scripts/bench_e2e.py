@@ -134,8 +134,8 @@ def tile_match(dets, objects) -> tuple[int, int, int, int]:
 def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
     """told: the scenes' kind is given (as `mjtable --kind`), else guessed from the frame (the default)."""
     from vision.detector import load_image
-    res = {"n": len(gts), "exact": Counter(), "hands": Counter(), "score": Counter(), "ms": [], "ms_gt": [], "tiles": Counter(),
-           "fail": [], "why": Counter()}
+    res = {"n": len(gts), "exact": Counter(), "hands": Counter(), "score": Counter(), "ms": [], "ms_gt": [],
+           "tiles": Counter(), "fail": [], "why": Counter()}
     overhead = kind == "overhead"
     for g in gts:
         gt = from_json(g.read_text())

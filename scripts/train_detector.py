@@ -53,7 +53,7 @@ def resolve_sources(base: Path, specs: list[str], list_dir: Path, tag: str) -> l
     out = []
     for i, spec in enumerate(specs):
         if spec.startswith("@"):
-            out.append(str(base.parent / spec[1:]) if not Path(spec[1:]).is_absolute() else spec[1:])
+            out.append(str(base.parent / spec[1:]))       # an absolute path stays as it is
             continue
         d, _, pattern = spec.partition(":")
         images = base / d / "images"

@@ -1596,13 +1596,15 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
             walls.remove(r)
             meldz.append(r)
     exposed: list[_Tile] = []
-    # a flower lies face up wherever it is put: one in line with a wall is the seat's flower, not a tile exposed
-    flowers: list[_Tile] = [t for r in walls for t in r if not t.back and T.is_flower(t.kind)]
+    flowers: list[_Tile] = []
     for r in walls:
         for t in r:
             if t.back:
                 assign.append((t, "wall"))
-            elif not T.is_flower(t.kind):
+            elif T.is_flower(t.kind):
+                # a flower lies face up wherever it is put: one in line with a wall is the seat's, not exposed
+                flowers.append(t)
+            else:
                 assign.append((t, "exposed"))
                 exposed.append(t)
     # melds and flowers
