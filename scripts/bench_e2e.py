@@ -2,7 +2,7 @@
 """Photo to score, end to end, on generated scenes the detector was not trained on.
 
     python scripts/bench_e2e.py [--phone 200] [--overhead 100] [--seed 20261122] [--data data] [--no-cold]
-                                [--overhead-size 640|1280]
+                                [--overhead-size 640|1280] [--told-kind] [--no-router] [--no-vote] [--allow-seen]
 
 Generates (once) DATA/bench_phone_SEED and DATA/bench_overhead_SEED with datasets.generate, then for every scene,
 from the image file (a seed that made a training or validation set, TRAINING_SEEDS, is refused: the generator
@@ -197,6 +197,8 @@ def main(argv=None) -> int:
                          "camera would run) instead of letting it guess (the default, --kind auto)")
     ap.add_argument("--no-router", action="store_true",
                     help="without the view router (models/view_router.onnx): the general locator decides the kind")
+    ap.add_argument("--no-vote", action="store_true",
+                    help="without box voting in the locator's non-maximum suppression (vision.detector.nms)")
     ap.add_argument("--overhead-size", type=int, default=640,
                     help="overhead frame size in pixels (1280: the table area of a 1080p broadcast camera)")
     ap.add_argument("--allow-seen", action="store_true",
@@ -210,7 +212,10 @@ def main(argv=None) -> int:
     try:
         from vision.detector import TileDetector
         t0 = time.perf_counter()
-        detector = TileDetector(router=None) if a.no_router else TileDetector()
+        off = dict(router=None) if a.no_router else {}
+        if a.no_vote:
+            off["vote"] = None
+        detector = TileDetector(**off)
         load_ms = (time.perf_counter() - t0) * 1000
     except Exception as e:
         print(f"no detector model ({e}): only the ground-truth-box ceiling is measured", file=sys.stderr)
@@ -236,7 +241,8 @@ def main(argv=None) -> int:
         f"seed {a.seed}, not used in training"
     print(f"End to end on generated scenes ({seen}); MCR default profile; "
           + ("kind told (--kind phone / overhead)." if a.told_kind else
-             "kind guessed (--kind auto)" + (", without the view router." if a.no_router else ".")))
+             "kind guessed (--kind auto)" + (", without the view router" if a.no_router else "") + ".")
+          + (" Without box voting." if a.no_vote else ""))
     print(f"{'':34s}{'model':>12s}{'gt boxes':>12s}   goal")
     for kind, r in results.items():
         n = r["n"]

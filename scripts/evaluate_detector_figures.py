@@ -3,7 +3,7 @@ of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime
 
     python scripts/evaluate_detector_figures.py [--locator models/tile_locator.onnx] [--float | --compare]
         [--overhead-locator models/tile_locator_overhead.onnx | --overhead-locator none] [--compare-overhead]
-        [--compare-routing]
+        [--compare-routing] [--compare-vote]
         [--classifier models/tile_classifier.onnx | --one-stage] [--synth data/synth/test] [--real data/real/heldout]
         [--limit 200] [--conf 0.01]
 
@@ -194,6 +194,8 @@ def main(argv=None) -> int:
                     help="with and without the overhead locator side by side (int8, or float with --float)")
     ap.add_argument("--compare-routing", action="store_true",
                     help="guessing the kind without and with the view router, and told the kind, side by side")
+    ap.add_argument("--compare-vote", action="store_true",
+                    help="without and with box voting (vision.detector.vote_boxes) side by side")
     a = ap.parse_args(argv)
     cls = None if a.one_stage else a.classifier
     over = None if a.overhead_locator == "none" else Path(a.overhead_locator)
@@ -205,6 +207,8 @@ def main(argv=None) -> int:
     elif a.compare_routing:
         variants = {"no view router": dict(int8=not a.float, router=None),
                     "view router": dict(int8=not a.float)}
+    elif a.compare_vote:
+        variants = {"no box voting": dict(int8=not a.float, vote=None), "box voting": dict(int8=not a.float)}
     else:
         variants = {"": dict(int8=not a.float)}
     for kw in variants.values():

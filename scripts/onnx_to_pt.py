@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.train_detector import offline_ultralytics  # noqa: E402
-from vision.detector import letterbox  # noqa: E402
+from vision.detector import letterbox, to_blob  # noqa: E402
 
 
 def calib_batch(d: Path, imgsz: int, n: int) -> np.ndarray:
@@ -31,8 +31,8 @@ def calib_batch(d: Path, imgsz: int, n: int) -> np.ndarray:
     xs = []
     for f in files:
         lb, _, _ = letterbox(cv2.imread(str(f)), imgsz)
-        xs.append(lb[..., ::-1].transpose(2, 0, 1).astype(np.float32) / 255.0)
-    return np.ascontiguousarray(np.stack(xs))
+        xs.append(to_blob(lb))
+    return np.concatenate(xs)
 
 
 def main(argv=None) -> int:

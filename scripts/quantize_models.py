@@ -26,7 +26,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.detector import CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, crop_tile, crops_to_tensor, int8_path, letterbox  # noqa: E402
+from vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, crop_tile, crops_to_tensor, int8_path,  # noqa: E402
+                             letterbox, to_blob)
 
 
 def calib_images(dirs: list[Path], n: int, pattern: str = "*.jpg") -> list[Path]:
@@ -40,7 +41,7 @@ def calib_images(dirs: list[Path], n: int, pattern: str = "*.jpg") -> list[Path]
 def locator_batches(files: list[Path], size: int):
     for f in files:
         lb, _, _ = letterbox(cv2.imread(str(f)), size)
-        yield np.ascontiguousarray(lb[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0)
+        yield to_blob(lb)
 
 
 def classifier_batches(files: list[Path]):

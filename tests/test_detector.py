@@ -13,7 +13,7 @@ from datasets.generate import main as generate_main
 from datasets.generate import make_scene
 from scoring import tiles as T
 from vision.detector import (CROP, LOCATOR, ImageError, TileDetector, crop_tile, decode_yolo,
-                             image_orientation_probs, letterbox, load_image, nms, overhead_like)
+                             image_orientation_probs, letterbox, load_image, nms, overhead_like, vote_boxes)
 from vision.metrics import box_iou
 from vision.types import ORIENTATIONS
 
@@ -80,10 +80,28 @@ def test_decode_yolo_reads_ultralytics_layout():
     out[0, :4, 1] = [51, 40, 20, 10]
     out[0, 4, 1] = 0.6                           # duplicate of anchor 0, class 0
     out[0, 4, 2] = 0.1                           # below threshold
-    boxes, scores, cls, cls_scores = decode_yolo(out, 0.25, 0.5)
+    boxes, scores, cls, cls_scores = decode_yolo(out, 0.25, 0.5, vote=None)
     assert boxes.tolist() == [[40, 35, 60, 45]] and cls.tolist() == [1]
     assert scores[0] == pytest.approx(0.9)
     assert cls_scores.tolist() == [[0.0, pytest.approx(0.9)]]
+    # box voting (the default): the kept box is the score-weighted mean of it and its duplicate
+    boxes, scores, cls, _ = decode_yolo(out, 0.25, 0.5)
+    assert boxes[0] == pytest.approx([40 + 0.6 / 1.5, 35, 60 + 0.6 / 1.5, 45])
+    assert cls.tolist() == [1] and scores[0] == pytest.approx(0.9)
+
+
+def test_box_voting_averages_a_tiles_boxes_only():
+    """A tile's boxes are averaged by score; a neighbour's box (touching, IoU under the vote threshold) and a
+    weak box overlapping less are not mixed in."""
+    boxes = np.array([[10, 10, 30, 40], [11, 10, 31, 41], [9, 9, 29, 39],      # one tile, three anchors
+                      [30, 10, 50, 40],                                        # the next tile
+                      [14, 10, 34, 40]], float)                                # overlaps the first by 0.67
+    scores = np.array([0.9, 0.6, 0.3, 0.8, 0.2])
+    keep = nms(boxes, scores, 0.5)
+    assert keep.tolist() == [0, 3]
+    out = vote_boxes(boxes, scores, keep, 0.7)
+    assert out[0] == pytest.approx((0.9 * boxes[0] + 0.6 * boxes[1] + 0.3 * boxes[2]) / 1.8)
+    assert out[1].tolist() == boxes[3].tolist()
 
 
 def test_crop_tile_turns_wide_boxes_to_portrait():
