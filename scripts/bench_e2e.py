@@ -2,7 +2,8 @@
 """Photo to score, end to end, on generated scenes the detector was not trained on.
 
     python scripts/bench_e2e.py [--phone 200] [--overhead 100] [--seed 20261122] [--data data] [--no-cold]
-                                [--overhead-size 640|1280] [--told-kind] [--no-router] [--no-vote] [--allow-seen]
+                                [--overhead-size 640|1280] [--told-kind] [--no-router] [--no-vote] [--no-odd-back]
+                                [--allow-seen]
 
 Generates (once) DATA/bench_phone_SEED and DATA/bench_overhead_SEED with datasets.generate, then for every scene,
 from the image file (a seed that made a training or validation set, TRAINING_SEEDS, is refused: the generator
@@ -199,6 +200,8 @@ def main(argv=None) -> int:
                     help="without the view router (models/view_router.onnx): the general locator decides the kind")
     ap.add_argument("--no-vote", action="store_true",
                     help="without box voting in the locator's non-maximum suppression (vision.detector.nms)")
+    ap.add_argument("--no-odd-back", action="store_true",
+                    help="without the back colour check (vision.detector.TileDetector.odd_backs)")
     ap.add_argument("--overhead-size", type=int, default=640,
                     help="overhead frame size in pixels (1280: the table area of a 1080p broadcast camera)")
     ap.add_argument("--allow-seen", action="store_true",
@@ -215,6 +218,8 @@ def main(argv=None) -> int:
         off = dict(router=None) if a.no_router else {}
         if a.no_vote:
             off["vote"] = None
+        if a.no_odd_back:
+            off["odd_back"] = False
         detector = TileDetector(**off)
         load_ms = (time.perf_counter() - t0) * 1000
     except Exception as e:
@@ -242,7 +247,7 @@ def main(argv=None) -> int:
     print(f"End to end on generated scenes ({seen}); MCR default profile; "
           + ("kind told (--kind phone / overhead)." if a.told_kind else
              "kind guessed (--kind auto)" + (", without the view router" if a.no_router else "") + ".")
-          + (" Without box voting." if a.no_vote else ""))
+          + (" Without box voting." if a.no_vote else "") + (" Without the back colour check." if a.no_odd_back else ""))
     print(f"{'':34s}{'model':>12s}{'gt boxes':>12s}   goal")
     for kind, r in results.items():
         n = r["n"]

@@ -3,7 +3,7 @@ of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime
 
     python scripts/evaluate_detector_figures.py [--locator models/tile_locator.onnx] [--float | --compare]
         [--overhead-locator models/tile_locator_overhead.onnx | --overhead-locator none] [--compare-overhead]
-        [--compare-routing] [--compare-vote]
+        [--compare-routing] [--compare-vote] [--compare-odd-back]
         [--classifier models/tile_classifier.onnx | --one-stage] [--synth data/synth/test] [--real data/real/heldout]
         [--limit 200] [--conf 0.01]
 
@@ -196,6 +196,8 @@ def main(argv=None) -> int:
                     help="guessing the kind without and with the view router, and told the kind, side by side")
     ap.add_argument("--compare-vote", action="store_true",
                     help="without and with box voting (vision.detector.vote_boxes) side by side")
+    ap.add_argument("--compare-odd-back", action="store_true",
+                    help="without and with the back colour check (TileDetector.odd_backs) side by side")
     a = ap.parse_args(argv)
     cls = None if a.one_stage else a.classifier
     over = None if a.overhead_locator == "none" else Path(a.overhead_locator)
@@ -209,6 +211,9 @@ def main(argv=None) -> int:
                     "view router": dict(int8=not a.float)}
     elif a.compare_vote:
         variants = {"no box voting": dict(int8=not a.float, vote=None), "box voting": dict(int8=not a.float)}
+    elif a.compare_odd_back:
+        variants = {"no back colour check": dict(int8=not a.float, odd_back=False),
+                    "back colour check": dict(int8=not a.float)}
     else:
         variants = {"": dict(int8=not a.float)}
     for kw in variants.values():

@@ -12,10 +12,10 @@ import pytest
 from datasets.generate import main as generate_main
 from datasets.generate import make_scene
 from scoring import tiles as T
-from vision.detector import (CROP, LOCATOR, ImageError, TileDetector, crop_tile, decode_yolo,
-                             image_orientation_probs, letterbox, load_image, nms, overhead_like, vote_boxes)
+from vision.detector import (CROP, LOCATOR, ODD_BACK_FACTOR, ODD_BACK_REF, ImageError, TileDetector, crop_tile,
+                             decode_yolo, image_orientation_probs, letterbox, load_image, nms, overhead_like, vote_boxes)
 from vision.metrics import box_iou
-from vision.types import ORIENTATIONS
+from vision.types import ORIENTATIONS, Detection
 
 ROOT = Path(__file__).resolve().parent.parent
 UNSEEN_SEED = 777   # training used seed 100, the synthetic test split 9001
@@ -428,3 +428,46 @@ def test_train_detector_resolves_dirs_globs_and_lists(tmp_path):
     assert out[0] == str(base / "synth" / "a" / "images")
     assert Path(out[1]).read_text().split() == [str(base / "synth" / "a" / "images" / f"phone_{i}.jpg") for i in (1, 2)]
     assert out[2] == str(tmp_path / "lists" / "mine.txt")
+
+
+# ---------------------------------------------------------------- back colour check
+
+def _backs_scene(colour_of):
+    """A 400x300 grey table with a bar of 14 standing backs (one box each, painted colour_of(i)) and a wall of 10."""
+    img = np.full((300, 400, 3), 120, np.uint8)
+    dets = []
+    for i in range(14):
+        box = (20.0 + 25 * i, 40.0, 44.0 + 25 * i, 70.0)
+        img[40:70, 20 + 25 * i:44 + 25 * i] = colour_of(i)
+        dets.append(Detection(box, T.BACK, "face_down", 0.85))
+    for i in range(10):
+        box = (40.0 + 30 * i, 200.0, 68.0 + 30 * i, 222.0)
+        img[200:222, 40 + 30 * i:68 + 30 * i] = colour_of(20 + i)
+        dets.append(Detection(box, T.BACK, "face_down", 0.9))
+    return img, dets
+
+
+def test_a_back_of_another_colour_than_its_neighbours_is_made_unsure():
+    """The shadow at a hand bar's end, found as a back (dark grey beside orange backs): its confidence is scaled by
+    ODD_BACK_FACTOR; the set's backs, and a face-up tile, stay as they were."""
+    orange = (40, 120, 230)
+    img, dets = _backs_scene(lambda i: (60, 60, 60) if i == 13 else orange)
+    dets.append(Detection((300.0, 120.0, 324.0, 150.0), 5, "upright", 0.9))          # a face-up tile: not a back
+    out = TileDetector.odd_backs(SimpleNamespace(), img, dets)
+    changed = [i for i, (a, b) in enumerate(zip(dets, out)) if a != b]
+    assert changed == [13]
+    assert out[13].confidence == pytest.approx(0.85 * ODD_BACK_FACTOR) and out[13].box == dets[13].box
+
+
+def test_backs_under_uneven_light_are_not_odd():
+    """Light falling across the table changes the backs' colour gradually: each is compared with its neighbours,
+    so none is made unsure, though the bar's ends differ as much as a shadow from the middle."""
+    img, dets = _backs_scene(lambda i: (40, 120 - 6 * (i % 20), 230 - 9 * (i % 20)))
+    assert TileDetector.odd_backs(SimpleNamespace(), img, dets) == dets
+
+
+def test_few_backs_leave_the_colour_check_out():
+    """A phone photo (a concealed kong, a few backs): too few sure backs to know the set's colour."""
+    img, dets = _backs_scene(lambda i: (60, 60, 60) if i == 13 else (40, 120, 230))
+    few = dets[:ODD_BACK_REF - 2] + [dets[13]]          # ODD_BACK_REF - 1 sure backs, the dark one among them
+    assert TileDetector.odd_backs(SimpleNamespace(), img, few) == few

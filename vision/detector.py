@@ -16,6 +16,7 @@ Many faces look the same both ways up (4 dots, 8 bamboo ...), so upside_down nee
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -41,6 +42,11 @@ ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks
 ROUTE_BACKS = 12         # ... which has at least this many face-down tiles (walls, hands seen from behind)
 KEEP_SIDE = 1280          # a JPEG is decoded at 1/2, 1/4 or 1/8 scale while its longer side stays at least this
 BOX_VOTE = 0.7            # a kept box is the score-weighted mean of the boxes overlapping it this much
+ODD_BACK_REF = 12         # a frame with at least this many sure backs (>= 0.5): a face-down box whose colour lies ...
+ODD_BACK_DIST = 25.0      # ... this far (Lab, lightness weighted ODD_BACK_L) from the median colour of ...
+ODD_BACK_NEAR = 4         # ... its nearest sure backs is a shadow or an object, not a back (see odd_backs) ...
+ODD_BACK_L = 0.3
+ODD_BACK_FACTOR = 0.3     # ... and its confidence is scaled by this
 N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
 
 
@@ -247,7 +253,7 @@ class TileDetector:
     def __init__(self, locator: Path = LOCATOR, classifier: Optional[Path] = CLASSIFIER, threads: int = 2,
                  conf: float = 0.25, iou: float = 0.5, int8: bool = True,
                  overhead_locator: Optional[Path] = OVERHEAD_LOCATOR, router: Optional[Path] = ROUTER,
-                 vote: Optional[float] = BOX_VOTE):
+                 vote: Optional[float] = BOX_VOTE, odd_back: bool = True):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
@@ -255,7 +261,8 @@ class TileDetector:
         overhead_locator: used instead of the locator on overhead frames when the file is there (None: never).
         router: the view router (scripts/train_router.py), used when the file is there and there is an overhead
         locator (None: the general locator decides alone, one more pass on each overhead frame).
-        vote: box voting in the locator's non-maximum suppression (see nms; None: off)."""
+        vote: box voting in the locator's non-maximum suppression (see vote_boxes; None: off).
+        odd_back: backs whose colour is not the set's are made unsure (see odd_backs)."""
         if overhead_locator is not None and not Path(overhead_locator).exists():
             overhead_locator = None
         if int8:
@@ -273,7 +280,7 @@ class TileDetector:
         self.router = _session(router, 1) if router is not None else None
         self.router_path = router
         self.cls = _session(classifier, threads) if classifier is not None else None
-        self.conf, self.iou, self.vote = conf, iou, vote
+        self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
         n_out = self.loc.get_outputs()[0].shape[1]
         self.n_loc_classes = int(n_out) - 4 if isinstance(n_out, int) else None
 
@@ -301,6 +308,38 @@ class TileDetector:
             kinds.append(_softmax(k))
             dirs.append(_softmax(d))
         return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))
+
+    def odd_backs(self, img: np.ndarray, dets: list[Detection]) -> list[Detection]:
+        """Every back of one set has the set's back colour, lit as its neighbours are. In a frame with
+        ODD_BACK_REF sure backs or more (an overhead view: walls and hands), a face-down box whose colour lies far
+        from that of its ODD_BACK_NEAR nearest sure backs (the shadow at a hand bar's end, a dark object) keeps
+        its place with a confidence scaled by ODD_BACK_FACTOR, for the layout parser to weigh. The colour of a box
+        is the mean of its inner 60 %; the distance is in Lab with lightness weighted ODD_BACK_L (light falls
+        unevenly on a table; a shadow also changes the hue and the saturation)."""
+        idx = [i for i, d in enumerate(dets) if d.kind == T.BACK]
+        sure = np.array([dets[i].confidence >= 0.5 for i in idx], bool)
+        if sure.sum() < ODD_BACK_REF:
+            return dets
+        h, w = img.shape[:2]
+        box = np.array([dets[i].box for i in idx])
+        inner = box + 0.2 * (box[:, 2:] - box[:, :2])[:, [0, 1, 0, 1]] * [1, 1, -1, -1]
+        x1, y1 = np.clip(np.floor(inner[:, :2]), 0, [w - 1, h - 1]).astype(int).T
+        x2, y2 = np.maximum(np.clip(np.ceil(inner[:, 2:]), 0, [w, h]).astype(int), np.stack([x1 + 1, y1 + 1], 1)).T
+        cols = [cv2.mean(img[c:d, a:b])[:3] for a, c, b, d in zip(x1, y1, x2, y2)]
+        lab = cv2.cvtColor(np.array(cols, np.float32)[:, None] / 255.0, cv2.COLOR_BGR2LAB)[:, 0]
+        lab[:, 0] *= 255 / 100                                     # the 8-bit scale: L 0..255, a and b +-127
+        lab = lab.astype(np.float64) * [ODD_BACK_L, 1, 1]
+        centres = (box[:, :2] + box[:, 2:]) / 2
+        ref = np.flatnonzero(sure)
+        apart = np.sqrt(((centres[:, None] - centres[None, ref]) ** 2).sum(-1))
+        apart[np.arange(len(idx))[:, None] == ref[None]] = np.inf           # not itself
+        near = ref[np.argsort(apart, 1)[:, :ODD_BACK_NEAR]]
+        dist = np.sqrt(((lab - np.median(lab[near], 1)) ** 2).sum(1))
+        out = list(dets)
+        for i, dd in zip(idx, dist):
+            if dd > ODD_BACK_DIST:
+                out[i] = replace(dets[i], confidence=dets[i].confidence * ODD_BACK_FACTOR)
+        return out
 
     def view_overhead_p(self, img: np.ndarray) -> Optional[float]:
         """The view router's probability that the frame is an overhead view (None without a router)."""
@@ -372,4 +411,4 @@ class TileDetector:
             cands = tuple((int(k), round(float(p[k]), 4)) for k in top if p[k] >= 0.01)
             op = () if o == FACE_DOWN else tuple(round(float(v), 4) for v in po)
             out.append(Detection(tuple(float(v) for v in b), kind, o, float(s * p[kind]), cands, op))
-        return out
+        return self.odd_backs(img, out) if self.odd_back else out
