@@ -46,7 +46,7 @@ ODD_BACK_REF = 12         # a frame with at least this many sure backs (>= 0.5):
 ODD_BACK_DIST = 25.0      # ... this far (Lab, lightness weighted ODD_BACK_L) from the median colour of ...
 ODD_BACK_NEAR = 4         # ... its nearest sure backs is a shadow or an object, not a back (see odd_backs) ...
 ODD_BACK_L = 0.3
-ODD_BACK_FACTOR = 0.3     # ... and its confidence is scaled by this
+ODD_BACK_FACTOR = 0.15    # ... and its confidence is scaled by this
 N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
 
 

@@ -1230,7 +1230,8 @@ HAND_END_GAP = 1.5      # nor a box at its end this far from the next ...
 HAND_END_WEAK = 0.75    # ... and less sure than this times the row's median
 END_OFF_GRID = (1.25, 1.75)   # a box at a hand bar's end this many pitches from the next is off the bar ...
 END_PAIR = 1.25        # ... unless its box is this much bigger than the bar's (two tiles found as one)
-HAND_END_WEAK_EXTRA = 0.5   # a box at its end less sure than this times the median, one tile over a legal size
+HAND_END_WEAK_EXTRA = 0.25  # a box at its end less sure than this times the median, one tile over a legal size
+                            # (0.5 before the detector's back colour check: it dropped real end tiles 4 times in 20)
 GRID_MIN_BOXES = 6      # a hand bar of this many boxes or more is counted by the grid its boxes sit on ...
 GRID_PITCH = (0.8, 1.25)  # ... among counts one off whose spacing is this close to the seat's pitch ...
 GRID_BETTER = 0.5       # ... when that grid fits the boxes this much better
@@ -1683,8 +1684,9 @@ def _read_hand(seat: str, hand: list[_Tile], pitch: float, n_melds: int, assign:
         assign.append((t, "unplaced"))
     # the row's length counts the tiles; face-up ones in it (shown tiles) are not face-down ones
     n = _count_touching(hand, pitch)
-    # a weak box at an end that makes a drawn hand's size (14 - 3 x melds) out of a waiting one's, or an
-    # impossible size out of a drawn one's: a shadow or a wall tile in line more often than a tile
+    # a very weak box at an end that makes a drawn hand's size (14 - 3 x melds) out of a waiting one's, or an
+    # impossible size out of a drawn one's: a shadow (the detector's colour check leaves a shadow found as a back
+    # this unsure), not a tile; a merely weak end box is mostly a real tile half out of sight
     legal = (13 - 3 * n_melds, 14 - 3 * n_melds)
     ends = sorted(hand, key=lambda t: t.u)[:: max(1, len(hand) - 1)] if len(hand) >= 4 else []
     med = _median([t.det.confidence for t in hand])
