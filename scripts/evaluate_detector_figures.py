@@ -3,7 +3,7 @@ of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime
 
     python scripts/evaluate_detector_figures.py [--locator models/tile_locator.onnx] [--float | --compare]
         [--overhead-locator models/tile_locator_overhead.onnx | --overhead-locator none] [--compare-overhead]
-        [--compare-routing] [--compare-vote] [--compare-odd-back]
+        [--compare-routing] [--compare-vote] [--compare-odd-back] [--compare-overhead-classifier]
         [--classifier models/tile_classifier.onnx | --one-stage] [--synth data/synth/test] [--real data/real/heldout]
         [--limit 200] [--conf 0.01]
 
@@ -198,6 +198,8 @@ def main(argv=None) -> int:
                     help="without and with box voting (vision.detector.vote_boxes) side by side")
     ap.add_argument("--compare-odd-back", action="store_true",
                     help="without and with the back colour check (TileDetector.odd_backs) side by side")
+    ap.add_argument("--compare-overhead-classifier", action="store_true",
+                    help="without and with the overhead classifier (models/tile_classifier_overhead.onnx) side by side")
     a = ap.parse_args(argv)
     cls = None if a.one_stage else a.classifier
     over = None if a.overhead_locator == "none" else Path(a.overhead_locator)
@@ -214,6 +216,9 @@ def main(argv=None) -> int:
     elif a.compare_odd_back:
         variants = {"no back colour check": dict(int8=not a.float, odd_back=False),
                     "back colour check": dict(int8=not a.float)}
+    elif a.compare_overhead_classifier:
+        variants = {"one classifier": dict(int8=not a.float, overhead_classifier=None),
+                    "overhead classifier": dict(int8=not a.float)}
     else:
         variants = {"": dict(int8=not a.float)}
     for kw in variants.values():
@@ -223,7 +228,10 @@ def main(argv=None) -> int:
         det = TileDetector(a.locator, cls, conf=a.conf, **kw)
         name = det.locator_path.name + ("" if cls is None else f" + {Path(det.classifier_path).name}")
         if det.overhead_locator_path is not None:
-            name += f" (overhead frames: {Path(det.overhead_locator_path).name})"
+            name += f" (overhead frames: {Path(det.overhead_locator_path).name}"
+            if det.overhead_classifier_path is not None:
+                name += f" + {Path(det.overhead_classifier_path).name}"
+            name += ")"
         report(a.name or (f"{tag}: {name}" if tag else name), det, a.synth, a.real, a.limit)
         # speed at the runtime's operating point (default confidence threshold), not at the low threshold
         # that the AP computation needs (which sends hundreds of weak boxes to the classifier)

@@ -2,10 +2,13 @@
 
     python scripts/quantize_models.py [--locator models/tile_locator.onnx] [--classifier models/tile_classifier.onnx]
                                       [--overhead-locator models/tile_locator_overhead.onnx]
+                                      [--overhead-classifier models/tile_classifier_overhead.onnx]
                                       [--calib data/synth/train data/real/train] [--n 60]
+                                      [--only locator overhead-locator classifier overhead-classifier]
 
-Writes models/tile_locator_int8.onnx and models/tile_classifier_int8.onnx (and tile_locator_overhead_int8.onnx
-when the overhead locator is there, calibrated on overhead scenes) next to their float models; the
+Writes models/tile_locator_int8.onnx and models/tile_classifier_int8.onnx (and tile_locator_overhead_int8.onnx,
+tile_classifier_overhead_int8.onnx when the overhead models are there, calibrated on overhead scenes) next to their
+float models; the
 runtime (vision/detector.py) uses an int8 model when it is there. Calibration images come from the training
 data (never the test splits). What stays in float: the YOLO head's last convolutions and its box decoding
 (boxes in pixels and class scores in 0..1 share one output tensor, which one int8 scale cannot hold), and the
@@ -26,8 +29,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, crop_tile, crops_to_tensor, int8_path,  # noqa: E402
-                             letterbox, to_blob)
+from vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR,  # noqa: E402
+                             crop_tile, crops_to_tensor, int8_path, letterbox, to_blob)
+
+
+MODELS = ("locator", "overhead-locator", "classifier", "overhead-classifier")
 
 
 def calib_images(dirs: list[Path], n: int, pattern: str = "*.jpg") -> list[Path]:
@@ -89,18 +95,27 @@ def main(argv=None) -> int:
     ap.add_argument("--locator", type=Path, default=LOCATOR)
     ap.add_argument("--classifier", type=Path, default=CLASSIFIER)
     ap.add_argument("--overhead-locator", type=Path, default=OVERHEAD_LOCATOR, help="quantized when the file is there")
+    ap.add_argument("--overhead-classifier", type=Path, default=OVERHEAD_CLASSIFIER,
+                    help="quantized when the file is there")
     ap.add_argument("--calib", type=Path, nargs="*", default=[ROOT / "data/synth/train", ROOT / "data/real/train"])
     ap.add_argument("--n", type=int, default=60, help="calibration images")
+    ap.add_argument("--only", nargs="+", choices=MODELS, default=MODELS,
+                    help="quantize these models only (the others' int8 files stay as they are)")
     a = ap.parse_args(argv)
     files = calib_images(a.calib, a.n)
     if not files:
         print(f"error: no calibration images under {', '.join(map(str, a.calib))}", file=sys.stderr)
         return 2
-    quantize_locator(a.locator, files)
-    if a.overhead_locator.exists():
-        over = [f for d in a.calib for f in calib_images([d], a.n, "overhead_*.jpg")][: a.n]
-        quantize_locator(a.overhead_locator, over or files)
-    quantize(a.classifier, int8_path(a.classifier), classifier_batches(files), lambda n: n.op_type == "Gemm")
+    over = [f for d in a.calib for f in calib_images([d], a.n, "overhead_*.jpg")][: a.n] or files
+    if "locator" in a.only:
+        quantize_locator(a.locator, files)
+    if "overhead-locator" in a.only and a.overhead_locator.exists():
+        quantize_locator(a.overhead_locator, over)
+    if "classifier" in a.only:
+        quantize(a.classifier, int8_path(a.classifier), classifier_batches(files), lambda n: n.op_type == "Gemm")
+    if "overhead-classifier" in a.only and a.overhead_classifier.exists():
+        quantize(a.overhead_classifier, int8_path(a.overhead_classifier), classifier_batches(over),
+                 lambda n: n.op_type == "Gemm")
     return 0
 
 

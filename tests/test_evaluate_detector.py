@@ -200,7 +200,7 @@ def test_detector_figures_with_and_without_an_overhead_locator():
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert p.returncode == 0, p.stderr
     assert "== one locator: " in p.stdout and "== with overhead locator: " in p.stdout
-    assert "(overhead frames: tile_locator_int8.onnx)" in p.stdout
+    assert "(overhead frames: tile_locator_int8.onnx + tile_classifier_overhead_int8.onnx)" in p.stdout
     assert p.stdout.count(f"synthetic test (3 images, {N_TILES} tiles): mAP50 ") == 2
     assert "speed, overhead 640x640" in p.stdout and "with overhead locator" in p.stdout.splitlines()[-1]
 

@@ -6,6 +6,8 @@ Two stages, both trained by this project (scripts/train_detector.py, scripts/tra
                                  input; run instead when a frame is (or looks like) an overhead view of the table
   2. models/tile_classifier.onnx small CNN on 64x64 crops turned to portrait: tile kind (0..41, 42 = back)
                                  and where the tile's top points in the crop (up / left / down / right).
+     models/tile_classifier_overhead.onnx (optional) the same network fine-tuned on overhead frames' tiles; run
+                                 instead on the boxes of the overhead locator
 Orientation: face_down for a back; otherwise the crop direction turned back to the image (a crop is turned
 90 deg clockwise when its box is wider than tall): up = upright, left/right = sideways, down = upside_down.
 Many faces look the same both ways up (4 dots, 8 bamboo ...), so upside_down needs a clear vote
@@ -32,6 +34,7 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 LOCATOR = MODELS / "tile_locator.onnx"
 CLASSIFIER = MODELS / "tile_classifier.onnx"
 OVERHEAD_LOCATOR = MODELS / "tile_locator_overhead.onnx"
+OVERHEAD_CLASSIFIER = MODELS / "tile_classifier_overhead.onnx"
 ROUTER = MODELS / "view_router.onnx"
 ROUTER_SIZE = 96         # the view router's thumbnail (scripts/train_router.py)
 ROUTER_OVERHEAD = 0.5    # the router's probability of an overhead view at which the overhead locator runs first
@@ -253,7 +256,8 @@ class TileDetector:
     def __init__(self, locator: Path = LOCATOR, classifier: Optional[Path] = CLASSIFIER, threads: int = 2,
                  conf: float = 0.25, iou: float = 0.5, int8: bool = True,
                  overhead_locator: Optional[Path] = OVERHEAD_LOCATOR, router: Optional[Path] = ROUTER,
-                 vote: Optional[float] = BOX_VOTE, odd_back: bool = True):
+                 vote: Optional[float] = BOX_VOTE, odd_back: bool = True,
+                 overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
@@ -262,15 +266,21 @@ class TileDetector:
         router: the view router (scripts/train_router.py), used when the file is there and there is an overhead
         locator (None: the general locator decides alone, one more pass on each overhead frame).
         vote: box voting in the locator's non-maximum suppression (see vote_boxes; None: off).
-        odd_back: backs whose colour is not the set's are made unsure (see odd_backs)."""
+        odd_back: backs whose colour is not the set's are made unsure (see odd_backs).
+        overhead_classifier: classifies the overhead locator's boxes when the file is there (None: the classifier
+        classifies every box)."""
         if overhead_locator is not None and not Path(overhead_locator).exists():
             overhead_locator = None
+        if overhead_classifier is not None and (classifier is None or not Path(overhead_classifier).exists()):
+            overhead_classifier = None
         if int8:
             locator = int8_path(locator) if int8_path(locator).exists() else locator
             if overhead_locator is not None and int8_path(overhead_locator).exists():
                 overhead_locator = int8_path(overhead_locator)
             if classifier is not None and int8_path(classifier).exists():
                 classifier = int8_path(classifier)
+            if overhead_classifier is not None and int8_path(overhead_classifier).exists():
+                overhead_classifier = int8_path(overhead_classifier)
         self.locator_path, self.classifier_path = Path(locator), classifier
         self.loc = _session(locator, threads)
         self.loc_over = _session(overhead_locator, threads) if overhead_locator is not None else None
@@ -280,6 +290,8 @@ class TileDetector:
         self.router = _session(router, 1) if router is not None else None
         self.router_path = router
         self.cls = _session(classifier, threads) if classifier is not None else None
+        self.cls_over = _session(overhead_classifier, threads) if overhead_classifier is not None else None
+        self.overhead_classifier_path = overhead_classifier
         self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
         n_out = self.loc.get_outputs()[0].shape[1]
         self.n_loc_classes = int(n_out) - 4 if isinstance(n_out, int) else None
@@ -297,14 +309,15 @@ class TileDetector:
         boxes = np.clip(boxes, 0, [w, h, w, h])
         return boxes, scores, cls, cls_scores
 
-    def classify(self, img: np.ndarray, boxes: np.ndarray):
+    def classify(self, img: np.ndarray, boxes: np.ndarray, overhead: bool = False):
         """Stage 2: kind probabilities (N,43) and orientation probabilities (N,3: upright, sideways,
-        upside down) relative to the image."""
+        upside down) relative to the image. overhead: with the overhead classifier (when there is one)."""
+        sess = self.cls_over if overhead and self.cls_over is not None else self.cls
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
         x = crops_to_tensor(list(crops))
         kinds, dirs = [], []
         for i in range(0, len(x), 64):
-            k, d = self.cls.run(None, {self.cls.get_inputs()[0].name: x[i:i + 64]})
+            k, d = sess.run(None, {sess.get_inputs()[0].name: x[i:i + 64]})
             kinds.append(_softmax(k))
             dirs.append(_softmax(d))
         return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))
@@ -354,29 +367,30 @@ class TileDetector:
         Otherwise the general locator runs; when its boxes look like a whole table and there is an overhead
         locator not yet run, that one is run on the frame. A router that wrongly says overhead costs one locator
         pass (a close-up's boxes do not look like a table on either locator); one that wrongly says not
-        overhead leaves the frame to the rule on the general locator's boxes, as without a router."""
+        overhead leaves the frame to the rule on the general locator's boxes, as without a router.
+        Returns (locate()'s output, whether the overhead locator gave it)."""
         if kind not in ("auto", "phone", "overhead"):
             raise ValueError(f"kind must be auto, phone or overhead, not {kind!r}")
         if self.loc_over is None or kind == "phone":
-            return self.locate(img)
+            return self.locate(img), False
         if kind == "overhead":
-            return self.locate(img, overhead=True)
+            return self.locate(img, overhead=True), True
         over = None
         p = self.view_overhead_p(img)
         if p is not None and p >= ROUTER_OVERHEAD:
             over = self.locate(img, overhead=True)
             if table_like(over):
-                return over
+                return over, True
         found = self.locate(img)
         if table_like(found):
-            return over if over is not None else self.locate(img, overhead=True)
-        return found
+            return (over if over is not None else self.locate(img, overhead=True)), True
+        return found, False
 
     def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
         """kind: auto, phone or overhead (which locator to run, see locate_for)."""
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
             raise ImageError("not an image: detect() needs a BGR array of shape (H, W, 3)")
-        boxes, scores, loc_cls, loc_scores = self.locate_for(img, kind)
+        (boxes, scores, loc_cls, loc_scores), overhead = self.locate_for(img, kind)
         if len(boxes) == 0:
             return []
         out = []
@@ -391,7 +405,7 @@ class TileDetector:
         probs[:, T.BACK] = 1.0
         orient = np.zeros((len(boxes), 3), np.float32)
         if todo.any():
-            probs[todo], orient[todo] = self.classify(img, boxes[todo])
+            probs[todo], orient[todo] = self.classify(img, boxes[todo], overhead)
         for b, s, ls, p, po in zip(boxes, scores, loc_scores, probs, orient):
             kind = int(p.argmax())
             # face up or face down: both stages vote (a blank white dragon looks like a pale back up close,
