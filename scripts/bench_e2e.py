@@ -46,7 +46,7 @@ GOALS = {"phone": 0.95, "overhead": 0.90, "ms": 100.0}
 # parts of the detector a run can leave out (--without): TileDetector argument set to None, and what it is
 WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the general locator decides the kind"),
            "vote": ("vote", "box voting in the locator's non-maximum suppression (vision.detector.vote_boxes)"),
-           "odd-back": ("odd_back", "back colour check (vision.detector.TileDetector.odd_backs)"),
+           "odd-back": ("odd_back", "back colour check (vision.detector.odd_backs)"),
            "overhead-classifier": ("overhead_classifier",
                                    "overhead classifier (models/tile_classifier_overhead.onnx)")}
 # seeds of the sets the models were trained or validated on (models/README.md): their scenes are not unseen

@@ -13,7 +13,8 @@ from datasets.generate import main as generate_main
 from datasets.generate import make_scene
 from scoring import tiles as T
 from vision.detector import (CROP, LOCATOR, ODD_BACK_FACTOR, ODD_BACK_REF, ImageError, TileDetector, crop_tile,
-                             decode_yolo, image_orientation_probs, letterbox, load_image, nms, overhead_like, vote_boxes)
+                             decode_yolo, image_orientation_probs, letterbox, load_image, nms, odd_backs,
+                             overhead_like, vote_boxes)
 from vision.metrics import box_iou
 from vision.types import ORIENTATIONS, Detection
 
@@ -495,7 +496,7 @@ def test_a_back_of_another_colour_than_its_neighbours_is_made_unsure():
     orange = (40, 120, 230)
     img, dets = _backs_scene(lambda i: (60, 60, 60) if i == 13 else orange)
     dets.append(Detection((300.0, 120.0, 324.0, 150.0), 5, "upright", 0.9))          # a face-up tile: not a back
-    out = TileDetector.odd_backs(SimpleNamespace(), img, dets)
+    out = odd_backs(img, dets)
     changed = [i for i, (a, b) in enumerate(zip(dets, out)) if a != b]
     assert changed == [13]
     assert out[13].confidence == pytest.approx(0.85 * ODD_BACK_FACTOR) and out[13].box == dets[13].box
@@ -505,11 +506,11 @@ def test_backs_under_uneven_light_are_not_odd():
     """Light falling across the table changes the backs' colour gradually: each is compared with its neighbours,
     so none is made unsure, though the bar's ends differ as much as a shadow from the middle."""
     img, dets = _backs_scene(lambda i: (40, 120 - 6 * (i % 20), 230 - 9 * (i % 20)))
-    assert TileDetector.odd_backs(SimpleNamespace(), img, dets) == dets
+    assert odd_backs(img, dets) == dets
 
 
 def test_few_backs_leave_the_colour_check_out():
     """A phone photo (a concealed kong, a few backs): too few sure backs to know the set's colour."""
     img, dets = _backs_scene(lambda i: (60, 60, 60) if i == 13 else (40, 120, 230))
     few = dets[:ODD_BACK_REF - 2] + [dets[13]]          # ODD_BACK_REF - 1 sure backs, the dark one among them
-    assert TileDetector.odd_backs(SimpleNamespace(), img, few) == few
+    assert odd_backs(img, few) == few

@@ -230,6 +230,39 @@ def image_orientation_probs(crop_dir: np.ndarray, rotated: np.ndarray) -> np.nda
     return np.stack([img_dir[:, 0], img_dir[:, 1] + img_dir[:, 3], img_dir[:, 2]], 1)
 
 
+def odd_backs(img: np.ndarray, dets: list[Detection]) -> list[Detection]:
+    """Every back of one set has the set's back colour, lit as its neighbours are. In a frame with
+    ODD_BACK_REF sure backs or more (an overhead view: walls and hands), a face-down box whose colour lies far
+    from that of its ODD_BACK_NEAR nearest sure backs (the shadow at a hand bar's end, a dark object) keeps
+    its place with a confidence scaled by ODD_BACK_FACTOR, for the layout parser to weigh. The colour of a box
+    is the mean of its inner 60 %; the distance is in Lab with lightness weighted ODD_BACK_L (light falls
+    unevenly on a table; a shadow also changes the hue and the saturation)."""
+    idx = [i for i, d in enumerate(dets) if d.kind == T.BACK]
+    sure = np.array([dets[i].confidence >= 0.5 for i in idx], bool)
+    if sure.sum() < ODD_BACK_REF:
+        return dets
+    h, w = img.shape[:2]
+    box = np.array([dets[i].box for i in idx])
+    inner = box + 0.2 * (box[:, 2:] - box[:, :2])[:, [0, 1, 0, 1]] * [1, 1, -1, -1]
+    x1, y1 = np.clip(np.floor(inner[:, :2]), 0, [w - 1, h - 1]).astype(int).T
+    x2, y2 = np.maximum(np.clip(np.ceil(inner[:, 2:]), 0, [w, h]).astype(int), np.stack([x1 + 1, y1 + 1], 1)).T
+    cols = [cv2.mean(img[c:d, a:b])[:3] for a, c, b, d in zip(x1, y1, x2, y2)]
+    lab = cv2.cvtColor(np.array(cols, np.float32)[:, None] / 255.0, cv2.COLOR_BGR2LAB)[:, 0]
+    lab[:, 0] *= 255 / 100                                     # the 8-bit scale: L 0..255, a and b +-127
+    lab = lab.astype(np.float64) * [ODD_BACK_L, 1, 1]
+    centres = (box[:, :2] + box[:, 2:]) / 2
+    ref = np.flatnonzero(sure)
+    apart = np.sqrt(((centres[:, None] - centres[None, ref]) ** 2).sum(-1))
+    apart[np.arange(len(idx))[:, None] == ref[None]] = np.inf           # not itself
+    near = ref[np.argsort(apart, 1)[:, :ODD_BACK_NEAR]]
+    dist = np.sqrt(((lab - np.median(lab[near], 1)) ** 2).sum(1))
+    out = list(dets)
+    for i, dd in zip(idx, dist):
+        if dd > ODD_BACK_DIST:
+            out[i] = replace(dets[i], confidence=dets[i].confidence * ODD_BACK_FACTOR)
+    return out
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
@@ -322,38 +355,6 @@ class TileDetector:
             dirs.append(_softmax(d))
         return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))
 
-    def odd_backs(self, img: np.ndarray, dets: list[Detection]) -> list[Detection]:
-        """Every back of one set has the set's back colour, lit as its neighbours are. In a frame with
-        ODD_BACK_REF sure backs or more (an overhead view: walls and hands), a face-down box whose colour lies far
-        from that of its ODD_BACK_NEAR nearest sure backs (the shadow at a hand bar's end, a dark object) keeps
-        its place with a confidence scaled by ODD_BACK_FACTOR, for the layout parser to weigh. The colour of a box
-        is the mean of its inner 60 %; the distance is in Lab with lightness weighted ODD_BACK_L (light falls
-        unevenly on a table; a shadow also changes the hue and the saturation)."""
-        idx = [i for i, d in enumerate(dets) if d.kind == T.BACK]
-        sure = np.array([dets[i].confidence >= 0.5 for i in idx], bool)
-        if sure.sum() < ODD_BACK_REF:
-            return dets
-        h, w = img.shape[:2]
-        box = np.array([dets[i].box for i in idx])
-        inner = box + 0.2 * (box[:, 2:] - box[:, :2])[:, [0, 1, 0, 1]] * [1, 1, -1, -1]
-        x1, y1 = np.clip(np.floor(inner[:, :2]), 0, [w - 1, h - 1]).astype(int).T
-        x2, y2 = np.maximum(np.clip(np.ceil(inner[:, 2:]), 0, [w, h]).astype(int), np.stack([x1 + 1, y1 + 1], 1)).T
-        cols = [cv2.mean(img[c:d, a:b])[:3] for a, c, b, d in zip(x1, y1, x2, y2)]
-        lab = cv2.cvtColor(np.array(cols, np.float32)[:, None] / 255.0, cv2.COLOR_BGR2LAB)[:, 0]
-        lab[:, 0] *= 255 / 100                                     # the 8-bit scale: L 0..255, a and b +-127
-        lab = lab.astype(np.float64) * [ODD_BACK_L, 1, 1]
-        centres = (box[:, :2] + box[:, 2:]) / 2
-        ref = np.flatnonzero(sure)
-        apart = np.sqrt(((centres[:, None] - centres[None, ref]) ** 2).sum(-1))
-        apart[np.arange(len(idx))[:, None] == ref[None]] = np.inf           # not itself
-        near = ref[np.argsort(apart, 1)[:, :ODD_BACK_NEAR]]
-        dist = np.sqrt(((lab - np.median(lab[near], 1)) ** 2).sum(1))
-        out = list(dets)
-        for i, dd in zip(idx, dist):
-            if dd > ODD_BACK_DIST:
-                out[i] = replace(dets[i], confidence=dets[i].confidence * ODD_BACK_FACTOR)
-        return out
-
     def view_overhead_p(self, img: np.ndarray) -> Optional[float]:
         """The view router's probability that the frame is an overhead view (None without a router)."""
         if self.router is None:
@@ -425,4 +426,4 @@ class TileDetector:
             cands = tuple((int(k), round(float(p[k]), 4)) for k in top if p[k] >= 0.01)
             op = () if o == FACE_DOWN else tuple(round(float(v), 4) for v in po)
             out.append(Detection(tuple(float(v) for v in b), kind, o, float(s * p[kind]), cands, op))
-        return self.odd_backs(img, out) if self.odd_back else out
+        return odd_backs(img, out) if self.odd_back else out
