@@ -394,30 +394,16 @@ def test_smoke_training_both_stages(tmp_path):
 @pytest.mark.parametrize("name", ["phone_win", "phone_hand", "overhead"])
 def test_bundled_examples_are_read_exactly(detector, name):
     """The README's example photos, with the committed models: every seat as the scene's ground truth says (the
-    overhead frame goes through the overhead locator and classifier). The overhead frame is 640 px, its discards
-    about 15 px wide: its hands and the referee's findings are read exactly, and all its discards but one (the
-    overhead classifier reads one 9m as 5m; the general one read it right, and reads overhead tiles worse over
-    500 benchmark frames)."""
+    overhead frame goes through the overhead locator and the overhead classifier)."""
     from datasets.ground_truth import from_json
-    from scoring.audit import review
-    from scripts.bench_e2e import area_key, findings_key, hand_key
+    from scripts.bench_e2e import area_key
     from vision.cli import analyse_image
     gt = from_json((ROOT / "examples" / f"{name}.json").read_text())
     out = analyse_image(load_image(ROOT / "examples" / f"{name}.jpg"), detector, gt.situation, "mcr", None, "auto")
     overhead = name == "overhead"
     assert out.layout.kind == ("overhead" if overhead else "phone")
     for p in gt.table.players:
-        if not overhead:
-            assert area_key(out.table.player(p.seat), False) == area_key(p, False), p.seat
-            continue
-        got = out.table.player(p.seat)
-        assert hand_key(got) == hand_key(p) and sorted(got.exposed) == sorted(p.exposed), p.seat
-        assert len(got.discards) == len(p.discards), p.seat
-    if overhead:
-        misread = sum(a != b for p in gt.table.players
-                      for a, b in zip(out.table.player(p.seat).discards, p.discards))
-        assert misread <= 1
-        assert findings_key(out.findings) == findings_key(review(gt.table, gt.situation, "mcr").findings)
+        assert area_key(out.table.player(p.seat), overhead) == area_key(p, overhead), p.seat
 
 
 def test_classifier_kind_weights():
