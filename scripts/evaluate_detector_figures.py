@@ -28,6 +28,19 @@ from scoring import tiles as T  # noqa: E402
 from vision.detector import CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, TileDetector, load_image  # noqa: E402
 from vision.metrics import DetectionEvaluator, box_iou  # noqa: E402
 
+# parts of the detector measured without and with (--compare-KEY): TileDetector argument set to None for
+# "without", the two runs' names, and what the part is
+PARTS = {
+    "overhead": ("overhead_locator", "one locator", "with overhead locator",
+                 "the overhead locator (int8, or float with --float)"),
+    "routing": ("router", "no view router", "view router",
+                "guessing the kind without and with the view router (speed also told the kind)"),
+    "vote": ("vote", "no box voting", "box voting", "box voting (vision.detector.vote_boxes)"),
+    "odd-back": ("odd_back", "no back colour check", "back colour check",
+                 "the back colour check (vision.detector.odd_backs)"),
+    "overhead-classifier": ("overhead_classifier", "one classifier", "overhead classifier",
+                            "the overhead classifier (models/tile_classifier_overhead.onnx)"),
+}
 HARD_PAIRS = [  # (name, classes): confusions among these are reported; 1-bamboo: with any class
     ("1-bamboo bird vs others", [18]),
     ("4/5/6 dots", [12, 13, 14]),
@@ -190,35 +203,17 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", action="store_true", help="float and int8 models side by side")
     ap.add_argument("--overhead-locator", default=str(OVERHEAD_LOCATOR),
                     help="locator for frames that look overhead (default: the committed one; 'none': never)")
-    ap.add_argument("--compare-overhead", action="store_true",
-                    help="with and without the overhead locator side by side (int8, or float with --float)")
-    ap.add_argument("--compare-routing", action="store_true",
-                    help="guessing the kind without and with the view router, and told the kind, side by side")
-    ap.add_argument("--compare-vote", action="store_true",
-                    help="without and with box voting (vision.detector.vote_boxes) side by side")
-    ap.add_argument("--compare-odd-back", action="store_true",
-                    help="without and with the back colour check (vision.detector.odd_backs) side by side")
-    ap.add_argument("--compare-overhead-classifier", action="store_true",
-                    help="without and with the overhead classifier (models/tile_classifier_overhead.onnx) side by side")
+    for key, (_, off, on, what) in PARTS.items():
+        ap.add_argument(f"--compare-{key}", action="store_true", help=f"{what}: '{off}' and '{on}' side by side")
     a = ap.parse_args(argv)
     cls = None if a.one_stage else a.classifier
     over = None if a.overhead_locator == "none" else Path(a.overhead_locator)
+    parts = [k for k in PARTS if getattr(a, "compare_" + k.replace("-", "_"))]
     if a.compare:
         variants = {"float": dict(int8=False), "int8": dict(int8=True)}
-    elif a.compare_overhead:
-        variants = {"one locator": dict(int8=not a.float, overhead_locator=None),
-                    "with overhead locator": dict(int8=not a.float)}
-    elif a.compare_routing:
-        variants = {"no view router": dict(int8=not a.float, router=None),
-                    "view router": dict(int8=not a.float)}
-    elif a.compare_vote:
-        variants = {"no box voting": dict(int8=not a.float, vote=None), "box voting": dict(int8=not a.float)}
-    elif a.compare_odd_back:
-        variants = {"no back colour check": dict(int8=not a.float, odd_back=False),
-                    "back colour check": dict(int8=not a.float)}
-    elif a.compare_overhead_classifier:
-        variants = {"one classifier": dict(int8=not a.float, overhead_classifier=None),
-                    "overhead classifier": dict(int8=not a.float)}
+    elif parts:
+        arg, off, on, _ = PARTS[parts[0]]
+        variants = {off: dict(int8=not a.float, **{arg: None}), on: dict(int8=not a.float)}
     else:
         variants = {"": dict(int8=not a.float)}
     for kw in variants.values():
