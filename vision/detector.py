@@ -216,8 +216,9 @@ def crop_tile(img: np.ndarray, box, pad: float = CROP_PAD) -> tuple[np.ndarray, 
 
 def crops_to_tensor(crops: list[np.ndarray]) -> np.ndarray:
     """BGR uint8 crops -> float32 NCHW RGB in 0..1 (the classifier's input)."""
-    a = np.stack(crops)[..., ::-1].astype(np.float32) / 255.0
-    return np.ascontiguousarray(a.transpose(0, 3, 1, 2))
+    x = cv2.dnn.blobFromImages(crops, 1.0, swapRB=True)   # exact integers; dividing after (not scaling by
+    x /= 255.0                                             # 1/255) gives the values training used, bit for bit
+    return x
 
 
 def image_orientation_probs(crop_dir: np.ndarray, rotated: np.ndarray) -> np.ndarray:
@@ -407,23 +408,20 @@ class TileDetector:
         orient = np.zeros((len(boxes), 3), np.float32)
         if todo.any():
             probs[todo], orient[todo] = self.classify(img, boxes[todo], overhead)
-        for b, s, ls, p, po in zip(boxes, scores, loc_scores, probs, orient):
-            kind = int(p.argmax())
-            # face up or face down: both stages vote (a blank white dragon looks like a pale back up close,
-            # the locator sees the tile's body and layers); back if the product of their odds says so
-            q = float(ls[1] / max(ls[0] + ls[1], 1e-9))
-            if q * p[T.BACK] > (1 - q) * (1 - p[T.BACK]):
-                kind = T.BACK
-            elif kind == T.BACK:
-                kind = int(np.argsort(-p)[1])
-            if kind == T.BACK:
-                o = FACE_DOWN
-            elif po[2] >= UPSIDE_DOWN_MIN:
-                o = UPSIDE_DOWN
-            else:
-                o = UPRIGHT if po[0] >= po[1] else SIDEWAYS
-            top = np.argsort(-p)[:N_CANDIDATES]
-            cands = tuple((int(k), round(float(p[k]), 4)) for k in top if p[k] >= 0.01)
-            op = () if o == FACE_DOWN else tuple(round(float(v), 4) for v in po)
-            out.append(Detection(tuple(float(v) for v in b), kind, o, float(s * p[kind]), cands, op))
+        # face up or face down: both stages vote (a blank white dragon looks like a pale back up close, the
+        # locator sees the tile's body and layers); back if the product of their odds says so
+        rank = np.argsort(-probs, axis=1)
+        q = loc_scores[:, 1] / np.maximum(loc_scores[:, 0] + loc_scores[:, 1], 1e-9)
+        back = q * probs[:, T.BACK] > (1 - q) * (1 - probs[:, T.BACK])
+        kinds = np.where(back, T.BACK, np.where(rank[:, 0] == T.BACK, rank[:, 1], rank[:, 0]))
+        orients = np.where(back, FACE_DOWN, np.where(orient[:, 2] >= UPSIDE_DOWN_MIN, UPSIDE_DOWN,
+                                                     np.where(orient[:, 0] >= orient[:, 1], UPRIGHT, SIDEWAYS)))
+        conf = scores * probs[np.arange(len(boxes)), kinds]
+        top = rank[:, :N_CANDIDATES]
+        top_p = np.take_along_axis(probs, top, 1)
+        for b, k, o, c, tk, tp, po in zip(boxes.tolist(), kinds.tolist(), orients.tolist(), conf.tolist(),
+                                          top.tolist(), top_p.tolist(), orient.tolist()):
+            cands = tuple((kk, round(pp, 4)) for kk, pp in zip(tk, tp) if pp >= 0.01)
+            op = () if o == FACE_DOWN else tuple(round(v, 4) for v in po)
+            out.append(Detection(tuple(b), k, o, c, cands, op))
         return odd_backs(img, out) if self.odd_back else out
