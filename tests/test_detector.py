@@ -13,7 +13,7 @@ from datasets.generate import main as generate_main
 from datasets.generate import make_scene
 from scoring import tiles as T
 from vision.detector import (CROP, LOCATOR, ODD_BACK_FACTOR, ODD_BACK_REF, ImageError, TileDetector, crop_tile,
-                             decode_yolo, image_orientation_probs, letterbox, load_image, nms, odd_backs,
+                             crops_to_tensor, decode_yolo, image_orientation_probs, letterbox, load_image, nms, odd_backs,
                              overhead_like, vote_boxes)
 from vision.metrics import box_iou
 from vision.types import ORIENTATIONS, Detection
@@ -103,6 +103,17 @@ def test_box_voting_averages_a_tiles_boxes_only():
     out = vote_boxes(boxes, scores, keep, 0.7)
     assert out[0] == pytest.approx((0.9 * boxes[0] + 0.6 * boxes[1] + 0.3 * boxes[2]) / 1.8)
     assert out[1].tolist() == boxes[3].tolist()
+
+
+def test_crops_to_tensor_is_rgb_nchw_in_0_1_as_training_made_it():
+    rng = np.random.default_rng(3)
+    crops = [rng.integers(0, 256, (CROP, CROP, 3), np.uint8) for _ in range(5)]
+    x = crops_to_tensor(crops)
+    assert x.shape == (5, 3, CROP, CROP) and x.dtype == np.float32 and x.flags.c_contiguous
+    # the formula the classifier was trained with, value for value (BGR -> RGB, / 255)
+    ref = np.stack(crops)[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0
+    assert np.array_equal(x, ref)
+    assert x[2, 0, 4, 7] == np.float32(crops[2][4, 7, 2]) / np.float32(255.0)    # channel 0 is red
 
 
 def test_crop_tile_turns_wide_boxes_to_portrait():
