@@ -156,7 +156,7 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[floa
 
 def to_blob(img: np.ndarray) -> np.ndarray:
     """A BGR uint8 image -> 1x3xHxW float32 RGB in 0..1 (the locators' and the router's input)."""
-    return cv2.dnn.blobFromImage(img, 1 / 255.0, swapRB=True)
+    return crops_to_tensor([img])
 
 
 def router_input(img: np.ndarray) -> np.ndarray:
@@ -215,7 +215,7 @@ def crop_tile(img: np.ndarray, box, pad: float = CROP_PAD) -> tuple[np.ndarray, 
 
 
 def crops_to_tensor(crops: list[np.ndarray]) -> np.ndarray:
-    """BGR uint8 crops -> float32 NCHW RGB in 0..1 (the classifier's input)."""
+    """BGR uint8 crops (or images) of one size -> float32 NCHW RGB in 0..1 (the classifier's input)."""
     x = cv2.dnn.blobFromImages(crops, 1.0, swapRB=True)   # exact integers; dividing after (not scaling by
     x /= 255.0                                             # 1/255) gives the values training used, bit for bit
     return x
