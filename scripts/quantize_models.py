@@ -112,10 +112,9 @@ def main(argv=None) -> int:
     if "overhead-locator" in a.only and a.overhead_locator.exists():
         quantize_locator(a.overhead_locator, over)
     if "classifier" in a.only:
-        quantize(a.classifier, int8_path(a.classifier), classifier_batches(files), lambda n: n.op_type == "Gemm")
+        quantize_classifier(a.classifier, files)
     if "overhead-classifier" in a.only and a.overhead_classifier.exists():
-        quantize(a.overhead_classifier, int8_path(a.overhead_classifier), classifier_batches(over),
-                 lambda n: n.op_type == "Gemm")
+        quantize_classifier(a.overhead_classifier, over)
     return 0
 
 
@@ -130,6 +129,11 @@ def quantize_locator(path: Path, files: list[Path]) -> None:
         return module == detect and not head.match(node.name)
 
     quantize(path, int8_path(path), locator_batches(files, int(size)), loc_float)
+
+
+def quantize_classifier(path: Path, files: list[Path]) -> None:
+    """The crop classifier in int8, its final linear layers (Gemm) in float."""
+    quantize(path, int8_path(path), classifier_batches(files), lambda n: n.op_type == "Gemm")
 
 
 def _detect_module(path: Path) -> str:
