@@ -2,6 +2,7 @@
 
     python scripts/onnx_to_pt.py models/tile_locator.onnx runs/detector/recovered.pt [--calib DIR]
 
+The model may have its head split (scripts/split_locator_head.py): the DFL's weights are fixed, not learned.
 The export fuses each BatchNorm into its convolution (conv weight and bias). Building the same network from
 yolo11n.yaml, this copies the fused weights into the convolutions and sets every BatchNorm so that it reproduces
 the fused layer: running mean/var and the affine (gamma, beta) are calibrated on real images, so that the layer
@@ -23,7 +24,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.train_detector import offline_ultralytics  # noqa: E402
-from vision.detector import letterbox, to_blob  # noqa: E402
+from vision.detector import letterbox, to_blob, yolo_output  # noqa: E402
+
+
+def onnx_output(sess, x: np.ndarray, imgsz: int) -> np.ndarray:
+    """The model's ultralytics output (1, 4+nc, N), also from a split head (scripts/split_locator_head.py)."""
+    out = sess.run(None, {sess.get_inputs()[0].name: x})
+    return yolo_output(*out, imgsz) if len(out) == 2 else out[0]
 
 
 def calib_batch(d: Path, imgsz: int, n: int) -> np.ndarray:
@@ -107,7 +114,7 @@ def main(argv=None) -> int:
         y = det(torch.from_numpy(x))
         y = (y[0] if isinstance(y, (list, tuple)) else y).numpy()
     sess = ort.InferenceSession(str(a.onnx), providers=["CPUExecutionProvider"])
-    ref = np.concatenate([sess.run(None, {sess.get_inputs()[0].name: x[i:i + 1]})[0] for i in range(len(x))])
+    ref = np.concatenate([onnx_output(sess, x[i:i + 1], imgsz) for i in range(len(x))])
     print(f"max |torch - onnx| = {np.abs(y - ref).max():.4g} (output range {np.abs(ref).max():.4g}), "
           f"{len(bns)} BatchNorms calibrated on {len(x)} images")
     a.out.parent.mkdir(parents=True, exist_ok=True)

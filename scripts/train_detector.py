@@ -2,10 +2,11 @@
 
     python scripts/train_detector.py --name bin512 --mode binary --imgsz 512 --epochs 30 [--hours 0.5]
     python scripts/train_detector.py --name bin512 --resume          # continue from runs/detector/NAME/weights/last.pt
-    python scripts/train_detector.py --name bin512 --export models/tile_locator.onnx
+    python scripts/train_detector.py --name bin512 --export models/tile_locator.onnx   # head split, see below
 
 --mode binary : 2 classes (0 = face-up tile, 1 = face-down tile); the crop classifier gives the kind (two-stage).
 --mode tiles  : 43 classes (tile ids 0..41, 42 = back), one stage.
+--export writes the ONNX model with its head split (scripts/split_locator_head.py), as the runtime wants it.
 Data: synthetic scenes (datasets.generate) + the real riichi photos' train split (prepare_detector_data.py).
 """
 from __future__ import annotations
@@ -18,6 +19,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from scripts.split_locator_head import split_head  # noqa: E402
 
 
 def offline_ultralytics():
@@ -114,7 +117,8 @@ def main(argv=None) -> int:
         out = model.export(format="onnx", imgsz=a.imgsz, opset=17, simplify=False, dynamic=False, device="cpu")
         a.export.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(out, a.export)
-        print(f"exported {w} -> {a.export} ({a.export.stat().st_size / 1e6:.1f} MB)")
+        split_head(a.export, a.export)       # the runtime decodes boxes of sure anchors only
+        print(f"exported {w} -> {a.export} ({a.export.stat().st_size / 1e6:.1f} MB, head split)")
         return 0
     if a.resume:
         model = YOLO(str(run_dir / "weights" / "last.pt"))

@@ -13,8 +13,8 @@ from datasets.generate import main as generate_main
 from datasets.generate import make_scene
 from scoring import tiles as T
 from vision.detector import (CROP, LOCATOR, ODD_BACK_FACTOR, ODD_BACK_REF, ImageError, TileDetector, crop_tile,
-                             crops_to_tensor, decode_yolo, image_orientation_probs, letterbox, load_image, nms, odd_backs,
-                             overhead_like, vote_boxes)
+                             crops_to_tensor, decode_raw, decode_yolo, image_orientation_probs, letterbox, load_image,
+                             nms, odd_backs, overhead_like, to_blob, vote_boxes, yolo_anchors, yolo_output)
 from vision.metrics import box_iou
 from vision.types import ORIENTATIONS, Detection
 
@@ -105,6 +105,78 @@ def test_box_voting_averages_a_tiles_boxes_only():
     assert out[1].tolist() == boxes[3].tolist()
 
 
+def test_box_voting_is_the_full_iou_vote():
+    """vote_boxes measures only a kept box against boxes centred inside it (enough above IoU 0.5): the result is
+    that of every pair's IoU, on random frames of clustered boxes, at several vote thresholds."""
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        n = int(rng.integers(1, 150))
+        xy, wh = rng.uniform(0, 600, (n, 2)), rng.uniform(5, 40, (n, 2))
+        base = np.concatenate([xy, xy + wh], 1)
+        boxes = np.concatenate([base, base[rng.integers(0, n, 3 * n)] + rng.normal(0, 2, (3 * n, 4))])
+        boxes[:, 2:] = np.maximum(boxes[:, 2:], boxes[:, :2] + 0.5)
+        scores = rng.uniform(0.25, 1, len(boxes))
+        keep = nms(boxes, scores, 0.5)
+        for vote in (0.55, 0.7, 0.9):
+            wt = np.where(box_iou(boxes[keep], boxes) >= vote, scores[None], 0.0)
+            assert vote_boxes(boxes, scores, keep, vote) == pytest.approx((wt @ boxes) / wt.sum(1, keepdims=True))
+
+
+def _one_hot_dist(n_anchors: int, sides: dict[int, tuple[int, int, int, int]]) -> np.ndarray:
+    """Box distributions (1, 64, N): anchor -> (left, top, right, bottom) in grid cells, each a sure bin."""
+    dist = np.full((1, 4, 16, n_anchors), -30.0, np.float32)
+    for a, ltrb in sides.items():
+        for side, v in enumerate(ltrb):
+            dist[0, side, v, a] = 30.0
+    return dist.reshape(1, 64, n_anchors)
+
+
+def test_decode_raw_reads_a_split_yolo_head():
+    """A 32 px input: a 4x4 grid of stride 8, 2x2 of 16 and 1x1 of 32 (21 anchors, cell centres). The box of an
+    anchor is its centre minus left/top and plus right/bottom (the expected bins), times its stride."""
+    anchors, strides = yolo_anchors(32)
+    assert len(anchors) == 21 and anchors[5].tolist() == [1.5, 1.5] and strides[5] == 8
+    assert anchors[17].tolist() == [1.5, 0.5] and strides[17] == 16 and anchors[20].tolist() == [0.5, 0.5]
+    dist = _one_hot_dist(21, {5: (2, 1, 3, 2), 20: (0, 0, 1, 1), 17: (1, 1, 1, 1)})
+    logits = np.full((1, 2, 21), -9.0, np.float32)
+    logits[0, 1, 5] = 3.0                        # class 1, sure
+    logits[0, 0, 20] = 0.0                       # class 0, sigmoid 0.5
+    logits[0, 0, 17] = -2.0                      # sigmoid 0.12: under the threshold
+    boxes, scores, cls, cls_scores = decode_raw(dist, logits, 32, 0.25, 0.5, vote=None)
+    assert boxes == pytest.approx(np.array([[-4, 4, 36, 28], [16, 16, 48, 48]]), abs=1e-6)
+    assert cls.tolist() == [1, 0] and scores == pytest.approx([1 / (1 + np.exp(-3)), 0.5])
+    assert cls_scores[0] == pytest.approx([1 / (1 + np.exp(9)), 1 / (1 + np.exp(-3))])
+    # the same as decoding the whole head's output the exported model gave (yolo_output), on random outputs
+    rng = np.random.default_rng(0)
+    dist, logits = rng.normal(0, 3, (1, 64, 21)).astype(np.float32), rng.normal(-1, 2, (1, 2, 21)).astype(np.float32)
+    full = yolo_output(dist, logits, 32)
+    assert full.shape == (1, 6, 21)
+    for a, b in zip(decode_raw(dist, logits, 32, 0.3, 0.5), decode_yolo(full, 0.3, 0.5)):
+        assert np.asarray(a) == pytest.approx(np.asarray(b), abs=1e-4)
+    with pytest.raises(Exception, match="anchors"):
+        decode_raw(dist, logits, 64, 0.3, 0.5)
+
+
+def test_committed_locators_have_split_heads():
+    """The committed locators output box distributions and class logits (scripts/split_locator_head.py)."""
+    import onnxruntime as ort
+    for path in sorted((ROOT / "models").glob("tile_locator*.onnx")):
+        outs = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).get_outputs()
+        assert [o.name for o in outs] == ["box_dist", "cls_logits"], path.name
+        assert outs[0].shape[1] == 64 and outs[1].shape[1] == 2
+
+
+def test_split_locator_head_refuses_other_models(tmp_path):
+    py = sys.executable
+    r = subprocess.run([py, "scripts/split_locator_head.py", str(ROOT / "models" / "tile_classifier.onnx"), "--out",
+                        str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 2 and "not an ultralytics YOLO detection export" in r.stderr and not list(tmp_path.iterdir())
+    (tmp_path / "junk.onnx").write_text("junk")
+    r = subprocess.run([py, "scripts/split_locator_head.py", str(tmp_path / "junk.onnx")], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "not an ONNX model" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_crops_to_tensor_is_rgb_nchw_in_0_1_as_training_made_it():
     rng = np.random.default_rng(3)
     crops = [rng.integers(0, 256, (CROP, CROP, 3), np.uint8) for _ in range(5)]
@@ -114,6 +186,15 @@ def test_crops_to_tensor_is_rgb_nchw_in_0_1_as_training_made_it():
     ref = np.stack(crops)[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0
     assert np.array_equal(x, ref)
     assert x[2, 0, 4, 7] == np.float32(crops[2][4, 7, 2]) / np.float32(255.0)    # channel 0 is red
+
+
+def test_to_blob_is_the_locators_training_input():
+    """to_blob (the locators' and the router's input) gives ultralytics' training formula value for value."""
+    img = np.random.default_rng(4).integers(0, 256, (37, 53, 3), np.uint8)
+    x = to_blob(img)
+    assert x.shape == (1, 3, 37, 53) and x.dtype == np.float32 and x.flags.c_contiguous
+    assert np.array_equal(x, img[None, ..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+    assert np.array_equal(x, crops_to_tensor([img]))
 
 
 def test_crop_tile_turns_wide_boxes_to_portrait():
@@ -371,6 +452,9 @@ def test_smoke_training_both_stages(tmp_path):
     r = run("scripts/train_detector.py", "--name", "smoke", "--imgsz", "160", "--project", str(tmp_path / "runs"),
             "--export", str(onnx_loc))
     assert r.returncode == 0, r.stderr[-3000:]
+    import onnxruntime as ort
+    outs = ort.InferenceSession(str(onnx_loc), providers=["CPUExecutionProvider"]).get_outputs()
+    assert [o.name for o in outs] == ["box_dist", "cls_logits"]       # exported with its head split
     onnx_cls = tmp_path / "cls.onnx"
     r = run("scripts/train_classifier.py", "--out", str(tmp_path / "cls"), "--minutes", "0.05",
             "--train", f"{data}/synth/train:4:1", f"{data}/real/train:4:1", "--val", f"{data}/real/heldout:4:1",
@@ -379,7 +463,8 @@ def test_smoke_training_both_stages(tmp_path):
     det = TileDetector(onnx_loc, onnx_cls, conf=0.0001)
     dets = det.detect(cv2.imread(str(src)))
     assert all(0 <= d.kind <= T.BACK for d in dets)
-    # a lost checkpoint is recovered from the exported model: the torch network reproduces the ONNX output
+    # a lost checkpoint is recovered from the exported model: the torch network reproduces the ONNX output (the
+    # split head's outputs decoded by yolo_output: the anchors, strides and DFL bins are those of ultralytics)
     r = run("scripts/onnx_to_pt.py", str(onnx_loc), str(tmp_path / "recovered.pt"),
             "--calib", str(data / "synth" / "train" / "images"), "--n", "4")
     assert r.returncode == 0, r.stderr[-3000:]

@@ -1,7 +1,10 @@
 """Tile detector runtime: onnxruntime only (no torch).
 
 Two stages, both trained by this project (scripts/train_detector.py, scripts/train_classifier.py):
-  1. models/tile_locator.onnx   YOLO (ultralytics yolo11n, 2 classes: face-up tile / face-down tile)
+  1. models/tile_locator.onnx   YOLO (ultralytics yolo11n, 2 classes: face-up tile / face-down tile), its head
+                                 split (scripts/split_locator_head.py): box distributions and class logits of
+                                 every anchor; decode_raw works out the boxes of the anchors that pass the
+                                 threshold (an exported model's whole output is read as well: decode_yolo)
      models/tile_locator_overhead.onnx (optional) the same network fine-tuned on overhead frames at a larger
                                  input; run instead when a frame is (or looks like) an overhead view of the table
   2. models/tile_classifier.onnx small CNN on 64x64 crops turned to portrait: tile kind (0..41, 42 = back)
@@ -19,6 +22,7 @@ Many faces look the same both ways up (4 dots, 8 bamboo ...), so upside_down nee
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
@@ -50,6 +54,7 @@ ODD_BACK_DIST = 25.0      # ... this far (Lab, lightness weighted ODD_BACK_L) fr
 ODD_BACK_NEAR = 4         # ... its nearest sure backs is a shadow or an object, not a back (see odd_backs) ...
 ODD_BACK_L = 0.3
 ODD_BACK_FACTOR = 0.15    # ... and its confidence is scaled by this
+YOLO_STRIDES = (8, 16, 32)  # the YOLO head's grid strides (yolo11)
 N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
 
 
@@ -155,8 +160,13 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[floa
 
 
 def to_blob(img: np.ndarray) -> np.ndarray:
-    """A BGR uint8 image -> 1x3xHxW float32 RGB in 0..1 (the locators' and the router's input)."""
-    return crops_to_tensor([img])
+    """A BGR uint8 image -> 1x3xHxW float32 RGB in 0..1 (the locators' and the router's input), the values of
+    crops_to_tensor bit for bit. Channel by channel into one new array: a tenth of blobFromImages' time on a
+    640 px frame (4.5 -> 0.45 ms)."""
+    out = np.empty((1, 3) + img.shape[:2], np.float32)
+    for c, ch in enumerate(cv2.split(img)[::-1]):
+        np.divide(ch, np.float32(255.0), out=out[0, c], dtype=np.float32)
+    return out
 
 
 def router_input(img: np.ndarray) -> np.ndarray:
@@ -176,25 +186,101 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
 def vote_boxes(boxes: np.ndarray, scores: np.ndarray, keep: np.ndarray, vote: float) -> np.ndarray:
     """Each kept box as the score-weighted mean of all the boxes overlapping it by at least ``vote`` IoU (itself
     included). The locator places a tile's edges from several anchors, each a little off; their mean is tighter
-    than the best-scoring box alone (synthetic test mAP50-95 0.872 -> 0.879, real held-out 0.860 -> 0.865)."""
-    wt = np.where(box_iou(boxes[keep], boxes) >= vote, np.asarray(scores, np.float64)[None], 0.0)
-    return (wt @ boxes) / wt.sum(1, keepdims=True)
+    than the best-scoring box alone (synthetic test mAP50-95 0.872 -> 0.879, real held-out 0.860 -> 0.865).
+    A box overlapping another by IoU > 0.5 has its centre inside it (else at most half of it would be shared),
+    so for vote > 0.5 only the pairs of a kept box and a box centred inside it are measured (an overhead frame:
+    7,000 of 170,000 pairs, a tenth of the time); the result is the same."""
+    boxes = np.asarray(boxes, np.float64)
+    w = np.asarray(scores, np.float64)
+    kb = boxes[keep]
+    if vote <= 0.5 or not len(kb):
+        wt = np.where(box_iou(kb, boxes) >= vote, w[None], 0.0)
+        return (wt @ boxes) / wt.sum(1, keepdims=True)
+    c = (boxes[:, :2] + boxes[:, 2:]) / 2
+    order = np.argsort(c[:, 0], kind="stable")
+    cx = c[order, 0]
+    lo, hi = np.searchsorted(cx, kb[:, 0], "left"), np.searchsorted(cx, kb[:, 2], "right")
+    n = hi - lo
+    k = np.repeat(np.arange(len(kb)), n)                                   # pairs: kept box k, box j ...
+    j = order[np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n) + np.repeat(lo, n)]
+    inside = (c[j, 1] >= kb[k, 1]) & (c[j, 1] <= kb[k, 3])                 # ... centred inside it
+    k, j = k[inside], j[inside]
+    a, b = kb[k], boxes[j]
+    iw = np.maximum(np.minimum(a[:, 2], b[:, 2]) - np.maximum(a[:, 0], b[:, 0]), 0)
+    ih = np.maximum(np.minimum(a[:, 3], b[:, 3]) - np.maximum(a[:, 1], b[:, 1]), 0)
+    inter = iw * ih
+    union = ((a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]) + (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]) - inter)
+    ok = inter >= vote * union                                              # IoU >= vote
+    k, j = k[ok], j[ok]
+    total = np.bincount(k, w[j], len(kb))
+    return np.stack([np.bincount(k, w[j] * boxes[j, i], len(kb)) for i in range(4)], 1) / total[:, None]
+
+
+def _select(xywh: np.ndarray, cls_scores: np.ndarray, conf: float, iou: float, max_det: int,
+            vote: Optional[float]):
+    """Candidates (centre-size boxes in letterbox pixels, every class's score) at or above conf -> boxes
+    (xyxy), scores, classes and class scores of the boxes kept by class-agnostic NMS (and voted, see vote_boxes)."""
+    cls = cls_scores.argmax(1)
+    score = cls_scores[np.arange(len(cls)), cls]
+    xy, wh = xywh[:, :2], xywh[:, 2:4]
+    boxes = np.concatenate([xy - wh / 2, xy + wh / 2], 1)
+    keep = nms(boxes, score, iou)[:max_det]
+    kept = boxes[keep] if vote is None else vote_boxes(boxes, score, keep, vote)
+    return kept, score[keep], cls[keep], cls_scores[keep]
 
 
 def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 400, vote: Optional[float] = BOX_VOTE):
     """ultralytics (1, 4+nc, N) output -> boxes (xyxy, letterbox pixels), scores, classes (class-agnostic NMS)
     and every class's score of the kept boxes (N, nc). vote: see vote_boxes (None: the kept boxes as they are)."""
-    p = out[0].T                                   # (N, 4+nc)
-    cls_scores = p[:, 4:]
-    cls = cls_scores.argmax(1)
-    score = cls_scores[np.arange(len(p)), cls]
-    m = score >= conf
-    p, cls, score, cls_scores = p[m], cls[m], score[m], cls_scores[m]
-    xy, wh = p[:, :2], p[:, 2:4]
-    boxes = np.concatenate([xy - wh / 2, xy + wh / 2], 1)
-    keep = nms(boxes, score, iou)[:max_det]
-    kept = boxes[keep] if vote is None else vote_boxes(boxes, score, keep, vote)
-    return kept, score[keep], cls[keep], cls_scores[keep]
+    p = out[0]
+    m = p[4:].max(0) >= conf
+    return _select(p[:4, m].T, p[4:, m].T, conf, iou, max_det, vote)
+
+
+@lru_cache(maxsize=8)
+def yolo_anchors(size: int, strides: tuple[int, ...] = YOLO_STRIDES) -> tuple[np.ndarray, np.ndarray]:
+    """A size x size input's anchor points (N, 2: x, y in grid cells, cell centres) and their strides (N,), in
+    the order of the YOLO head's outputs: each stride's grid row by row (ultralytics make_anchors)."""
+    pts, st = [], []
+    for s in strides:
+        n = size // s
+        y, x = np.mgrid[0:n, 0:n] + 0.5
+        pts.append(np.stack([x.ravel(), y.ravel()], 1))
+        st.append(np.full(n * n, s, np.float64))
+    return np.concatenate(pts), np.concatenate(st)
+
+
+def dfl_boxes(dist: np.ndarray, anchors: np.ndarray, strides: np.ndarray) -> np.ndarray:
+    """The YOLO head's box distributions (k, 4*R: left, top, right, bottom distances, R bins each, logits) ->
+    centre-size boxes (k, 4) in input pixels: each distance is its softmax's expected bin (ultralytics DFL and
+    dist2bbox)."""
+    d = dist.reshape(len(dist), 4, dist.shape[1] // 4).astype(np.float64)
+    e = np.exp(d - d.max(2, keepdims=True))
+    dist = (e * np.arange(d.shape[2])).sum(2) / e.sum(2)                 # (k, 4)
+    x1y1, x2y2 = anchors - dist[:, :2], anchors + dist[:, 2:]
+    return np.concatenate([(x1y1 + x2y2) / 2, x2y2 - x1y1], 1) * strides[:, None]
+
+
+def yolo_output(dist: np.ndarray, logits: np.ndarray, size: int) -> np.ndarray:
+    """A split-head locator's outputs -> the whole ultralytics output (1, 4+nc, N) (boxes of every anchor,
+    class sigmoids), as the exported model before splitting gave it."""
+    anchors, strides = yolo_anchors(int(size))
+    boxes = dfl_boxes(dist[0].T, anchors, strides)
+    return np.concatenate([boxes.T, 1 / (1 + np.exp(-logits[0].astype(np.float64)))])[None].astype(np.float32)
+
+
+def decode_raw(dist: np.ndarray, logits: np.ndarray, size: int, conf: float, iou: float, max_det: int = 400,
+               vote: Optional[float] = BOX_VOTE):
+    """A split-head locator's outputs (scripts/split_locator_head.py): box distributions (1, 4*R, N) and class
+    logits (1, nc, N) of a size x size input -> as decode_yolo. Only the anchors whose best class reaches conf
+    get their boxes worked out (the whole head's softmax took a sixth of an overhead locator pass)."""
+    lg = logits[0]
+    m = np.flatnonzero(lg.max(0) >= np.log(conf / (1 - conf)))          # sigmoid(logit) >= conf
+    anchors, strides = yolo_anchors(int(size))
+    if len(anchors) != lg.shape[1]:
+        raise ModelError(f"locator output has {lg.shape[1]} anchors, a {size} px input has {len(anchors)}")
+    cls_scores = 1 / (1 + np.exp(-lg[:, m].T.astype(np.float64)))
+    return _select(dfl_boxes(dist[0][:, m].T, anchors[m], strides[m]), cls_scores, conf, iou, max_det, vote)
 
 
 def crop_tile(img: np.ndarray, box, pad: float = CROP_PAD) -> tuple[np.ndarray, bool]:
@@ -327,8 +413,9 @@ class TileDetector:
         self.cls_over = _session(overhead_classifier, threads) if overhead_classifier is not None else None
         self.overhead_classifier_path = overhead_classifier
         self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
-        n_out = self.loc.get_outputs()[0].shape[1]
-        self.n_loc_classes = int(n_out) - 4 if isinstance(n_out, int) else None
+        outs = self.loc.get_outputs()
+        n_out = outs[-1].shape[1]     # a split head's class logits (nc), or ultralytics' 4 + nc rows
+        self.n_loc_classes = (int(n_out) - (4 if len(outs) == 1 else 0)) if isinstance(n_out, int) else None
 
     def locate(self, img: np.ndarray, overhead: bool = False):
         """Stage 1: boxes (N,4) in original pixels, scores (N,), locator classes (N,), all class scores (N,nc).
@@ -336,8 +423,11 @@ class TileDetector:
         sess = self.loc_over if overhead and self.loc_over is not None else self.loc
         inp = sess.get_inputs()[0]
         lb, r, (px, py) = letterbox(img, int(inp.shape[2]))
-        out = sess.run(None, {inp.name: to_blob(lb)})[0]
-        boxes, scores, cls, cls_scores = decode_yolo(out, self.conf, self.iou, vote=self.vote)
+        out = sess.run(None, {inp.name: to_blob(lb)})
+        if len(out) == 2:             # split head: box distributions and class logits
+            boxes, scores, cls, cls_scores = decode_raw(*out, lb.shape[0], self.conf, self.iou, vote=self.vote)
+        else:
+            boxes, scores, cls, cls_scores = decode_yolo(out[0], self.conf, self.iou, vote=self.vote)
         boxes = (boxes - [px, py, px, py]) / r
         h, w = img.shape[:2]
         boxes = np.clip(boxes, 0, [w, h, w, h])
