@@ -166,6 +166,16 @@ def test_committed_locators_have_split_heads():
         assert outs[0].shape[1] == 64 and outs[1].shape[1] == 2
 
 
+def test_sessions_stop_spinning_after_each_run(detector):
+    """The detector's sessions run one after another on 2 cores: each may busy-wait within a run, none after it
+    (a session still spinning would take a core from the next one)."""
+    sessions = [s for s in (detector.loc, detector.loc_over, detector.cls, detector.cls_over, detector.router) if s]
+    assert len(sessions) == 5
+    for s in sessions:
+        opts = s.get_session_options()
+        assert opts.get_session_config_entry("session.force_spinning_stop") == "1"
+
+
 def test_split_locator_head_refuses_other_models(tmp_path):
     py = sys.executable
     r = subprocess.run([py, "scripts/split_locator_head.py", str(ROOT / "models" / "tile_classifier.onnx"), "--out",
