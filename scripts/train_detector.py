@@ -6,7 +6,7 @@
 
 --mode binary : 2 classes (0 = face-up tile, 1 = face-down tile); the crop classifier gives the kind (two-stage).
 --mode tiles  : 43 classes (tile ids 0..41, 42 = back), one stage.
---export writes the ONNX model with its head split (scripts/split_locator_head.py), as the runtime wants it.
+--export writes the ONNX model with its head split (scripts/locator_graph.py), as the runtime wants it.
 Data: synthetic scenes (datasets.generate) + the real riichi photos' train split (prepare_detector_data.py).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.split_locator_head import split_head  # noqa: E402
+from scripts.locator_graph import runtime_graph  # noqa: E402
 
 
 def offline_ultralytics():
@@ -117,7 +117,7 @@ def main(argv=None) -> int:
         out = model.export(format="onnx", imgsz=a.imgsz, opset=17, simplify=False, dynamic=False, device="cpu")
         a.export.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(out, a.export)
-        split_head(a.export, a.export)       # the runtime decodes boxes of sure anchors only
+        runtime_graph(a.export, a.export)    # head split: the runtime decodes boxes of sure anchors only
         print(f"exported {w} -> {a.export} ({a.export.stat().st_size / 1e6:.1f} MB, head split)")
         return 0
     if a.resume:

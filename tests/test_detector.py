@@ -157,13 +157,76 @@ def test_decode_raw_reads_a_split_yolo_head():
         decode_raw(dist, logits, 64, 0.3, 0.5)
 
 
-def test_committed_locators_have_split_heads():
-    """The committed locators output box distributions and class logits (scripts/split_locator_head.py)."""
+def test_committed_locators_are_in_the_runtime_form():
+    """The committed locators output box distributions and class logits (scripts/locator_graph.py); the int8 ones
+    take the letterboxed BGR uint8 image as it is, the float ones the float RGB NCHW tensor."""
     import onnxruntime as ort
-    for path in sorted((ROOT / "models").glob("tile_locator*.onnx")):
-        outs = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).get_outputs()
+    paths = sorted((ROOT / "models").glob("tile_locator*.onnx"))
+    assert len(paths) == 4
+    for path in paths:
+        sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        outs, inp = sess.get_outputs(), sess.get_inputs()[0]
         assert [o.name for o in outs] == ["box_dist", "cls_logits"], path.name
         assert outs[0].shape[1] == 64 and outs[1].shape[1] == 2
+        if path.stem.endswith("_int8"):
+            assert inp.type == "tensor(uint8)" and inp.shape[0] == 1 and inp.shape[3] == 3, path.name
+        else:
+            assert inp.type == "tensor(float)" and inp.shape[1] == 3, path.name
+
+
+def test_byte_input_gives_the_int8_models_outputs_bit_for_bit(tmp_path):
+    """locator_graph.byte_input on a small int8 model quantized as quantize_models quantizes (input scale 1/255):
+    the BGR uint8 image in gives what the float RGB tensor gave, bit for bit; a model whose input scale is not
+    1/255 is left alone."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+    from scripts.locator_graph import BYTE_INPUT, byte_input
+    from scripts.quantize_models import quantize
+
+    rng = np.random.default_rng(5)
+    w = numpy_helper.from_array(rng.normal(0, 0.5, (4, 3, 3, 3)).astype(np.float32), "w")
+    b = numpy_helper.from_array(rng.normal(0, 0.1, 4).astype(np.float32), "b")
+    graph = helper.make_graph([helper.make_node("Conv", ["images", "w", "b"], ["y"], pads=[1, 1, 1, 1]),
+                               helper.make_node("Relu", ["y"], ["out"])], "tiny",
+                              [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, 12, 10])],
+                              [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 4, 12, 10])], [w, b])
+    src = tmp_path / "tiny.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(src))
+    imgs = [rng.integers(0, 256, (12, 10, 3), np.uint8) for _ in range(4)]
+    imgs[0][0, 0] = 0
+    imgs[0][0, 1] = 255                      # the calibration sees 0 and 1: input scale 1/255
+    q8 = tmp_path / "tiny_int8.onnx"
+    quantize(src, q8, [to_blob(im) for im in imgs], lambda n: False)
+    before = ort.InferenceSession(str(q8), providers=["CPUExecutionProvider"])
+    model = byte_input(onnx.load(str(q8)))
+    assert model is not None
+    onnx.save(model, str(tmp_path / "byte.onnx"))
+    after = ort.InferenceSession(str(tmp_path / "byte.onnx"), providers=["CPUExecutionProvider"])
+    assert after.get_inputs()[0].name == BYTE_INPUT and after.get_inputs()[0].shape == [1, 12, 10, 3]
+    for im in imgs + [rng.integers(0, 256, (12, 10, 3), np.uint8)]:
+        ref = before.run(None, {"images": to_blob(im)})[0]
+        assert np.array_equal(after.run(None, {BYTE_INPUT: im[None]})[0], ref)
+        assert not np.array_equal(after.run(None, {BYTE_INPUT: im[None, ..., ::-1].copy()})[0], ref)  # BGR matters
+    dim = tmp_path / "dim_int8.onnx"        # brightest input 0.5: scale 0.5/255, not the pixel values
+    quantize(src, dim, [to_blob(im // 2) for im in imgs], lambda n: False)
+    assert byte_input(onnx.load(str(dim))) is None
+
+
+def test_locator_graph_refuses_other_models(tmp_path):
+    py = sys.executable
+    r = subprocess.run([py, "scripts/locator_graph.py", str(ROOT / "models" / "tile_classifier.onnx"), "--out",
+                        str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 2 and "not an ultralytics YOLO detection export" in r.stderr and not list(tmp_path.iterdir())
+    (tmp_path / "junk.onnx").write_text("junk")
+    r = subprocess.run([py, "scripts/locator_graph.py", str(tmp_path / "junk.onnx")], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "not an ONNX model" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run([py, "scripts/locator_graph.py", str(ROOT / "models" / "tile_locator_int8.onnx"), "--out",
+                        str(tmp_path / "same")], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0 and "already in the runtime form" in r.stdout
+    assert (tmp_path / "same" / "tile_locator_int8.onnx").read_bytes() == \
+        (ROOT / "models" / "tile_locator_int8.onnx").read_bytes()
 
 
 def test_sessions_stop_spinning_after_each_run(detector):
@@ -174,17 +237,6 @@ def test_sessions_stop_spinning_after_each_run(detector):
     for s in sessions:
         opts = s.get_session_options()
         assert opts.get_session_config_entry("session.force_spinning_stop") == "1"
-
-
-def test_split_locator_head_refuses_other_models(tmp_path):
-    py = sys.executable
-    r = subprocess.run([py, "scripts/split_locator_head.py", str(ROOT / "models" / "tile_classifier.onnx"), "--out",
-                        str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
-    assert r.returncode == 2 and "not an ultralytics YOLO detection export" in r.stderr and not list(tmp_path.iterdir())
-    (tmp_path / "junk.onnx").write_text("junk")
-    r = subprocess.run([py, "scripts/split_locator_head.py", str(tmp_path / "junk.onnx")], cwd=ROOT,
-                       capture_output=True, text=True)
-    assert r.returncode == 2 and "not an ONNX model" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_crops_to_tensor_is_rgb_nchw_in_0_1_as_training_made_it():

@@ -2,7 +2,7 @@
 
 Two stages, both trained by this project (scripts/train_detector.py, scripts/train_classifier.py):
   1. models/tile_locator.onnx   YOLO (ultralytics yolo11n, 2 classes: face-up tile / face-down tile), its head
-                                 split (scripts/split_locator_head.py): box distributions and class logits of
+                                 split (scripts/locator_graph.py): box distributions and class logits of
                                  every anchor; decode_raw works out the boxes of the anchors that pass the
                                  threshold (an exported model's whole output is read as well: decode_yolo)
      models/tile_locator_overhead.onnx (optional) the same network fine-tuned on overhead frames at a larger
@@ -271,7 +271,7 @@ def yolo_output(dist: np.ndarray, logits: np.ndarray, size: int) -> np.ndarray:
 
 def decode_raw(dist: np.ndarray, logits: np.ndarray, size: int, conf: float, iou: float, max_det: int = 400,
                vote: Optional[float] = BOX_VOTE):
-    """A split-head locator's outputs (scripts/split_locator_head.py): box distributions (1, 4*R, N) and class
+    """A split-head locator's outputs (scripts/locator_graph.py): box distributions (1, 4*R, N) and class
     logits (1, nc, N) of a size x size input -> as decode_yolo. Only the anchors whose best class reaches conf
     get their boxes worked out (the whole head's softmax took a sixth of an overhead locator pass)."""
     lg = logits[0]
@@ -425,8 +425,9 @@ class TileDetector:
         overhead: run the overhead locator (when there is one)."""
         sess = self.loc_over if overhead and self.loc_over is not None else self.loc
         inp = sess.get_inputs()[0]
-        lb, r, (px, py) = letterbox(img, int(inp.shape[2]))
-        out = sess.run(None, {inp.name: to_blob(lb)})
+        byte = inp.type == "tensor(uint8)"      # the letterboxed BGR image as it is, 1xHxWx3 (locator_graph.py)
+        lb, r, (px, py) = letterbox(img, int(inp.shape[1] if byte else inp.shape[2]))
+        out = sess.run(None, {inp.name: lb[None] if byte else to_blob(lb)})
         if len(out) == 2:             # split head: box distributions and class logits
             boxes, scores, cls, cls_scores = decode_raw(*out, lb.shape[0], self.conf, self.iou, vote=self.vote)
         else:
