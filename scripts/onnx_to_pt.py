@@ -2,7 +2,7 @@
 
     python scripts/onnx_to_pt.py models/tile_locator.onnx runs/detector/recovered.pt [--calib DIR]
 
-The model may have its head split (scripts/locator_graph.py): the DFL's weights are fixed, not learned.
+The model may have its head split (scripts/runtime_graph.py): the DFL's weights are fixed, not learned.
 The export fuses each BatchNorm into its convolution (conv weight and bias). Building the same network from
 yolo11n.yaml, this copies the fused weights into the convolutions and sets every BatchNorm so that it reproduces
 the fused layer: running mean/var and the affine (gamma, beta) are calibrated on real images, so that the layer
@@ -28,7 +28,7 @@ from vision.detector import letterbox, to_blob, yolo_output  # noqa: E402
 
 
 def onnx_output(sess, x: np.ndarray, imgsz: int) -> np.ndarray:
-    """The model's ultralytics output (1, 4+nc, N), also from a split head (scripts/locator_graph.py)."""
+    """The model's ultralytics output (1, 4+nc, N), also from a split head (scripts/runtime_graph.py)."""
     out = sess.run(None, {sess.get_inputs()[0].name: x})
     return yolo_output(*out, imgsz) if len(out) == 2 else out[0]
 

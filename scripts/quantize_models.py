@@ -12,8 +12,8 @@ float models; the
 runtime (vision/detector.py) uses an int8 model when it is there. Calibration images come from the training
 data (never the test splits). What stays in float: the YOLO head's last convolutions and its box decoding
 (boxes in pixels and class scores in 0..1 share one output tensor, which one int8 scale cannot hold), and the
-classifier's final linear layers. An int8 locator is then put in the runtime's form (scripts/locator_graph.py:
-head split, and the letterboxed BGR uint8 image as its input when its input quantization is the pixel values
+classifier's final linear layers. The int8 models are then put in the runtime's form (scripts/runtime_graph.py:
+a locator's head split, and the BGR uint8 image(s) as input when the input quantization is the pixel values
 themselves). `scripts/evaluate_detector_figures.py --compare-float` prints accuracy and speed of both side by side.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.locator_graph import runtime_graph  # noqa: E402
+from scripts.runtime_graph import runtime_graph  # noqa: E402
 from vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR,  # noqa: E402
                              crop_tile, crops_to_tensor, int8_path, letterbox, to_blob)
 
@@ -131,13 +131,19 @@ def quantize_locator(path: Path, files: list[Path]) -> None:
         return module == detect and not head.match(node.name)
 
     quantize(path, int8_path(path), locator_batches(files, int(size)), loc_float)
-    done = runtime_graph(int8_path(path), int8_path(path))      # split head, byte input
-    print(f"  {int8_path(path).name}: {', '.join(done) or 'in the runtime form already'}")
+    to_runtime_form(int8_path(path))
 
 
 def quantize_classifier(path: Path, files: list[Path]) -> None:
     """The crop classifier in int8, its final linear layers (Gemm) in float."""
     quantize(path, int8_path(path), classifier_batches(files), lambda n: n.op_type == "Gemm")
+    to_runtime_form(int8_path(path))
+
+
+def to_runtime_form(path: Path) -> None:
+    """scripts/runtime_graph.py in place: a locator's head split; the byte input where the input scale allows."""
+    done = runtime_graph(path, path)
+    print(f"  {path.name}: {', '.join(done) or 'in the runtime form already'}")
 
 
 def _detect_module(path: Path) -> str:

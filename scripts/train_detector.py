@@ -6,7 +6,7 @@
 
 --mode binary : 2 classes (0 = face-up tile, 1 = face-down tile); the crop classifier gives the kind (two-stage).
 --mode tiles  : 43 classes (tile ids 0..41, 42 = back), one stage.
---export writes the ONNX model with its head split (scripts/locator_graph.py), as the runtime wants it.
+--export writes the ONNX model with its head split (scripts/runtime_graph.py), as the runtime wants it.
 Data: synthetic scenes (datasets.generate) + the real riichi photos' train split (prepare_detector_data.py).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.locator_graph import runtime_graph  # noqa: E402
+from scripts.runtime_graph import runtime_graph  # noqa: E402
 
 
 def offline_ultralytics():

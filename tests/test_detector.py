@@ -157,31 +157,35 @@ def test_decode_raw_reads_a_split_yolo_head():
         decode_raw(dist, logits, 64, 0.3, 0.5)
 
 
-def test_committed_locators_are_in_the_runtime_form():
-    """The committed locators output box distributions and class logits (scripts/locator_graph.py); the int8 ones
-    take the letterboxed BGR uint8 image as it is, the float ones the float RGB NCHW tensor."""
+def test_committed_models_are_in_the_runtime_form():
+    """The committed locators output box distributions and class logits (scripts/runtime_graph.py); the int8
+    locators and classifiers take the BGR uint8 image(s) as they are, the float ones the float RGB NCHW tensor."""
     import onnxruntime as ort
-    paths = sorted((ROOT / "models").glob("tile_locator*.onnx"))
-    assert len(paths) == 4
+    paths = sorted((ROOT / "models").glob("tile_*.onnx"))
+    assert len(paths) == 8
     for path in paths:
         sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         outs, inp = sess.get_outputs(), sess.get_inputs()[0]
-        assert [o.name for o in outs] == ["box_dist", "cls_logits"], path.name
-        assert outs[0].shape[1] == 64 and outs[1].shape[1] == 2
+        if path.name.startswith("tile_locator"):
+            assert [o.name for o in outs] == ["box_dist", "cls_logits"], path.name
+            assert outs[0].shape[1] == 64 and outs[1].shape[1] == 2
+        else:
+            assert [o.name for o in outs] == ["kind", "direction"], path.name
         if path.stem.endswith("_int8"):
-            assert inp.type == "tensor(uint8)" and inp.shape[0] == 1 and inp.shape[3] == 3, path.name
+            assert inp.type == "tensor(uint8)" and inp.shape[3] == 3, path.name
+            assert inp.shape[0] == (1 if path.name.startswith("tile_locator") else "n")
         else:
             assert inp.type == "tensor(float)" and inp.shape[1] == 3, path.name
 
 
 def test_byte_input_gives_the_int8_models_outputs_bit_for_bit(tmp_path):
-    """locator_graph.byte_input on a small int8 model quantized as quantize_models quantizes (input scale 1/255):
+    """runtime_graph.byte_input on a small int8 model quantized as quantize_models quantizes (input scale 1/255):
     the BGR uint8 image in gives what the float RGB tensor gave, bit for bit; a model whose input scale is not
     1/255 is left alone."""
     import onnx
     import onnxruntime as ort
     from onnx import TensorProto, helper, numpy_helper
-    from scripts.locator_graph import BYTE_INPUT, byte_input
+    from scripts.runtime_graph import BYTE_INPUT, byte_input
     from scripts.quantize_models import quantize
 
     rng = np.random.default_rng(5)
@@ -213,20 +217,19 @@ def test_byte_input_gives_the_int8_models_outputs_bit_for_bit(tmp_path):
     assert byte_input(onnx.load(str(dim))) is None
 
 
-def test_locator_graph_refuses_other_models(tmp_path):
+def test_runtime_graph_leaves_other_models_and_refuses_bad_files(tmp_path):
     py = sys.executable
-    r = subprocess.run([py, "scripts/locator_graph.py", str(ROOT / "models" / "tile_classifier.onnx"), "--out",
-                        str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
-    assert r.returncode == 2 and "not an ultralytics YOLO detection export" in r.stderr and not list(tmp_path.iterdir())
+    run = lambda *args: subprocess.run([py, "scripts/runtime_graph.py", *map(str, args)], cwd=ROOT,  # noqa: E731
+                                       capture_output=True, text=True)
+    for name in ("tile_classifier.onnx", "tile_locator_int8.onnx", "tile_classifier_int8.onnx"):   # float / done
+        r = run(ROOT / "models" / name, "--out", tmp_path / "same")
+        assert r.returncode == 0 and "already in the runtime form" in r.stdout, name
+        assert (tmp_path / "same" / name).read_bytes() == (ROOT / "models" / name).read_bytes()
     (tmp_path / "junk.onnx").write_text("junk")
-    r = subprocess.run([py, "scripts/locator_graph.py", str(tmp_path / "junk.onnx")], cwd=ROOT,
-                       capture_output=True, text=True)
+    r = run(tmp_path / "junk.onnx")
     assert r.returncode == 2 and "not an ONNX model" in r.stderr and "Traceback" not in r.stderr
-    r = subprocess.run([py, "scripts/locator_graph.py", str(ROOT / "models" / "tile_locator_int8.onnx"), "--out",
-                        str(tmp_path / "same")], cwd=ROOT, capture_output=True, text=True)
-    assert r.returncode == 0 and "already in the runtime form" in r.stdout
-    assert (tmp_path / "same" / "tile_locator_int8.onnx").read_bytes() == \
-        (ROOT / "models" / "tile_locator_int8.onnx").read_bytes()
+    r = run(tmp_path / "missing.onnx")
+    assert r.returncode == 2 and "missing.onnx" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_sessions_stop_spinning_after_each_run(detector):

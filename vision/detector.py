@@ -2,7 +2,7 @@
 
 Two stages, both trained by this project (scripts/train_detector.py, scripts/train_classifier.py):
   1. models/tile_locator.onnx   YOLO (ultralytics yolo11n, 2 classes: face-up tile / face-down tile), its head
-                                 split (scripts/locator_graph.py): box distributions and class logits of
+                                 split (scripts/runtime_graph.py): box distributions and class logits of
                                  every anchor; decode_raw works out the boxes of the anchors that pass the
                                  threshold (an exported model's whole output is read as well: decode_yolo)
      models/tile_locator_overhead.onnx (optional) the same network fine-tuned on overhead frames at a larger
@@ -271,7 +271,7 @@ def yolo_output(dist: np.ndarray, logits: np.ndarray, size: int) -> np.ndarray:
 
 def decode_raw(dist: np.ndarray, logits: np.ndarray, size: int, conf: float, iou: float, max_det: int = 400,
                vote: Optional[float] = BOX_VOTE):
-    """A split-head locator's outputs (scripts/locator_graph.py): box distributions (1, 4*R, N) and class
+    """A split-head locator's outputs (scripts/runtime_graph.py): box distributions (1, 4*R, N) and class
     logits (1, nc, N) of a size x size input -> as decode_yolo. Only the anchors whose best class reaches conf
     get their boxes worked out (the whole head's softmax took a sixth of an overhead locator pass)."""
     lg = logits[0]
@@ -425,7 +425,7 @@ class TileDetector:
         overhead: run the overhead locator (when there is one)."""
         sess = self.loc_over if overhead and self.loc_over is not None else self.loc
         inp = sess.get_inputs()[0]
-        byte = inp.type == "tensor(uint8)"      # the letterboxed BGR image as it is, 1xHxWx3 (locator_graph.py)
+        byte = inp.type == "tensor(uint8)"      # the letterboxed BGR image as it is, 1xHxWx3 (runtime_graph.py)
         lb, r, (px, py) = letterbox(img, int(inp.shape[1] if byte else inp.shape[2]))
         out = sess.run(None, {inp.name: lb[None] if byte else to_blob(lb)})
         if len(out) == 2:             # split head: box distributions and class logits
@@ -442,10 +442,12 @@ class TileDetector:
         upside down) relative to the image. overhead: with the overhead classifier (when there is one)."""
         sess = self.cls_over if overhead and self.cls_over is not None else self.cls
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
-        x = crops_to_tensor(list(crops))
+        inp = sess.get_inputs()[0]
+        # the BGR uint8 crops as they are, Nx64x64x3 (an int8 model, scripts/runtime_graph.py), or the float tensor
+        x = np.stack(crops) if inp.type == "tensor(uint8)" else crops_to_tensor(list(crops))
         kinds, dirs = [], []
         for i in range(0, len(x), 64):
-            k, d = sess.run(None, {sess.get_inputs()[0].name: x[i:i + 64]})
+            k, d = sess.run(None, {inp.name: x[i:i + 64]})
             kinds.append(_softmax(k))
             dirs.append(_softmax(d))
         return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))

@@ -1,21 +1,22 @@
-"""Give an exported YOLO locator the graph the runtime wants (vision/detector.py reads either form):
+"""Give the detector's exported ONNX models the graph the runtime wants (vision/detector.py reads either form):
 
-* **Split head** (every locator): the model outputs the box distributions and class logits of every anchor,
+* **Split head** (YOLO locators): the model outputs the box distributions and class logits of every anchor,
   'box_dist' (1, 4*16, N) and 'cls_logits' (1, nc, N), instead of ultralytics' decoded (1, 4+nc, N) 'output0';
   the runtime (vision.detector.decode_raw) works out the boxes of the anchors over the confidence threshold
   only. The graph loses the DFL softmax over all anchors (on a transposed tensor: a sixth of an overhead 640 px
   pass), the box decoding and the class sigmoid. Boxes are the same within 1e-4 px.
-* **Byte input** (int8 models whose input is quantized with scale 1/255 and zero point 0, so the quantized input
-  is the pixel value itself): the model takes the letterboxed BGR uint8 image as it is, (1, H, W, 3) 'image_bgr_u8';
-  the input QuantizeLinear is dropped, a Transpose to NCHW added (onnxruntime's own NHWC layout cancels it) and the
-  first convolution's input channels put in BGR order. The same outputs bit for bit, without building the float
-  input (about 1.4 ms a 640 px frame).
+* **Byte input** (int8 locators and classifiers whose input is quantized with scale 1/255 and zero point 0, so the
+  quantized input is the pixel value itself): the model takes the BGR uint8 image(s) as they are, (N, H, W, 3)
+  'image_bgr_u8' (the letterboxed frame, or the stacked 64x64 crops); the input QuantizeLinear is dropped, a
+  Transpose to NCHW added (onnxruntime's own NHWC layout cancels it) and the first convolution's input channels
+  put in BGR order. The same outputs bit for bit, without building the float input (about 1 ms each for an
+  overhead frame's locator pass and its classifier batch).
 
-    python scripts/locator_graph.py models/tile_locator.onnx [more.onnx ...] [--out DIR]
+    python scripts/runtime_graph.py models/tile_locator_int8.onnx [more.onnx ...] [--out DIR]
 
 Rewrites each model in place (or into --out); a model already in the runtime's form is left as it is.
 scripts/train_detector.py --export splits the head of the float model it writes; scripts/quantize_models.py
-gives the int8 locators it writes both changes.
+puts the int8 models it writes in the runtime's form.
 """
 from __future__ import annotations
 
@@ -45,8 +46,9 @@ def head_tensors(model) -> tuple[str, str]:
     return dfl[0].input[0], sig.input[0]
 
 
-def is_split(model) -> bool:
-    return tuple(o.name for o in model.graph.output) == OUTPUTS
+def is_yolo_export(model) -> bool:
+    """An ultralytics YOLO export (one 'output0' of 4+nc rows), as opposed to a split locator or a classifier."""
+    return [o.name for o in model.graph.output] == ["output0"]
 
 
 def split_head(model):
@@ -106,7 +108,8 @@ def byte_input(model):
     q = _input_quantizer(model)
     if q is None:
         return None
-    n_, c_, h_, w_ = [d.dim_value for d in g.input[0].type.tensor_type.shape.dim]
+    dims = list(g.input[0].type.tensor_type.shape.dim)
+    n_, c_, h_, w_ = [d.dim_param or d.dim_value for d in dims]        # a batch may be symbolic ('n')
     qout = q.output[0]
     by_out = {o: n for n in g.node for o in n.output}
     dq = [n for n in g.node if n.op_type == "DequantizeLinear" and n.input[0] == qout]
@@ -125,7 +128,7 @@ def byte_input(model):
     g.node.insert(0, helper.make_node("Transpose", [BYTE_INPUT], [qout], perm=[0, 3, 1, 2], name="nhwc_to_nchw"))
     del g.input[:]
     g.input.append(helper.make_tensor_value_info(BYTE_INPUT, TensorProto.UINT8, [n_, h_, w_, c_]))
-    model.metadata_props.add(key="byte_input", value="letterboxed BGR uint8 image, 1xHxWx3")
+    model.metadata_props.add(key="byte_input", value="BGR uint8 images, NxHxWx3")
     return model
 
 
@@ -134,7 +137,7 @@ def runtime_graph(src: Path, dst: Path) -> list[str]:
     import onnx
     model = onnx.load(str(src))
     done = []
-    if not is_split(model):
+    if is_yolo_export(model):
         model = split_head(model)
         done.append("head split")
     if model.graph.input[0].name != BYTE_INPUT and byte_input(model) is not None:
