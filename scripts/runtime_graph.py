@@ -101,8 +101,8 @@ def _input_quantizer(model):
 
 
 def byte_input(model):
-    """The int8 model taking the letterboxed BGR uint8 image (1, H, W, 3) (changed in place and returned), or
-    None when its input is not quantized to the pixel values themselves."""
+    """The int8 model taking BGR uint8 images (N, H, W, 3) as they are (changed in place and returned), or None
+    when its input is not quantized to the pixel values themselves (a model converted already has no such input)."""
     from onnx import TensorProto, helper, numpy_helper
     g = model.graph
     q = _input_quantizer(model)
@@ -140,7 +140,7 @@ def runtime_graph(src: Path, dst: Path) -> list[str]:
     if is_yolo_export(model):
         model = split_head(model)
         done.append("head split")
-    if model.graph.input[0].name != BYTE_INPUT and byte_input(model) is not None:
+    if byte_input(model) is not None:
         done.append("byte input")
     if done:
         onnx.checker.check_model(model)

@@ -216,9 +216,8 @@ def vote_boxes(boxes: np.ndarray, scores: np.ndarray, keep: np.ndarray, vote: fl
     return np.stack([np.bincount(k, w[j] * boxes[j, i], len(kb)) for i in range(4)], 1) / total[:, None]
 
 
-def _select(xywh: np.ndarray, cls_scores: np.ndarray, conf: float, iou: float, max_det: int,
-            vote: Optional[float]):
-    """Candidates (centre-size boxes in letterbox pixels, every class's score) at or above conf -> boxes
+def _select(xywh: np.ndarray, cls_scores: np.ndarray, iou: float, max_det: int, vote: Optional[float]):
+    """Candidates (centre-size boxes in letterbox pixels, every class's score) over the threshold -> boxes
     (xyxy), scores, classes and class scores of the boxes kept by class-agnostic NMS (and voted, see vote_boxes)."""
     cls = cls_scores.argmax(1)
     score = cls_scores[np.arange(len(cls)), cls]
@@ -234,7 +233,7 @@ def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 400, vo
     and every class's score of the kept boxes (N, nc). vote: see vote_boxes (None: the kept boxes as they are)."""
     p = out[0]
     m = p[4:].max(0) >= conf
-    return _select(p[:4, m].T, p[4:, m].T, conf, iou, max_det, vote)
+    return _select(p[:4, m].T, p[4:, m].T, iou, max_det, vote)
 
 
 @lru_cache(maxsize=8)
@@ -266,7 +265,7 @@ def yolo_output(dist: np.ndarray, logits: np.ndarray, size: int) -> np.ndarray:
     class sigmoids), as the exported model before splitting gave it."""
     anchors, strides = yolo_anchors(int(size))
     boxes = dfl_boxes(dist[0].T, anchors, strides)
-    return np.concatenate([boxes.T, 1 / (1 + np.exp(-logits[0].astype(np.float64)))])[None].astype(np.float32)
+    return np.concatenate([boxes.T, _sigmoid(logits[0])])[None].astype(np.float32)
 
 
 def decode_raw(dist: np.ndarray, logits: np.ndarray, size: int, conf: float, iou: float, max_det: int = 400,
@@ -279,8 +278,7 @@ def decode_raw(dist: np.ndarray, logits: np.ndarray, size: int, conf: float, iou
     anchors, strides = yolo_anchors(int(size))
     if len(anchors) != lg.shape[1]:
         raise ModelError(f"locator output has {lg.shape[1]} anchors, a {size} px input has {len(anchors)}")
-    cls_scores = 1 / (1 + np.exp(-lg[:, m].T.astype(np.float64)))
-    return _select(dfl_boxes(dist[0][:, m].T, anchors[m], strides[m]), cls_scores, conf, iou, max_det, vote)
+    return _select(dfl_boxes(dist[0][:, m].T, anchors[m], strides[m]), _sigmoid(lg[:, m].T), iou, max_det, vote)
 
 
 def crop_tile(img: np.ndarray, box, pad: float = CROP_PAD) -> tuple[np.ndarray, bool]:
@@ -348,6 +346,16 @@ def odd_backs(img: np.ndarray, dets: list[Detection]) -> list[Detection]:
         if dd > ODD_BACK_DIST:
             out[i] = replace(dets[i], confidence=dets[i].confidence * ODD_BACK_FACTOR)
     return out
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x.astype(np.float64)))
+
+
+def takes_bytes(sess) -> bool:
+    """Does the session's model take BGR uint8 images NxHxWx3 as they are (an int8 model put in the runtime form
+    by scripts/runtime_graph.py), rather than the float RGB NCHW tensor?"""
+    return sess.get_inputs()[0].type == "tensor(uint8)"
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
@@ -425,7 +433,7 @@ class TileDetector:
         overhead: run the overhead locator (when there is one)."""
         sess = self.loc_over if overhead and self.loc_over is not None else self.loc
         inp = sess.get_inputs()[0]
-        byte = inp.type == "tensor(uint8)"      # the letterboxed BGR image as it is, 1xHxWx3 (runtime_graph.py)
+        byte = takes_bytes(sess)                 # the letterboxed BGR image as it is, 1xHxWx3
         lb, r, (px, py) = letterbox(img, int(inp.shape[1] if byte else inp.shape[2]))
         out = sess.run(None, {inp.name: lb[None] if byte else to_blob(lb)})
         if len(out) == 2:             # split head: box distributions and class logits
@@ -442,12 +450,11 @@ class TileDetector:
         upside down) relative to the image. overhead: with the overhead classifier (when there is one)."""
         sess = self.cls_over if overhead and self.cls_over is not None else self.cls
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
-        inp = sess.get_inputs()[0]
-        # the BGR uint8 crops as they are, Nx64x64x3 (an int8 model, scripts/runtime_graph.py), or the float tensor
-        x = np.stack(crops) if inp.type == "tensor(uint8)" else crops_to_tensor(list(crops))
+        x = np.stack(crops) if takes_bytes(sess) else crops_to_tensor(list(crops))   # uint8 Nx64x64x3 or float
+        name = sess.get_inputs()[0].name
         kinds, dirs = [], []
         for i in range(0, len(x), 64):
-            k, d = sess.run(None, {inp.name: x[i:i + 64]})
+            k, d = sess.run(None, {name: x[i:i + 64]})
             kinds.append(_softmax(k))
             dirs.append(_softmax(d))
         return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))
