@@ -3,7 +3,7 @@
 
     python scripts/bench_e2e.py [--phone 200] [--overhead 100] [--seed 20261122] [--data data] [--no-cold]
                                 [--overhead-size 1080 640 ...] [--told-kind] [--allow-seen]
-                                [--without router vote odd-back overhead-classifier]
+                                [--without router vote refiner odd-back overhead-classifier]
 
 Generates (once) DATA/bench_phone_SEED and DATA/bench_overhead_SEED[_SIZE] with datasets.generate (the overhead
 scenes at each --overhead-size: the same tables, photographed at that resolution), then for every scene,
@@ -46,6 +46,7 @@ GOALS = {"phone": 0.95, "overhead": 0.90, "ms": 100.0}
 # parts of the detector a run can leave out (--without): TileDetector argument set to None, and what it is
 WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the general locator decides the kind"),
            "vote": ("vote", "box voting in the locator's non-maximum suppression (vision.detector.vote_boxes)"),
+           "refiner": ("refiner", "box refiner (models/tile_refiner.onnx): boxes as the locator gives them"),
            "odd-back": ("odd_back", "back colour check (vision.detector.odd_backs)"),
            "overhead-classifier": ("overhead_classifier",
                                    "overhead classifier (models/tile_classifier_overhead.onnx)")}

@@ -4,6 +4,7 @@ of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime
     python scripts/evaluate_detector_figures.py [--locator models/tile_locator.onnx] [--float | --compare]
         [--overhead-locator models/tile_locator_overhead.onnx | --overhead-locator none] [--compare-overhead]
         [--compare-routing] [--compare-vote] [--compare-odd-back] [--compare-overhead-classifier]
+        [--refiner models/tile_refiner.onnx | --refiner none] [--compare-refine]
         [--classifier models/tile_classifier.onnx | --one-stage] [--synth data/synth/test] [--real data/real/heldout]
         [--limit 200] [--conf 0.01]
 
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scoring import tiles as T  # noqa: E402
-from vision.detector import CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, TileDetector, load_image  # noqa: E402
+from vision.detector import CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, REFINER, TileDetector, load_image  # noqa: E402
 from vision.metrics import DetectionEvaluator, box_iou  # noqa: E402
 
 # parts of the detector measured without and with (--compare-KEY): TileDetector argument set to None for
@@ -38,6 +39,7 @@ PARTS = {
     "vote": ("vote", "no box voting", "box voting", "box voting (vision.detector.vote_boxes)"),
     "odd-back": ("odd_back", "no back colour check", "back colour check",
                  "the back colour check (vision.detector.odd_backs)"),
+    "refine": ("refiner", "no refiner", "box refiner", "the box refiner (models/tile_refiner.onnx)"),
     "overhead-classifier": ("overhead_classifier", "one classifier", "overhead classifier",
                             "the overhead classifier (models/tile_classifier_overhead.onnx)"),
 }
@@ -207,11 +209,13 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", action="store_true", help="float and int8 models side by side")
     ap.add_argument("--overhead-locator", default=str(OVERHEAD_LOCATOR),
                     help="locator for frames that look overhead (default: the committed one; 'none': never)")
+    ap.add_argument("--refiner", default=str(REFINER), help="box refiner (default: the committed one; 'none': off)")
     for key, (_, off, on, what) in PARTS.items():
         ap.add_argument(f"--compare-{key}", action="store_true", help=f"{what}: '{off}' and '{on}' side by side")
     a = ap.parse_args(argv)
     cls = None if a.one_stage else a.classifier
     over = None if a.overhead_locator == "none" else Path(a.overhead_locator)
+    refiner = None if a.refiner == "none" else Path(a.refiner)
     parts = [k for k in PARTS if getattr(a, "compare_" + k.replace("-", "_"))]
     if a.compare:
         variants = {"float": dict(int8=False), "int8": dict(int8=True)}
@@ -222,6 +226,7 @@ def main(argv=None) -> int:
         variants = {"": dict(int8=not a.float)}
     for kw in variants.values():
         kw.setdefault("overhead_locator", over)
+        kw.setdefault("refiner", refiner)
     dets = {}
     for tag, kw in variants.items():
         det = TileDetector(a.locator, cls, conf=a.conf, **kw)
@@ -231,6 +236,8 @@ def main(argv=None) -> int:
             if det.overhead_classifier_path is not None:
                 name += f" + {Path(det.overhead_classifier_path).name}"
             name += ")"
+        if det.refiner_path is not None:
+            name += f" + {Path(det.refiner_path).name}"
         report(a.name or (f"{tag}: {name}" if tag else name), det, a.synth, a.real, a.limit)
         # speed at the runtime's operating point (default confidence threshold), not at the low threshold
         # that the AP computation needs (which sends hundreds of weak boxes to the classifier)

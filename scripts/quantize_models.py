@@ -3,16 +3,17 @@
     python scripts/quantize_models.py [--locator models/tile_locator.onnx] [--classifier models/tile_classifier.onnx]
                                       [--overhead-locator models/tile_locator_overhead.onnx]
                                       [--overhead-classifier models/tile_classifier_overhead.onnx]
+                                      [--refiner models/tile_refiner.onnx]
                                       [--calib data/synth/train data/real/train] [--n 60]
-                                      [--only locator overhead-locator classifier overhead-classifier]
+                                      [--only locator overhead-locator classifier overhead-classifier refiner]
 
 Writes models/tile_locator_int8.onnx and models/tile_classifier_int8.onnx (and tile_locator_overhead_int8.onnx,
-tile_classifier_overhead_int8.onnx when the overhead models are there, calibrated on overhead scenes) next to their
-float models; the
+tile_classifier_overhead_int8.onnx when the overhead models are there, calibrated on overhead scenes; and
+tile_refiner_int8.onnx when the box refiner is there) next to their float models; the
 runtime (vision/detector.py) uses an int8 model when it is there. Calibration images come from the training
 data (never the test splits). What stays in float: the YOLO head's last convolutions and its box decoding
 (boxes in pixels and class scores in 0..1 share one output tensor, which one int8 scale cannot hold), and the
-classifier's final linear layers. The int8 models are then put in the runtime's form (scripts/runtime_graph.py:
+classifier's and the refiner's final linear layers. The int8 models are then put in the runtime's form (scripts/runtime_graph.py:
 a locator's head split, and the BGR uint8 image(s) as input when the input quantization is the pixel values
 themselves). `scripts/evaluate_detector_figures.py --compare-float` prints accuracy and speed of both side by side.
 """
@@ -31,11 +32,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.runtime_graph import runtime_graph  # noqa: E402
-from vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR,  # noqa: E402
-                             crop_tile, crops_to_tensor, int8_path, letterbox, to_blob)
+from vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, REFINER,  # noqa: E402
+                             crop_tile, crops_to_tensor, int8_path, letterbox, refine_crops, to_blob)
 
 
-MODELS = ("locator", "overhead-locator", "classifier", "overhead-classifier")
+MODELS = ("locator", "overhead-locator", "classifier", "overhead-classifier", "refiner")
 
 
 def calib_images(dirs: list[Path], n: int, pattern: str = "*.jpg") -> list[Path]:
@@ -63,6 +64,20 @@ def classifier_batches(files: list[Path]):
             crops.append(crop_tile(img, ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))[0])
         if crops:
             yield crops_to_tensor(crops)
+
+
+def refiner_batches(files: list[Path], size: int):
+    """The refiner's input: size x size crops around the labelled boxes (vision.detector.refine_crops), 32 per
+    image."""
+    for f in files:
+        img = cv2.imread(str(f))
+        h, w = img.shape[:2]
+        lab = f.parent.parent / "labels" / (f.stem + ".txt")
+        rows = [list(map(float, line.split()[1:5])) for line in lab.read_text().splitlines()[:32] if line.strip()]
+        if rows:
+            r = np.array(rows)
+            yield refine_crops(img, np.stack([(r[:, 0] - r[:, 2] / 2) * w, (r[:, 1] - r[:, 3] / 2) * h,
+                                              (r[:, 0] + r[:, 2] / 2) * w, (r[:, 1] + r[:, 3] / 2) * h], 1), size)
 
 
 def quantize(src: Path, dst: Path, batches, keep_float) -> None:
@@ -99,6 +114,7 @@ def main(argv=None) -> int:
     ap.add_argument("--overhead-locator", type=Path, default=OVERHEAD_LOCATOR, help="quantized when the file is there")
     ap.add_argument("--overhead-classifier", type=Path, default=OVERHEAD_CLASSIFIER,
                     help="quantized when the file is there")
+    ap.add_argument("--refiner", type=Path, default=REFINER, help="quantized when the file is there")
     ap.add_argument("--calib", type=Path, nargs="*", default=[ROOT / "data/synth/train", ROOT / "data/real/train"])
     ap.add_argument("--n", type=int, default=60, help="calibration images")
     ap.add_argument("--only", nargs="+", choices=MODELS, default=MODELS,
@@ -117,6 +133,8 @@ def main(argv=None) -> int:
         quantize_classifier(a.classifier, files)
     if "overhead-classifier" in a.only and a.overhead_classifier.exists():
         quantize_classifier(a.overhead_classifier, over)
+    if "refiner" in a.only and a.refiner.exists():
+        quantize_refiner(a.refiner, files)
     return 0
 
 
@@ -138,6 +156,13 @@ def quantize_classifier(path: Path, files: list[Path]) -> None:
     """The crop classifier in int8, its final linear layers (Gemm) in float."""
     quantize(path, int8_path(path), classifier_batches(files), lambda n: n.op_type == "Gemm")
     to_runtime_form(int8_path(path))
+
+
+def quantize_refiner(path: Path, files: list[Path]) -> None:
+    """The box refiner in int8, its final linear layers (Gemm) in float; it takes uint8 crops already."""
+    import onnxruntime as ort
+    size = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).get_inputs()[0].shape[1]
+    quantize(path, int8_path(path), refiner_batches(files, int(size)), lambda n: n.op_type == "Gemm")
 
 
 def to_runtime_form(path: Path) -> None:

@@ -214,3 +214,18 @@ def test_detector_figures_compare_routing():
     assert "== no view router: " in p.stdout and "== view router: " in p.stdout
     last = p.stdout.splitlines()[-1]
     assert "speed, overhead 640x640" in last and "no view router" in last and "told the kind" in last
+
+
+def test_detector_figures_compare_refine():
+    """--compare-refine: the committed box refiner off and on, each variant's mAP and both speeds; the refined
+    run names the refiner it used."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "evaluate_detector_figures.py"), "--synth", str(DET),
+                        "--real", str(DET / "missing"), "--compare-refine"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert p.returncode == 0, p.stderr
+    heads = [line for line in p.stdout.splitlines() if line.startswith("== ")]
+    assert len(heads) == 2 and heads[0].startswith("== no refiner: ") and heads[1].startswith("== box refiner: ")
+    assert "tile_refiner" not in heads[0] and heads[1].endswith(" + tile_refiner_int8.onnx")
+    assert p.stdout.count(f"synthetic test (3 images, {N_TILES} tiles): mAP50 ") == 2
+    last = p.stdout.splitlines()[-1]
+    assert "speed, overhead 640x640" in last and "no refiner" in last and "box refiner" in last

@@ -7,6 +7,9 @@ Two stages, both trained by this project (scripts/train_detector.py, scripts/tra
                                  threshold (an exported model's whole output is read as well: decode_yolo)
      models/tile_locator_overhead.onnx (optional) the same network fine-tuned on overhead frames at a larger
                                  input; run instead when a frame is (or looks like) an overhead view of the table
+     models/tile_refiner.onnx (optional) small CNN on a 24x24 crop around each located box (refine_crops,
+                                 resampled with no rounding): moves each edge of the box to the tile's outline,
+                                 to a fraction of a pixel (scripts/train_refiner.py)
   2. models/tile_classifier.onnx small CNN on 64x64 crops turned to portrait: tile kind (0..41, 42 = back)
                                  and where the tile's top points in the crop (up / left / down / right).
      models/tile_classifier_overhead.onnx (optional) the same network fine-tuned on overhead frames' tiles; run
@@ -40,6 +43,7 @@ CLASSIFIER = MODELS / "tile_classifier.onnx"
 OVERHEAD_LOCATOR = MODELS / "tile_locator_overhead.onnx"
 OVERHEAD_CLASSIFIER = MODELS / "tile_classifier_overhead.onnx"
 ROUTER = MODELS / "view_router.onnx"
+REFINER = MODELS / "tile_refiner.onnx"
 ROUTER_SIZE = 96         # the view router's thumbnail (scripts/train_router.py)
 ROUTER_OVERHEAD = 0.5    # the router's probability of an overhead view at which the overhead locator runs first
 CROP = 64
@@ -55,6 +59,9 @@ ODD_BACK_NEAR = 4         # ... its nearest sure backs is a shadow or an object,
 ODD_BACK_L = 0.3
 ODD_BACK_FACTOR = 0.15    # ... and its confidence is scaled by this
 YOLO_STRIDES = (8, 16, 32)  # the YOLO head's grid strides (yolo11)
+REFINE_SIZE = 24          # the box refiner's crop (its model's input size): the box and REFINE_MARGIN of its ...
+REFINE_MARGIN = 0.25      # ... size on each side, resampled to a square (scripts/train_refiner.py)
+REFINE_SCALE = 0.1        # the refiner's outputs are edge moves in units of this fraction of the box's size
 N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
 
 
@@ -298,6 +305,41 @@ def crop_tile(img: np.ndarray, box, pad: float = CROP_PAD) -> tuple[np.ndarray, 
     return cv2.resize(c, (CROP, CROP), interpolation=interp), rotated
 
 
+def refine_crops(img: np.ndarray, boxes: np.ndarray, size: int = REFINE_SIZE,
+                 margin: float = REFINE_MARGIN) -> np.ndarray:
+    """The box refiner's input: for each box, the box widened by margin of its width (height) on each side,
+    resampled bilinearly to size x size with no rounding of the box (its position to a fraction of a pixel is
+    what the refiner reads). Box coordinates are taken as OpenCV's (a pixel's centre at its integer index), as
+    the scene generator writes them. Returns BGR uint8 (N, size, size, 3)."""
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    if len(b) == 0:
+        return np.zeros((0, size, size, 3), np.uint8)
+    wh = b[:, 2:] - b[:, :2]
+    lo = b[:, :2] - margin * wh                          # (N, 2) the crop's top-left corner
+    step = wh * (1 + 2 * margin) / size                  # (N, 2) image pixels per crop pixel
+    t = np.arange(size, dtype=np.float32) + 0.5          # crop pixel centres
+    xs = lo[:, 0:1] + t[None] * step[:, 0:1]             # (N, size)
+    ys = lo[:, 1:2] + t[None] * step[:, 1:2]
+    map_x = np.broadcast_to(xs[:, None, :], (len(b), size, size)).reshape(-1, size)
+    map_y = np.broadcast_to(ys[:, :, None], (len(b), size, size)).reshape(-1, size)
+    out = cv2.remap(img, np.ascontiguousarray(map_x), np.ascontiguousarray(map_y), cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(len(b), size, size, 3)
+
+
+def refine_boxes(sess, img: np.ndarray, boxes: np.ndarray, batch: int = 256) -> np.ndarray:
+    """Boxes moved edge by edge by the box refiner (models/tile_refiner.onnx): (N,4) -> (N,4). The crop size is
+    the model's input size (N x size x size x 3)."""
+    if len(boxes) == 0:
+        return boxes
+    inp = sess.get_inputs()[0]
+    x = refine_crops(img, boxes, int(inp.shape[1]) if isinstance(inp.shape[1], int) else REFINE_SIZE)
+    name = inp.name
+    d = np.concatenate([sess.run(None, {name: x[i:i + batch]})[0] for i in range(0, len(x), batch)])
+    wh = boxes[:, 2:] - boxes[:, :2]
+    return boxes + d.astype(boxes.dtype) * REFINE_SCALE * np.concatenate([wh, wh], 1)
+
+
 def crops_to_tensor(crops: list[np.ndarray]) -> np.ndarray:
     """BGR uint8 crops (or images) of one size -> float32 NCHW RGB in 0..1 (the classifier's input)."""
     x = cv2.dnn.blobFromImages(crops, 1.0, swapRB=True)   # exact integers; dividing after (not scaling by
@@ -388,7 +430,7 @@ class TileDetector:
                  conf: float = 0.25, iou: float = 0.5, int8: bool = True,
                  overhead_locator: Optional[Path] = OVERHEAD_LOCATOR, router: Optional[Path] = ROUTER,
                  vote: Optional[float] = BOX_VOTE, odd_back: bool = True,
-                 overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER):
+                 overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER, refiner: Optional[Path] = REFINER):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
@@ -399,7 +441,8 @@ class TileDetector:
         vote: box voting in the locator's non-maximum suppression (see vote_boxes; None: off).
         odd_back: backs whose colour is not the set's are made unsure (see odd_backs).
         overhead_classifier: classifies the overhead locator's boxes when the file is there (None: the classifier
-        classifies every box)."""
+        classifies every box).
+        refiner: the box refiner, run on the located boxes when the file is there (None: boxes as located)."""
         if overhead_locator is not None and not Path(overhead_locator).exists():
             overhead_locator = None
         if overhead_classifier is not None and (classifier is None or not Path(overhead_classifier).exists()):
@@ -423,6 +466,12 @@ class TileDetector:
         self.cls = _session(classifier, threads) if classifier is not None else None
         self.cls_over = _session(overhead_classifier, threads) if overhead_classifier is not None else None
         self.overhead_classifier_path = overhead_classifier
+        if refiner is not None and not Path(refiner).exists():
+            refiner = None
+        if int8 and refiner is not None and int8_path(refiner).exists():
+            refiner = int8_path(refiner)
+        self.refiner = _session(refiner, threads) if refiner is not None else None
+        self.refiner_path = refiner
         self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
         outs = self.loc.get_outputs()
         n_out = outs[-1].shape[1]     # a split head's class logits (nc), or ultralytics' 4 + nc rows
@@ -498,6 +547,9 @@ class TileDetector:
         (boxes, scores, loc_cls, loc_scores), overhead = self.locate_for(img, kind)
         if len(boxes) == 0:
             return []
+        if self.refiner is not None:
+            h, w = img.shape[:2]
+            boxes = np.clip(refine_boxes(self.refiner, img, boxes), 0, [w, h, w, h])
         out = []
         if self.cls is None or self.n_loc_classes == T.N_CLASSES:   # one-stage model: class = kind
             for b, s, c in zip(boxes, scores, loc_cls):
