@@ -82,14 +82,19 @@ def collect(dirs: list[tuple[Path, int, int]], jitter: float, seed: int, workers
     return np.stack(crops), np.array(kinds, np.int64), np.array(ud, np.int64)
 
 
+def conv_block(i: int, o: int, s: int = 1) -> list:
+    """3x3 convolution (no bias, stride s), batch norm, ReLU: the layers of the crop networks (classifier and
+    box refiner), as a list to unpack into nn.Sequential."""
+    import torch.nn as nn
+    return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+
 def build_model(n_kinds: int = T.N_CLASSES, width: int = 16):
     """A plain VGG-style CNN: 64x64 crop -> (kind logits, upright/upside-down logits). width = first layer
     channels (16: ~11M multiply-adds per crop, ~0.3 ms on 2 cores)."""
     import torch.nn as nn
     c1, c2, c3, c4 = width, width * 2, width * 4, width * 8
-
-    def block(i, o, s=1):
-        return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+    block = conv_block
 
     class TileNet(nn.Module):
         def __init__(self):

@@ -28,6 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.train_classifier import conv_block  # noqa: E402
 from vision.detector import REFINE_SCALE, REFINE_SIZE, refine_crops  # noqa: E402
 
 JITTER = 0.02         # an edge's random move, as a fraction of the box's width or height (normal sigma; the
@@ -87,12 +88,9 @@ def collect(specs: list[str], repeats: int, seed: int, workers: int = 2, size: i
 def build_model(width: int = 8, size: int = REFINE_SIZE):
     """crop uint8 NHWC (BGR, as refine_crops gives it) -> 4 edge moves (x1, y1, x2, y2) in REFINE_SCALE units
     of the box's size. Strided convolutions keep where things are; no global pooling."""
-    import torch
     import torch.nn as nn
     c1, c2, c3 = width, width * 2, width * 4
-
-    def block(i, o, s=1):
-        return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+    block = conv_block
 
     class RefineNet(nn.Module):
         def __init__(self):
