@@ -13,9 +13,10 @@ tile_refiner_int8.onnx when the box refiner is there) next to their float models
 runtime (vision/detector.py) uses an int8 model when it is there. Calibration images come from the training
 data (never the test splits). What stays in float: the YOLO head's last convolutions and its box decoding
 (boxes in pixels and class scores in 0..1 share one output tensor, which one int8 scale cannot hold), and the
-classifier's and the refiner's final linear layers. The int8 models are then put in the runtime's form (scripts/runtime_graph.py:
-a locator's head split, and the BGR uint8 image(s) as input when the input quantization is the pixel values
-themselves). `scripts/evaluate_detector_figures.py --compare-float` prints accuracy and speed of both side by side.
+classifier's and the refiner's final linear layers. The int8 models are then put in the runtime's form
+(scripts/runtime_graph.py: a locator's head split, and the BGR uint8 image(s) as input when the input quantization
+is the pixel values themselves; the refiner takes uint8 crops as trained).
+`scripts/evaluate_detector_figures.py --compare` prints accuracy and speed of both side by side.
 """
 from __future__ import annotations
 

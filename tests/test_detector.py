@@ -181,7 +181,8 @@ def test_committed_models_are_in_the_runtime_form():
 
 def test_committed_refiner_takes_byte_crops_and_moves_edges_to_the_outline(detector):
     """The box refiner (float and int8) takes the BGR uint8 crops (N x S x S x 3) and gives 4 edge moves; on a
-    scene of a seed never used in training, boxes 2-3 % off each edge lose at least 40 % of their error (the refiner reads edges to ~0.4 px)."""
+    scene of a seed never used in training, boxes 2-3 % off each edge lose at least 40 % of their error (the
+    refiner reads edges to ~0.4 px)."""
     import onnxruntime as ort
     for name in ("tile_refiner.onnx", "tile_refiner_int8.onnx"):
         sess = ort.InferenceSession(str(ROOT / "models" / name), providers=["CPUExecutionProvider"])
