@@ -203,12 +203,15 @@ def test_committed_refiner_takes_byte_crops_and_moves_edges_to_the_outline(detec
 
 def test_detector_boxes_with_and_without_the_refiner(detector):
     """The refiner moves the located boxes by a fraction of a pixel, and no further than a few pixels; the
-    detector without it (refiner=None) gives the locator's boxes, with the same kinds."""
+    detector without it (refiner=None) gives the locator's boxes, with the same kinds, orientations and
+    confidences (the classifier reads the located boxes either way)."""
     img, _, _ = make_scene("phone", seed=UNSEEN_SEED, index=3, imgsz=640)
     plain = TileDetector(refiner=None)
     assert plain.refiner is None
     a, b = detector.detect(img), plain.detect(img)
-    assert len(a) == len(b) > 0 and [d.kind for d in a] == [d.kind for d in b]
+    assert len(a) == len(b) > 0
+    assert [(d.kind, d.orientation, d.confidence, d.candidates) for d in a] == \
+        [(d.kind, d.orientation, d.confidence, d.candidates) for d in b]
     move = np.abs(np.array([d.box for d in a]) - np.array([d.box for d in b]))
     assert 0.05 < move.mean() < 1.5 and move.max() < 6
 

@@ -547,7 +547,8 @@ class TileDetector:
         (boxes, scores, loc_cls, loc_scores), overhead = self.locate_for(img, kind)
         if len(boxes) == 0:
             return []
-        if self.refiner is not None:
+        located = boxes       # the classifier reads the located boxes (it was trained on boxes off as theirs are;
+        if self.refiner is not None:          # on the refined ones it read kinds and orientations a little worse)
             h, w = img.shape[:2]
             boxes = np.clip(refine_boxes(self.refiner, img, boxes), 0, [w, h, w, h])
         out = []
@@ -562,7 +563,7 @@ class TileDetector:
         probs[:, T.BACK] = 1.0
         orient = np.zeros((len(boxes), 3), np.float32)
         if todo.any():
-            probs[todo], orient[todo] = self.classify(img, boxes[todo], overhead)
+            probs[todo], orient[todo] = self.classify(img, located[todo], overhead)
         # face up or face down: both stages vote (a blank white dragon looks like a pale back up close, the
         # locator sees the tile's body and layers); back if the product of their odds says so
         rank = np.argsort(-probs, axis=1)
