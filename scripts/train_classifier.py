@@ -89,6 +89,17 @@ def conv_block(i: int, o: int, s: int = 1) -> list:
     return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
 
+def resume(ckpt: Path, model, opt) -> dict:
+    """Model and optimizer state from a checkpoint this script (or train_refiner.py) saved; returns its training
+    state (epoch, elapsed seconds ...)."""
+    import torch
+    c = torch.load(ckpt, weights_only=False)
+    model.load_state_dict(c["model"])
+    opt.load_state_dict(c["opt"])
+    print(f"resumed at epoch {c['state']['epoch']} ({c['state']['elapsed'] / 60:.1f} min trained)")
+    return c["state"]
+
+
 def build_model(n_kinds: int = T.N_CLASSES, width: int = 16):
     """A plain VGG-style CNN: 64x64 crop -> (kind logits, upright/upside-down logits). width = first layer
     channels (16: ~11M multiply-adds per crop, ~0.3 ms on 2 cores)."""
@@ -280,11 +291,7 @@ def main(argv=None) -> int:
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     state = {"epoch": 0, "elapsed": 0.0}
     if a.resume and ckpt.exists():
-        c = torch.load(ckpt, weights_only=False)
-        model.load_state_dict(c["model"])
-        opt.load_state_dict(c["opt"])
-        state = c["state"]
-        print(f"resumed at epoch {state['epoch']} ({state['elapsed'] / 60:.1f} min trained)")
+        state = resume(ckpt, model, opt)
     budget = a.minutes * 60
     steps_per_epoch = math.ceil(len(X) / a.batch)
     gen = torch.Generator().manual_seed(a.seed + state["epoch"])

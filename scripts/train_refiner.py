@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.train_classifier import conv_block  # noqa: E402
+from scripts.train_classifier import conv_block, resume  # noqa: E402
 from vision.detector import REFINE_SCALE, REFINE_SIZE, refine_crops  # noqa: E402
 
 JITTER = 0.02         # an edge's random move, as a fraction of the box's width or height (normal sigma; the
@@ -195,11 +195,7 @@ def main(argv=None) -> int:
         model.load_state_dict(torch.load(a.init, weights_only=False)["model"])
         print(f"initialised from {a.init}")
     if a.resume and ckpt.exists():
-        c = torch.load(ckpt, weights_only=False)
-        model.load_state_dict(c["model"])
-        opt.load_state_dict(c["opt"])
-        state = c["state"]
-        print(f"resumed at epoch {state['epoch']} ({state['elapsed'] / 60:.1f} min trained)")
+        state = resume(ckpt, model, opt)
     budget = a.minutes * 60
     steps_per_epoch = max(1, len(X) // a.batch)
     gen = torch.Generator().manual_seed(a.seed + state["epoch"])
