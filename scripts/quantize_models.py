@@ -27,7 +27,6 @@ import tempfile
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -70,15 +69,12 @@ def classifier_batches(files: list[Path]):
 def refiner_batches(files: list[Path], size: int):
     """The refiner's input: size x size crops around the labelled boxes (vision.detector.refine_crops), 32 per
     image."""
+    from scripts.evaluate_detector_figures import read_yolo
     for f in files:
         img = cv2.imread(str(f))
-        h, w = img.shape[:2]
-        lab = f.parent.parent / "labels" / (f.stem + ".txt")
-        rows = [list(map(float, line.split()[1:5])) for line in lab.read_text().splitlines()[:32] if line.strip()]
-        if rows:
-            r = np.array(rows)
-            yield refine_crops(img, np.stack([(r[:, 0] - r[:, 2] / 2) * w, (r[:, 1] - r[:, 3] / 2) * h,
-                                              (r[:, 0] + r[:, 2] / 2) * w, (r[:, 1] + r[:, 3] / 2) * h], 1), size)
+        boxes, _ = read_yolo(f.parent.parent / "labels" / (f.stem + ".txt"), img.shape[1], img.shape[0])
+        if len(boxes):
+            yield refine_crops(img, boxes[:32], size)
 
 
 def quantize(src: Path, dst: Path, batches, keep_float) -> None:

@@ -28,8 +28,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.evaluate_detector_figures import read_yolo  # noqa: E402
 from scripts.train_classifier import conv_block, resume  # noqa: E402
-from vision.detector import REFINE_SCALE, REFINE_SIZE, refine_crops  # noqa: E402
+from vision.detector import REFINE_SCALE, REFINE_SIZE, move_edges, refine_crops  # noqa: E402
 
 JITTER = 0.02         # an edge's random move, as a fraction of the box's width or height (normal sigma; the
 JITTER_WIDE = 0.06    # locators' boxes are off by ~2%) ... and for a quarter of the boxes
@@ -45,6 +46,7 @@ def jitter_boxes(boxes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def targets(truth: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """The refiner's outputs that move boxes onto truth (the inverse of vision.detector.move_edges)."""
     wh = boxes[:, 2:] - boxes[:, :2]
     return ((truth - boxes) / np.concatenate([wh, wh], 1) / REFINE_SCALE).astype(np.float32)
 
@@ -56,11 +58,7 @@ def _samples(args):
     lab = path.parent.parent / "labels" / (path.stem + ".txt")
     if img is None or not lab.exists():
         return None
-    h, w = img.shape[:2]
-    rows = np.array([[float(v) for v in l.split()[1:5]] for l in lab.read_text().splitlines() if l.strip()],
-                    np.float64).reshape(-1, 4)
-    truth = np.stack([(rows[:, 0] - rows[:, 2] / 2) * w, (rows[:, 1] - rows[:, 3] / 2) * h,
-                      (rows[:, 0] + rows[:, 2] / 2) * w, (rows[:, 1] + rows[:, 3] / 2) * h], 1)
+    truth, _ = read_yolo(lab, img.shape[1], img.shape[0])
     rng = np.random.default_rng(seed)
     truth = truth[rng.permutation(len(truth))[:per_image]]
     truth = np.repeat(truth, repeats, 0)
@@ -134,9 +132,7 @@ def edge_error_px(model, X, B, G, batch: int = 1024) -> tuple[float, float]:
     with torch.no_grad():
         d = np.concatenate([model(torch.from_numpy(X[i:i + batch])).numpy() for i in range(0, len(X), batch)])
     model.train()
-    wh = B[:, 2:] - B[:, :2]
-    R = B + d * REFINE_SCALE * np.concatenate([wh, wh], 1)
-    return float(np.abs(B - G).mean()), float(np.abs(R - G).mean())
+    return float(np.abs(B - G).mean()), float(np.abs(move_edges(B, d) - G).mean())
 
 
 def export_onnx(model, path: Path, size: int = REFINE_SIZE) -> None:

@@ -336,8 +336,14 @@ def refine_boxes(sess, img: np.ndarray, boxes: np.ndarray, batch: int = 256) -> 
     x = refine_crops(img, boxes, int(inp.shape[1]) if isinstance(inp.shape[1], int) else REFINE_SIZE)
     name = inp.name
     d = np.concatenate([sess.run(None, {name: x[i:i + batch]})[0] for i in range(0, len(x), batch)])
+    return move_edges(boxes, d)
+
+
+def move_edges(boxes: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Boxes (N,4) with their edges moved by the refiner's outputs (N,4: x1, y1, x2, y2 moves in REFINE_SCALE
+    units of the box's width / height)."""
     wh = boxes[:, 2:] - boxes[:, :2]
-    return boxes + d.astype(boxes.dtype) * REFINE_SCALE * np.concatenate([wh, wh], 1)
+    return boxes + moves.astype(boxes.dtype) * REFINE_SCALE * np.concatenate([wh, wh], 1)
 
 
 def crops_to_tensor(crops: list[np.ndarray]) -> np.ndarray:
