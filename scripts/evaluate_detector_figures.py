@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from scoring import tiles as T  # noqa: E402
 from vision.detector import CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, REFINER, TileDetector, load_image  # noqa: E402
-from vision.metrics import DetectionEvaluator, box_iou  # noqa: E402
+from vision.metrics import IOU_THRESHOLDS, DetectionEvaluator, box_iou  # noqa: E402
 
 # parts of the detector measured without and with (--compare-KEY): TileDetector argument set to None for
 # "without", the two runs' names, and what the part is
@@ -186,6 +186,8 @@ def report(name: str, det: TileDetector, synth: str, real: str, limit: int) -> d
         print(f"  {split} ({res.n_images} images, {res.n_gt} tiles): mAP50 {res.map50:.3f}  "
               f"mAP50-95 {res.map50_95:.3f}  P {res.precision:.3f}  R {res.recall:.3f}"
               + (f"  orientation acc {orient:.3f}" if orient == orient else ""))
+        print("  mAP by IoU threshold (where mAP50-95 is lost): "
+              + "  ".join(f"{t:.2f} {v:.3f}" for t, v in zip(IOU_THRESHOLDS, res.map_by_iou)))
         for line in hard_pair_lines(res):
             print(line)
         worst = [c for c in res.worst_confusions(6, include_background=False)]

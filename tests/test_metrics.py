@@ -38,6 +38,7 @@ def test_shifted_box_counts_only_at_thresholds_below_its_iou():
     assert r.map50 == 1.0
     assert r.map50_95 == pytest.approx(0.4)
     assert r.per_class[3].ap50_95 == pytest.approx(0.4)
+    assert r.map_by_iou.tolist() == [1.0 if t <= 0.65 else 0.0 for t in IOU_THRESHOLDS]
 
 
 def test_false_positive_at_higher_confidence_lowers_ap_by_computed_amount():

@@ -174,6 +174,7 @@ class EvalResult:
     map50_95: float
     per_class: dict[int, ClassResult] = field(default_factory=dict)   # classes present in GT or predictions
     confusion: np.ndarray | None = None
+    map_by_iou: np.ndarray | None = None   # mAP at each IoU threshold (map50_95 is their mean)
 
     def worst_confusions(self, k: int = 10, include_background: bool = True) -> list[Confusion]:
         return worst_confusions(self.confusion, k, include_background)
@@ -234,4 +235,4 @@ class DetectionEvaluator:
             precision=n_tp_all / n_pred_all if n_pred_all else float("nan"),
             recall=n_tp_all / n_gt_all if n_gt_all else float("nan"),
             map50=float(aps_arr[:, 0].mean()), map50_95=float(aps_arr.mean()),
-            per_class=per_class, confusion=self._confusion.copy())
+            per_class=per_class, confusion=self._confusion.copy(), map_by_iou=aps_arr.mean(0))
