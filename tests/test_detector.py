@@ -69,6 +69,16 @@ def test_letterbox_keeps_aspect_and_offsets():
     assert (out[:80] == 114).all() and (out[80:240] == 0).all()
 
 
+def test_letterbox_of_a_frame_of_the_input_size_is_the_frame():
+    rng = np.random.default_rng(0)
+    img = rng.integers(0, 256, (64, 64, 3), dtype=np.uint8)
+    out, r, pad = letterbox(img, 64)
+    assert out is img and r == 1.0 and pad == (0, 0)
+    # the same pixels the resize-and-pad path gives (an area resize to its own size changes nothing)
+    assert np.array_equal(cv2.copyMakeBorder(cv2.resize(img, (64, 64), interpolation=cv2.INTER_AREA), 0, 0, 0, 0,
+                                             cv2.BORDER_CONSTANT, value=(114, 114, 114)), img)
+
+
 def test_nms_suppresses_overlaps_only():
     boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], float)
     keep = nms(boxes, np.array([0.9, 0.8, 0.7]), 0.5)
