@@ -241,7 +241,7 @@ def motion_kernel(length: int, angle: float) -> np.ndarray:
     16 of the 300 frames of the synthetic test split.)"""
     if length < 1:
         raise ValueError(f"a motion-blur kernel needs a length of at least 1 px, not {length}")
-    n = 2 * int(np.ceil((length - 1) / 2)) + 1
+    n = length if length % 2 else length + 1
     c = (n - 1) / 2
     ker = np.zeros((n, n), np.float32)
     ker[n // 2] = np.clip(length / 2 + 0.5 - np.abs(np.arange(n) - c), 0, 1) / length
