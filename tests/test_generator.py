@@ -7,9 +7,9 @@ import pytest
 
 from datasets.generate import main as generate_main
 from datasets.generate import make_scene, yolo_lines
-from datasets.render import motion_kernel
 from datasets.ground_truth import from_json, phone_hand, to_json
 from datasets.hands import random_winning_hand
+from datasets.render import motion_kernel, photograph
 from scoring import tiles as T
 from vision.types import ORIENTATIONS
 
@@ -122,9 +122,6 @@ def test_photograph_keeps_edges_where_the_labels_are():
     """Blur, lighting, noise and JPEG may soften an edge but must not move it: labels are computed from the
     geometry. A white square on black, photographed with many seeds (some with motion blur), keeps its edges at
     59.5 and 139.5 px (pixel centres 60..139) to a fraction of a pixel."""
-    import random
-
-    from datasets.render import photograph
     plane = np.zeros((200, 200, 3), np.uint8)
     plane[60:140, 60:140] = 255
     worst = 0.0

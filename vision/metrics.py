@@ -230,9 +230,10 @@ class DetectionEvaluator:
                 aps.append(ap)
         n_gt_all, n_pred_all, n_tp_all = int(self._n_gt.sum()), int(cls.size), int(tp[:, 0].sum()) if T else 0
         aps_arr = np.array(aps) if aps else np.full((1, T), np.nan)
+        by_iou = aps_arr.mean(0)              # mAP at each threshold; mAP50 and mAP50-95 come from it
         return EvalResult(
             n_images=self.n_images, n_gt=n_gt_all, n_pred=n_pred_all,
             precision=n_tp_all / n_pred_all if n_pred_all else float("nan"),
             recall=n_tp_all / n_gt_all if n_gt_all else float("nan"),
-            map50=float(aps_arr[:, 0].mean()), map50_95=float(aps_arr.mean()),
-            per_class=per_class, confusion=self._confusion.copy(), map_by_iou=aps_arr.mean(0))
+            map50=float(by_iou[0]), map50_95=float(by_iou.mean()),
+            per_class=per_class, confusion=self._confusion.copy(), map_by_iou=by_iou)
