@@ -1,10 +1,13 @@
 """Generate synthetic table photos with YOLO labels and ground-truth JSON.
 
     python -m datasets.generate --out DIR --kind phone|overhead|grid|mixed --n N --seed S [--imgsz 640] [--workers 2]
+                                [--boxes whole|visible]
 
 Writes DIR/images/*.jpg, DIR/labels/*.txt (YOLO: class x y w h, class = tile id 0..41 or 42 = back),
 DIR/angles/*.txt (one line per label row: image angle of the tile's up axis in degrees, 0 = up, 90 = left,
 180 = down, 270 = right; used to train the orientation head) and DIR/gt/*.json (notes/contracts.md).
+Boxes are each tile's whole outline, parts hidden under the tiles drawn over it too (--boxes whole, the
+default: what the committed models were trained on), or what shows of it (--boxes visible, datasets.render).
 Every image depends only on (seed, kind, index): the same command writes the same files.
 """
 from __future__ import annotations
@@ -20,10 +23,14 @@ from pathlib import Path
 import cv2
 
 from .ground_truth import to_json
+from .render import BOX_KINDS, DEFAULT_BOXES
 from .scenes import grid_scene, overhead_scene, phone_scene
 from .tileart import load_faces
 
 _ART = None
+# written to DIR/generator.json with the box kind; a change to the images or labels the generator makes bumps
+# it, so that caches of generated scenes (scripts/bench_e2e.py) know they are stale
+LABELS_VERSION = 2      # 2: tiles painted nearest last (eleventh session); 1: the tenth session's blur fix
 
 
 def _art():
@@ -37,16 +44,16 @@ def scene_seed(seed: int, kind: str, index: int) -> int:
     return zlib.crc32(f"{seed}:{kind}:{index}".encode())
 
 
-def make_scene(kind: str, seed: int, index: int, imgsz: int = 640):
-    """(image BGR, GroundTruth, angles) for one scene; deterministic."""
+def make_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = DEFAULT_BOXES):
+    """(image BGR, GroundTruth, angles) for one scene; deterministic (the image does not depend on boxes)."""
     rng = random.Random(scene_seed(seed, kind, index))
     name = f"{kind}_{seed}_{index:06d}.jpg"
     if kind == "phone":
-        return phone_scene(_art(), rng, name, (imgsz, imgsz * 3 // 4))
+        return phone_scene(_art(), rng, name, (imgsz, imgsz * 3 // 4), boxes)
     if kind == "overhead":
-        return overhead_scene(_art(), rng, name, (imgsz, imgsz))
+        return overhead_scene(_art(), rng, name, (imgsz, imgsz), boxes)
     if kind == "grid":
-        return grid_scene(_art(), rng, name, (imgsz, imgsz))
+        return grid_scene(_art(), rng, name, (imgsz, imgsz), boxes)
     raise ValueError(f"unknown scene kind {kind!r} (phone, overhead or grid)")
 
 
@@ -58,8 +65,8 @@ def yolo_lines(gt, w: int, h: int) -> list[str]:
     return out
 
 
-def write_scene(out: Path, kind: str, seed: int, index: int, imgsz: int) -> int:
-    img, gt, angles = make_scene(kind, seed, index, imgsz)
+def write_scene(out: Path, kind: str, seed: int, index: int, imgsz: int, boxes: str = DEFAULT_BOXES) -> int:
+    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes)
     stem = Path(gt.image).stem
     h, w = img.shape[:2]
     cv2.imwrite(str(out / "images" / gt.image), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -83,17 +90,20 @@ def main(argv=None) -> int:
     ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--start", type=int, default=0, help="first scene index (to extend a dataset)")
+    ap.add_argument("--boxes", choices=BOX_KINDS, default=DEFAULT_BOXES,
+                    help="label each tile's whole outline, hidden parts too (default), or what shows of it")
     a = ap.parse_args(argv)
     if a.n <= 0 or a.imgsz < 96:
         print("error: --n must be > 0 and --imgsz >= 96", file=sys.stderr)
         return 2
     for sub in ("images", "labels", "angles", "gt"):
         (a.out / sub).mkdir(parents=True, exist_ok=True)
+    (a.out / "generator.json").write_text(json.dumps({"labels": LABELS_VERSION, "boxes": a.boxes}) + "\n")
     _art()  # build the tile art cache once before forking
     jobs = []
     for i in range(a.start, a.start + a.n):
         kind = a.kind if a.kind != "mixed" else ("phone" if i % 2 == 0 else "overhead")
-        jobs.append((a.out, kind, a.seed, i, a.imgsz))
+        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes))
     from tqdm import tqdm
     n_obj = 0
     if a.workers > 1:

@@ -14,7 +14,7 @@ from scoring.table import PlayerArea, TableState
 
 from .ground_truth import GroundTruth, GTObject
 from .hands import meld_on_table, random_winning_hand
-from .render import BACK_COLOURS, IVORY_BODIES, Style, TileSpec, render
+from .render import BACK_COLOURS, DEFAULT_BOXES, IVORY_BODIES, Style, TileSpec, render
 
 SEAT_ROT = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}   # CCW, seats counter-clockwise
 # how often each art source is used (real-looking sets more often)
@@ -57,7 +57,7 @@ def _camera(pts: np.ndarray, out_w, out_h, rng, persp, rot_deg, margin) -> np.nd
 
 
 def _finish(kind, name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table, situation,
-            n_distractors, underlays=()):
+            n_distractors, underlays=(), boxes=DEFAULT_BOXES):
     out_w, out_h = out_size
     pts = _tile_points(tiles, d_flat, d_stand)
     for _ in range(6):
@@ -77,7 +77,8 @@ def _finish(kind, name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot
     underlays = [(poly + shift, colour) for poly, colour in underlays]
     Hm = Hm @ np.float64([[1, 0, -shift[0]], [0, 1, -shift[1]], [0, 0, 1]])
     plane_size = (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)
-    img, objs = render(tiles, plane_size, d_flat, d_stand, style, Hm, out_size, rng, n_distractors, underlays)
+    img, objs = render(tiles, plane_size, d_flat, d_stand, style, Hm, out_size, rng, n_distractors, underlays,
+                      boxes)
     gt_objs = [GTObject(tuple(round(v, 1) for v in box), t.kind, o, t.seat, t.group)
                for t, box, o, ang in objs if box is not None]
     angles = [ang for t, box, o, ang in objs if box is not None]
@@ -100,7 +101,7 @@ def _row(tiles_out, kinds, x, y, w, h, angle, seat, group, standing=False, gap=0
 
 # ------------------------------------------------------------------ phone photo of a finished hand
 
-def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480)):
+def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480), boxes: str = DEFAULT_BOXES):
     style = pick_style(art, rng)
     hand = random_winning_hand(rng, added_kong=0.35)
     if 34 not in style.faces:
@@ -153,7 +154,7 @@ def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480)):
     rot = rng.uniform(-8, 8)
     margin = rng.uniform(0.02, 0.12)
     return _finish("phone", name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table,
-                   hand.situation, rng.randrange(0, 4))
+                   hand.situation, rng.randrange(0, 4), boxes=boxes)
 
 
 # ------------------------------------------------------------------ overhead broadcast view
@@ -169,7 +170,7 @@ def _to_seat(tiles: list[TileSpec], seat: str) -> list[TileSpec]:
     return out
 
 
-def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)):
+def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640), boxes: str = DEFAULT_BOXES):
     style = pick_style(art, rng)
     has_flowers = 34 in style.faces
     w = 40.0
@@ -245,7 +246,7 @@ def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)
     rot = rng.choice((0.0, rng.uniform(-4, 4)))
     margin = rng.uniform(0.01, 0.06)
     return _finish("overhead", name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table,
-                   situation, rng.randrange(0, 6))
+                   situation, rng.randrange(0, 6), boxes=boxes)
 
 
 # ------------------------------------------------------------------ close-up grid (training only)
@@ -253,7 +254,7 @@ def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)
 GRID_WEIGHTS = {"learner": 3.0, "xmj_real": 2.0, "gnome_smooth": 1.5, "kde_default": 1.0, "kde_traditional": 1.0}
 
 
-def grid_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)):
+def grid_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640), boxes: str = DEFAULT_BOXES):
     """Tiles packed edge to edge in rows, seen from above, often in a dark tray: how tile sets are
     photographed for datasets (the real riichi photos look like this). Extra training scene kind."""
     names = [n for n in art if n in GRID_WEIGHTS]
@@ -300,4 +301,4 @@ def grid_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)):
     rot = rng.uniform(-10, 10)
     margin = rng.uniform(0.02, 0.15)
     return _finish("grid", name, tiles, d_flat, d_flat, style, out_size, rng, persp, rot, margin, table,
-                   Situation(), rng.randrange(0, 3), underlays)
+                   Situation(), rng.randrange(0, 3), underlays, boxes)

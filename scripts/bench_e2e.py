@@ -26,6 +26,8 @@ parser's own ceiling. Nothing here is a test; it prints numbers.
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -36,6 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from datasets.generate import LABELS_VERSION  # noqa: E402
+from datasets.render import DEFAULT_BOXES  # noqa: E402
 from datasets.ground_truth import from_json, phone_hand  # noqa: E402
 from scoring.audit import review  # noqa: E402
 from scoring.table import PlayerArea  # noqa: E402
@@ -67,9 +71,22 @@ class Boxes:
         return list(self.dets)
 
 
+def labels_current(out: Path) -> bool:
+    """Were the scenes in out labelled by the generator as it labels now (datasets.generate.LABELS_VERSION)?"""
+    try:
+        made = json.loads((out / "generator.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return made.get("labels") == LABELS_VERSION and made.get("boxes") == DEFAULT_BOXES
+
+
 def ensure_scenes(out: Path, kind: str, n: int, seed: int, imgsz: int = 640) -> list[Path]:
-    gts = sorted((out / "gt").glob("*.json")) if (out / "gt").is_dir() else []
+    """The first n scenes' ground truth in out, generated when missing or labelled by an older generator."""
+    current = labels_current(out)
+    gts = sorted((out / "gt").glob("*.json")) if (out / "gt").is_dir() and current else []
     if len(gts) < n:
+        if not current and out.is_dir():
+            shutil.rmtree(out)
         cmd = [sys.executable, "-m", "datasets.generate", "--out", str(out), "--kind", kind, "--n", str(n),
                "--seed", str(seed), "--workers", "2", "--imgsz", str(imgsz)]
         print("generating:", " ".join(cmd), file=sys.stderr)

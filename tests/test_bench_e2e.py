@@ -55,3 +55,18 @@ def test_bench_refuses_a_seed_that_made_a_training_set(capsys):
     assert 101 in TRAINING_SEEDS and 103 in TRAINING_SEEDS
     assert main(["--seed", "101", "--phone", "0", "--overhead", "0"]) == 2
     assert "synth/train2" in capsys.readouterr().err
+
+
+def test_bench_scenes_labelled_by_an_older_generator_are_made_again(tmp_path):
+    """The benchmark caches its generated scenes; a cache the generator did not stamp with its current labels
+    version (datasets.generate.LABELS_VERSION) is made again, a current one read as it is."""
+    import json
+    from scripts.bench_e2e import ensure_scenes
+    out = tmp_path / "bench_phone_5"
+    (out / "gt").mkdir(parents=True)
+    (out / "gt" / "phone_5_000000.json").write_text("{}")          # no generator.json: an older generator's
+    gts = ensure_scenes(out, "phone", 1, 5, 320)
+    assert len(gts) == 1 and json.loads(gts[0].read_text())["objects"]
+    assert json.loads((out / "generator.json").read_text())["boxes"] == "whole"
+    gts[0].write_text("{}")
+    assert ensure_scenes(out, "phone", 1, 5, 320)[0].read_text() == "{}"

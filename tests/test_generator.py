@@ -2,6 +2,7 @@
 import json
 import random
 
+import cv2
 import numpy as np
 import pytest
 
@@ -9,7 +10,7 @@ from datasets.generate import main as generate_main
 from datasets.generate import make_scene, yolo_lines
 from datasets.ground_truth import from_json, phone_hand, to_json
 from datasets.hands import random_winning_hand
-from datasets.render import motion_kernel, photograph
+from datasets.render import Style, TileSpec, draw_tile, motion_kernel, paint_order, photograph, visible_corners
 from scoring import tiles as T
 from vision.types import ORIENTATIONS
 
@@ -135,3 +136,105 @@ def test_photograph_keeps_edges_where_the_labels_are():
         left, right = np.mean(found, 0)
         worst = max(worst, abs(left - 59.5), abs(right - 139.5))
     assert worst < 0.3, worst
+
+
+def _rect(x0, y0, x1, y1):
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+
+
+@pytest.mark.parametrize("above, shows", [
+    ([(0, -5, 10, 4)], (0, 4, 10, 10)),                      # a tile lying over its upper part (an added kong)
+    ([(10, 0, 20, 10)], (0, 0, 10, 10)),                     # a neighbour touching it hides nothing
+    ([(8, 0, 20, 10)], (0, 0, 8, 10)),                       # a neighbour drawn over its right side
+    ([(3, 3, 6, 6)], (0, 0, 10, 10)),                        # a small tile on its middle
+    ([(-1, -1, 5, 11), (5, -1, 11, 5)], (5, 5, 10, 10)),     # two over it: only a corner shows
+    ([(-1, -1, 11, 11)], None),                              # covered
+    ([(-1, -1, 5, 11), (5, -1, 11, 11)], None),              # covered by two
+])
+def test_visible_corners_bound_what_shows(above, shows):
+    v = visible_corners(_rect(0, 0, 10, 10), [_rect(*a) for a in above])
+    if shows is None:
+        assert len(v) == 0
+    else:
+        assert (*v.min(0), *v.max(0)) == pytest.approx(shows, abs=1e-9)
+
+
+def test_visible_corners_match_a_fine_raster():
+    """Tilted tiles over a tilted tile: the visible part's box from the corners against the box of the pixels
+    of a 16x raster where the tile is drawn and the others are not."""
+    rng = np.random.default_rng(3)
+    S = 16
+
+    def quad(cx, cy, w, h, deg):
+        a = np.radians(deg)
+        u, r = np.array([-np.sin(a), -np.cos(a)]), np.array([np.cos(a), -np.sin(a)])
+        return np.array([[cx, cy] + s * u * h / 2 + t * r * w / 2 for s, t in ((1, -1), (1, 1), (-1, 1), (-1, -1))])
+
+    for _ in range(25):
+        sil = quad(30, 30, 20, 28, rng.uniform(-20, 20))
+        above = [quad(30 + rng.uniform(-18, 18), 30 + rng.uniform(-22, 22), 20, 28, rng.uniform(-20, 20))
+                 for _ in range(rng.integers(1, 4))]
+        mask = np.zeros((60 * S, 60 * S), np.uint8)
+        cv2.fillConvexPoly(mask, np.int32(np.round(sil * S * 16)), 1, shift=4)
+        for a in above:
+            cv2.fillConvexPoly(mask, np.int32(np.round(a * S * 16)), 0, shift=4)
+        v = visible_corners(sil, above)
+        ys, xs = np.nonzero(mask)
+        if len(xs) < 4:
+            continue
+        raster = np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]) / S
+        assert len(v) and np.abs(np.r_[v.min(0), v.max(0)] - raster).max() < 2.5 / S
+
+
+def test_visible_boxes_leave_out_what_other_tiles_hide():
+    """The same frame labelled both ways: the same image; each visible box inside its whole box, and the boxes of
+    tiles whose whole outlines run under a neighbour drawn later (walls, rivers) smaller."""
+    img_v, gt_v, _ = make_scene("overhead", seed=41, index=0, imgsz=640, boxes="visible")
+    img_w, gt_w, _ = make_scene("overhead", seed=41, index=0, imgsz=640)       # whole: the default
+    assert np.array_equal(img_v, img_w) and len(gt_v.objects) == len(gt_w.objects)
+    v = np.array([o.box for o in gt_v.objects])
+    w = np.array([o.box for o in gt_w.objects])
+    assert (v[:, :2] >= w[:, :2] - 0.051).all() and (v[:, 2:] <= w[:, 2:] + 0.051).all()
+    assert (np.abs(v - w).max(1) > 0.3).sum() >= 10
+    with pytest.raises(ValueError):
+        make_scene("overhead", seed=41, index=0, imgsz=320, boxes="amodal")
+
+
+def test_cli_boxes_option(tmp_path):
+    for boxes in ("visible", "whole"):
+        assert generate_main(["--out", str(tmp_path / boxes), "--kind", "overhead", "--n", "1", "--seed", "41",
+                              "--imgsz", "320", "--workers", "1", "--boxes", boxes]) == 0
+    stem = "overhead_41_000000"
+    assert ((tmp_path / "visible" / "images" / f"{stem}.jpg").read_bytes()
+            == (tmp_path / "whole" / "images" / f"{stem}.jpg").read_bytes())
+    assert ((tmp_path / "visible" / "labels" / f"{stem}.txt").read_text()
+            != (tmp_path / "whole" / "labels" / f"{stem}.txt").read_text())
+
+
+def test_a_tile_under_an_added_kong_keeps_its_whole_box():
+    """The added tile of a kong lies on the claimed one: that does not hide the claimed tile (its box keeps its
+    place in the meld's row), as a neighbour drawn over a tile's edge does."""
+    _, gv, _ = make_scene("phone", seed=7, index=73, imgsz=640, boxes="visible")
+    _, gw, _ = make_scene("phone", seed=7, index=73, imgsz=640, boxes="whole")
+    side = [(v.box, w.box) for v, w in zip(gv.objects, gw.objects)
+            if v.group == "meld:0" and v.orientation == "sideways"]
+    assert len(side) == 2                       # the claimed tile and the one added on it
+    (a_v, a_w), (b_v, b_w) = side
+    assert a_v == a_w and b_v == b_w
+    assert min(a_w[3], b_w[3]) > max(a_w[1], b_w[1])       # they overlap in the frame
+
+
+@pytest.mark.parametrize("dx", [-6.0, 0.0, 6.0])
+def test_no_tile_face_is_painted_over_by_a_neighbours_body(dx):
+    """Three face-down tiles touching in a row, their thickness pointing left, nowhere or right: each one's top
+    face shows whole, up to its edges (a body is whitish here, a face blue)."""
+    d = np.array([dx, 4.0])
+    tiles = [TileSpec(T.BACK, 50.0 + 40 * i, 60.0, 0.0, 40.0, 56.0) for i in range(3)]
+    style = Style({}, (200, 40, 40), (230, 230, 230), 0.5, 0.0)     # no back layer: the whole body is ivory
+    canvas = np.zeros((140, 200, 3), np.uint8)
+    for i in paint_order(tiles, d):
+        draw_tile(canvas, tiles[i], d, style, random.Random(i))
+    rows = slice(40, 80)
+    for t in tiles:
+        for x in (int(t.cx - t.w / 2) + 2, int(t.cx + t.w / 2) - 3):      # 2 px inside each side edge
+            assert canvas[rows, x, 1].max() < 120, (dx, t.cx, x)          # face (G ~ 40), not body (G ~ 180)
