@@ -30,7 +30,7 @@ from .tileart import load_faces
 _ART = None
 # written to DIR/generator.json with the box kind; a change to the images or labels the generator makes bumps
 # it, so that caches of generated scenes (scripts/bench_e2e.py) know they are stale
-LABELS_VERSION = 2      # 2: tiles painted nearest last (eleventh session); 1: the tenth session's blur fix
+LABELS_VERSION = 1      # 1: since the tenth session's motion-blur fix
 
 
 def _art():

@@ -196,19 +196,6 @@ def visible_corners(sil: np.ndarray, above: list[np.ndarray], probe: float = 1e-
     return np.array(out, np.float64).reshape(-1, 2)
 
 
-def paint_order(tiles: list[TileSpec], d_flat: np.ndarray) -> list[int]:
-    """The order to paint tiles in, nearest the camera last: tiles lying on others (z) after them, and among
-    tiles on the table, those farther along d_flat later (a lying tile shows the sides that face the camera,
-    so the camera lies that way). A tile's top face is then never painted over by a neighbour's body. (Until
-    the eleventh session tiles were painted top to bottom, then left to right, whatever d_flat: where the
-    thickness pointed left, each tile's body covered up to 2.6 px of the face of the tile left of it, half
-    the overhead frames, whose labels put that face's edge where the frame showed the body.)"""
-    n = float(np.hypot(*d_flat))
-    ux, uy = (float(d_flat[0]) / n, float(d_flat[1]) / n) if n > 1e-9 else (0.0, 0.0)
-    return sorted(range(len(tiles)), key=lambda i: (tiles[i].z, tiles[i].cx * ux + tiles[i].cy * uy,
-                                                     tiles[i].cy + tiles[i].cx * 1e-4))
-
-
 def draw_tile(canvas: np.ndarray, t: TileSpec, d: np.ndarray, style: Style, rng: random.Random) -> None:
     c = t.corners()
     shade = rng.uniform(0.7, 0.85)
@@ -396,7 +383,10 @@ def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarra
     sils = [silhouette(t, d) for t, d in zip(tiles, ds)]
     cast_shadows(plane, sils, np.array([rng.uniform(-1, 1), rng.uniform(-0.5, 1.5)]) * style.thickness * tiles[0].w
                  if tiles else np.zeros(2), rng)
-    order = paint_order(tiles, d_flat)
+    # painted top to bottom, then left to right, whatever the thickness's direction: where it points left, each
+    # tile's body is painted over the edge of the face of the tile left of it (a real tile's face is never
+    # covered by a neighbour's side); painting nearest the camera last was tried (eleventh session, README)
+    order = sorted(range(len(tiles)), key=lambda i: (tiles[i].z, tiles[i].cy + tiles[i].cx * 1e-4))
     for i in order:
         draw_tile(plane, tiles[i], ds[i], style, rng)
     out_w, out_h = out_size

@@ -10,7 +10,7 @@ from datasets.generate import main as generate_main
 from datasets.generate import make_scene, yolo_lines
 from datasets.ground_truth import from_json, phone_hand, to_json
 from datasets.hands import random_winning_hand
-from datasets.render import Style, TileSpec, draw_tile, motion_kernel, paint_order, photograph, visible_corners
+from datasets.render import motion_kernel, photograph, visible_corners
 from scoring import tiles as T
 from vision.types import ORIENTATIONS
 
@@ -223,18 +223,3 @@ def test_a_tile_under_an_added_kong_keeps_its_whole_box():
     assert a_v == a_w and b_v == b_w
     assert min(a_w[3], b_w[3]) > max(a_w[1], b_w[1])       # they overlap in the frame
 
-
-@pytest.mark.parametrize("dx", [-6.0, 0.0, 6.0])
-def test_no_tile_face_is_painted_over_by_a_neighbours_body(dx):
-    """Three face-down tiles touching in a row, their thickness pointing left, nowhere or right: each one's top
-    face shows whole, up to its edges (a body is whitish here, a face blue)."""
-    d = np.array([dx, 4.0])
-    tiles = [TileSpec(T.BACK, 50.0 + 40 * i, 60.0, 0.0, 40.0, 56.0) for i in range(3)]
-    style = Style({}, (200, 40, 40), (230, 230, 230), 0.5, 0.0)     # no back layer: the whole body is ivory
-    canvas = np.zeros((140, 200, 3), np.uint8)
-    for i in paint_order(tiles, d):
-        draw_tile(canvas, tiles[i], d, style, random.Random(i))
-    rows = slice(40, 80)
-    for t in tiles:
-        for x in (int(t.cx - t.w / 2) + 2, int(t.cx + t.w / 2) - 3):      # 2 px inside each side edge
-            assert canvas[rows, x, 1].max() < 120, (dx, t.cx, x)          # face (G ~ 40), not body (G ~ 180)
