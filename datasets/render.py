@@ -365,6 +365,16 @@ def cast_shadows(plane: np.ndarray, sils: list[np.ndarray], offset: np.ndarray, 
     plane[:] = (plane * (1 - strength * m)).astype(np.uint8)
 
 
+def _image_box(pts: np.ndarray, Hm: np.ndarray, out_w: int, out_h: int):
+    """(box, area): the bounding box of plane points after the homography, clipped to the frame (None when none
+    of it is inside), and its area before clipping."""
+    p = cv2.perspectiveTransform(np.float32(pts).reshape(1, -1, 2), Hm)[0]
+    (x1, y1), (x2, y2) = p.min(0), p.max(0)
+    cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, out_w), min(y2, out_h)
+    box = (float(cx1), float(cy1), float(cx2), float(cy2)) if cx2 > cx1 and cy2 > cy1 else None
+    return box, float((x2 - x1) * (y2 - y1))
+
+
 def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarray, d_stand: np.ndarray,
            style: Style, Hm: np.ndarray, out_size: tuple[int, int], rng: random.Random, n_distractors: int = 0,
            underlays=(), boxes: str = DEFAULT_BOXES):
@@ -395,27 +405,17 @@ def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarra
     rank[order] = np.arange(len(tiles))
     objs = []
     for i, (t, s) in enumerate(zip(tiles, sils)):
-        p = cv2.perspectiveTransform(np.float32(s).reshape(1, -1, 2), Hm)[0]
-        x1, y1 = p.min(0)
-        x2, y2 = p.max(0)
-        full = (x2 - x1) * (y2 - y1)
-        cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, out_w), min(y2, out_h)
-        if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < 0.6 * full:
-            objs.append((t, None, None, None))
-            continue
-        if boxes == "visible":
+        box, full = _image_box(s, Hm, out_w, out_h)
+        if box is not None and (box[2] - box[0]) * (box[3] - box[1]) < 0.6 * full:
+            box = None
+        if box is not None and boxes == "visible":
             # what neighbours drawn later hide; a tile lying on this one (an added kong's) leaves it its place
             shown = visible_corners(s, [sils[j] for j in range(len(tiles))
                                         if rank[j] > rank[i] and tiles[j].z == t.z])
-            if len(shown) == 0:
-                objs.append((t, None, None, None))
-                continue
-            v = cv2.perspectiveTransform(np.float32(shown).reshape(1, -1, 2), Hm)[0]
-            (x1, y1), (x2, y2) = v.min(0), v.max(0)
-            cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, out_w), min(y2, out_h)
-            if cx2 <= cx1 or cy2 <= cy1:
-                objs.append((t, None, None, None))
-                continue
+            box = _image_box(shown, Hm, out_w, out_h)[0] if len(shown) else None
+        if box is None:
+            objs.append((t, None, None, None))
+            continue
         o, ang = orientation_of(t, Hm)
-        objs.append((t, (float(cx1), float(cy1), float(cx2), float(cy2)), o, ang))
+        objs.append((t, box, o, ang))
     return img, objs
