@@ -1,0 +1,259 @@
+"""Where the detector's box error lies, and what per-edge precision a mAP50-95 figure asks for.
+
+    python scripts/box_precision.py [--synth data/synth/test] [--limit N] [--float] [--conf 0.01]
+
+On a labelled split (YOLO dir[:glob], as in evaluate_detector_figures.py), for the committed detector (int8
+unless --float), prints per view (phone, overhead) and over all frames:
+- mAP50-95 as detected, and with every matched box replaced by its label (the ceiling the boxes leave);
+- the edge error of matched boxes (detected minus label, px): mean |e| and rms, for free edges and for covered
+  ones (an edge that another tile's label reaches over, where a tile's body runs under its neighbour);
+- the labels moved by Gaussian noise of sigma px on each edge, with the kinds and confidences detected: the
+  per-edge precision a figure asks for;
+- every matched box at its label plus errors drawn from the free edges' errors: the figure if every edge were
+  located as well as the free ones are now;
+- the figure after three corrections: each frame's mean shift of each edge removed and every covered edge set
+  to its label (both use the labels: bounds, not methods), and each row of touching tiles fitted to a line
+  (the detections alone).
+A detection matches the label it overlaps most, at IoU > 0.5.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scoring import tiles as T  # noqa: E402
+from vision.detector import TileDetector, load_image  # noqa: E402
+from vision.metrics import DetectionEvaluator, box_iou  # noqa: E402
+
+SIGMAS = (0.2, 0.3, 0.4, 0.5)
+EDGES = "left top right bottom".split()
+
+
+@dataclass
+class Frame:
+    name: str
+    view: str                  # the file name's first word: phone, overhead, ...
+    labels: np.ndarray         # (n, 4) x1 y1 x2 y2, px
+    label_kinds: np.ndarray
+    boxes: np.ndarray          # (m, 4) detected
+    kinds: np.ndarray
+    confidences: np.ndarray
+
+    def matches(self) -> tuple[np.ndarray, np.ndarray]:
+        """(j, ok): for each detection, the label it overlaps most and whether that is by IoU > 0.5."""
+        if not len(self.boxes) or not len(self.labels):
+            return np.zeros(len(self.boxes), int), np.zeros(len(self.boxes), bool)
+        iou = box_iou(self.boxes, self.labels)
+        return iou.argmax(1), iou.max(1) > 0.5
+
+
+def overlap_depth(b: np.ndarray) -> np.ndarray:
+    """(n, 4): how far the deepest neighbour reaches over each edge (left, top, right, bottom), px; negative when
+    the nearest one stops short of it, -inf with no neighbour on that side. A neighbour overlaps the box by over
+    30 % along the edge and has its centre beyond the box's centre on that side."""
+    n = len(b)
+    out = np.full((n, 4), -np.inf)
+    if n < 2:
+        return out
+    cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
+    ovx = np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
+    ovy = np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1])
+    across_x = ovy > 0.3 * (b[:, 3] - b[:, 1])[:, None]     # j beside i (left or right)
+    across_y = ovx > 0.3 * (b[:, 2] - b[:, 0])[:, None]     # j above or below i
+    np.fill_diagonal(across_x, False)
+    np.fill_diagonal(across_y, False)
+    sides = ((across_x & (cx[None, :] < cx[:, None]), b[None, :, 2] - b[:, None, 0]),
+             (across_y & (cy[None, :] < cy[:, None]), b[None, :, 3] - b[:, None, 1]),
+             (across_x & (cx[None, :] > cx[:, None]), b[:, None, 2] - b[None, :, 0]),
+             (across_y & (cy[None, :] > cy[:, None]), b[:, None, 3] - b[None, :, 1]))
+    for k, (sel, depth) in enumerate(sides):
+        out[:, k] = np.where(sel, depth, -np.inf).max(1)
+    return out
+
+
+def covered(labels: np.ndarray) -> np.ndarray:
+    """(n, 4) bool: another label reaches over this edge."""
+    return overlap_depth(labels) >= 0
+
+
+def rows(boxes: np.ndarray, axis: int) -> list[list[int]]:
+    """Rows of like-sized boxes along axis (0: left to right, 1: top to bottom), each box followed by the one that
+    starts nearest its far edge (within a quarter of its size either way) and overlaps it by 75 % across."""
+    n = len(boxes)
+    a, c = axis, 1 - axis
+    size_a = boxes[:, a + 2] - boxes[:, a]
+    size_c = boxes[:, c + 2] - boxes[:, c]
+    nxt, prv = -np.ones(n, int), -np.ones(n, int)
+    for i in range(n):
+        if size_a[i] <= 0 or size_c[i] <= 0:
+            continue
+        across = (np.minimum(boxes[:, c + 2], boxes[i, c + 2]) - np.maximum(boxes[:, c], boxes[i, c])) / size_c[i]
+        gap = boxes[:, a] - boxes[i, a + 2]
+        ok = ((across > 0.75) & (np.abs(gap) < 0.25 * size_a[i]) & (np.abs(size_a / size_a[i] - 1) < 0.12)
+              & (np.abs(size_c / size_c[i] - 1) < 0.12))
+        ok[i] = False
+        if ok.any():
+            j = int(np.flatnonzero(ok)[np.argmin(np.abs(gap[ok]))])
+            if prv[j] < 0:
+                nxt[i], prv[j] = j, i
+    out = []
+    for i in range(n):
+        if prv[i] < 0 and nxt[i] >= 0:
+            row = [i]
+            while nxt[row[-1]] >= 0:
+                row.append(int(nxt[row[-1]]))
+            out.append(row)
+    return out
+
+
+def row_fit(boxes: np.ndarray, min_len: int = 4) -> np.ndarray:
+    """Each edge of the boxes of a row (of min_len or more) set to a line through that edge over the row (least
+    squares, then again without the points off it by over 3 median residuals)."""
+    out = boxes.astype(float).copy()
+    for axis in (0, 1):
+        for row in rows(boxes, axis):
+            if len(row) < min_len:
+                continue
+            idx = np.arange(len(row), dtype=float)
+            for k in range(4):
+                v = boxes[row, k]
+                coef = np.polyfit(idx, v, 1)
+                r = np.abs(v - np.polyval(coef, idx))
+                keep = r <= max(3 * np.median(r), 0.5)
+                if keep.sum() >= 3:
+                    coef = np.polyfit(idx[keep], v[keep], 1)
+                out[row, k] = np.polyval(coef, idx)
+    return out
+
+
+def noisy_labels(frame: Frame, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """The detections with each matched box replaced by its label moved by N(0, sigma) px on each edge."""
+    j, ok = frame.matches()
+    out = frame.boxes.astype(float).copy()
+    out[ok] = frame.labels[j[ok]] + rng.normal(0.0, sigma, (int(ok.sum()), 4))
+    return out
+
+
+def without_frame_shift(frame: Frame) -> np.ndarray:
+    j, ok = frame.matches()
+    out = frame.boxes.astype(float).copy()
+    if ok.any():
+        out[ok] -= (out[ok] - frame.labels[j[ok]]).mean(0)
+    return out
+
+
+def covered_exact(frame: Frame) -> np.ndarray:
+    j, ok = frame.matches()
+    out = frame.boxes.astype(float).copy()
+    cov = covered(frame.labels)[j] & ok[:, None]
+    out[cov] = frame.labels[j][cov]
+    return out
+
+
+def with_free_edge_errors(frames: list[Frame], rng: np.random.Generator):
+    """boxes_of(frame): every matched box at its label plus, on each edge, an error drawn from the free edges'
+    errors of that side over frames: the figure if every edge were located as well as free ones are now."""
+    e, k = edge_errors(frames)["free"]
+    pools = [e[k == i] if (k == i).any() else np.zeros(1) for i in range(4)]
+
+    def boxes_of(frame: Frame) -> np.ndarray:
+        j, ok = frame.matches()
+        out = frame.boxes.astype(float).copy()
+        for i in range(4):
+            out[ok, i] = frame.labels[j[ok], i] + rng.choice(pools[i], int(ok.sum()))
+        return out
+    return boxes_of
+
+
+def map50_95(frames: list[Frame], boxes_of=None) -> float:
+    ev = DetectionEvaluator(T.N_CLASSES)
+    for f in frames:
+        ev.add(f.labels, f.label_kinds, f.boxes if boxes_of is None else boxes_of(f), f.kinds, f.confidences)
+    return ev.result().map50_95
+
+
+def edge_errors(frames: list[Frame]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """{"free", "covered"}: (detected minus label in px, which edge 0-3) for the matched boxes' edges."""
+    errs, cov, edge = [np.zeros((0, 4))], [np.zeros((0, 4), bool)], np.arange(4)
+    for f in frames:
+        j, ok = f.matches()
+        errs.append(f.boxes[ok] - f.labels[j[ok]])
+        cov.append(covered(f.labels)[j[ok]])
+    e, c = np.concatenate(errs), np.concatenate(cov)
+    k = np.broadcast_to(edge, e.shape)
+    return {"free": (e[~c], k[~c]), "covered": (e[c], k[c])}
+
+
+def detect_split(det: TileDetector, spec: str, limit: int = 0) -> list[Frame]:
+    from scripts.evaluate_detector_figures import images_of, read_yolo
+    frames = []
+    for f in images_of(spec, limit):
+        img = load_image(f)
+        h, w = img.shape[:2]
+        gb, gc = read_yolo(f.parent.parent / "labels" / (f.stem + ".txt"), w, h)
+        dets = det.detect(img)
+        frames.append(Frame(f.name, f.name.split("_")[0], gb, gc,
+                            np.array([d.box for d in dets], float).reshape(-1, 4),
+                            np.array([d.kind for d in dets], int), np.array([d.confidence for d in dets], float)))
+    return frames
+
+
+def report(frames: list[Frame], seed: int = 0) -> list[str]:
+    groups = {"all": frames}
+    for v in sorted({f.view for f in frames}):
+        groups[v] = [f for f in frames if f.view == v]
+    lines = []
+    for name, fr in groups.items():
+        n = sum(len(f.labels) for f in fr)
+        lines.append(f"== {name}: {len(fr)} frames, {n} labelled tiles")
+        lines.append(f"  mAP50-95 as detected {map50_95(fr):.3f};  matched boxes replaced by their labels "
+                     f"{map50_95(fr, lambda f: noisy_labels(f, 0.0, np.random.default_rng(0))):.3f}")
+        errs = edge_errors(fr)
+        for kind, (e, k) in errs.items():
+            if len(e):
+                lines.append(f"  {kind} edges: {len(e)}, mean |e| {np.abs(e).mean():.3f} px, rms "
+                             f"{np.sqrt((e ** 2).mean()):.3f} px ("
+                             + ", ".join(f"{EDGES[i]} {np.abs(e[k == i]).mean():.2f}" for i in range(4)
+                                         if (k == i).any()) + ")")
+        rng = np.random.default_rng(seed)
+        lines.append("  labels moved by Gaussian noise of sigma px on each edge: "
+                     + "  ".join(f"{s} -> {map50_95(fr, lambda f, s=s: noisy_labels(f, s, rng)):.3f}"
+                                 for s in SIGMAS))
+        lines.append(f"  every edge located as well as free ones are (their errors drawn at random) "
+                     f"{map50_95(fr, with_free_edge_errors(fr, rng)):.3f}")
+        lines.append(f"  each frame's mean edge shift removed (bound) {map50_95(fr, without_frame_shift):.3f};  "
+                     f"covered edges exact (bound) {map50_95(fr, covered_exact):.3f};  "
+                     f"rows fitted to lines {map50_95(fr, lambda f: row_fit(f.boxes)):.3f}")
+    return lines
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--synth", default=str(ROOT / "data/synth/test"), help="YOLO dir[:glob]")
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--conf", type=float, default=0.01)
+    ap.add_argument("--float", action="store_true", help="the float models even where int8 ones exist")
+    ap.add_argument("--seed", type=int, default=0, help="for the noise")
+    a = ap.parse_args(argv)
+    spec_dir = Path(a.synth.partition(":")[0])
+    if not (spec_dir / "images").is_dir() or not (spec_dir / "labels").is_dir():
+        print(f"error: {spec_dir} has no images/ and labels/ folders", file=sys.stderr)
+        return 2
+    frames = detect_split(TileDetector(conf=a.conf, int8=not a.float), a.synth, a.limit)
+    if not frames:
+        print(f"error: no images in {a.synth}", file=sys.stderr)
+        return 2
+    for line in report(frames, a.seed):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
