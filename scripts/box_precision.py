@@ -13,7 +13,9 @@ unless --float), prints per view (phone, overhead) and over all frames:
   located as well as the free ones are now;
 - the figure after three corrections: each frame's mean shift of each edge removed and every covered edge set
   to its label (both use the labels: bounds, not methods), and each row of touching tiles fitted to a line
-  (the detections alone).
+  (the detections alone);
+- the same boxes with their confidences ranked by their IoU with the labels (a bound on what a confidence that
+  told a box's precision would give).
 A detection matches the label it overlaps most, at IoU > 0.5.
 """
 from __future__ import annotations
@@ -172,10 +174,18 @@ def with_free_edge_errors(frames: list[Frame], rng: np.random.Generator):
     return boxes_of
 
 
-def map50_95(frames: list[Frame], boxes_of=None) -> float:
+def ranked_by_iou(frame: Frame) -> np.ndarray:
+    """Confidences times IoU**16 with the label overlapped most: detections ranked by how well they fit (bound)."""
+    if not len(frame.boxes) or not len(frame.labels):
+        return frame.confidences
+    return frame.confidences * box_iou(frame.boxes, frame.labels).max(1) ** 16
+
+
+def map50_95(frames: list[Frame], boxes_of=None, confidences_of=None) -> float:
     ev = DetectionEvaluator(T.N_CLASSES)
     for f in frames:
-        ev.add(f.labels, f.label_kinds, f.boxes if boxes_of is None else boxes_of(f), f.kinds, f.confidences)
+        ev.add(f.labels, f.label_kinds, f.boxes if boxes_of is None else boxes_of(f), f.kinds,
+               f.confidences if confidences_of is None else confidences_of(f))
     return ev.result().map50_95
 
 
@@ -231,6 +241,8 @@ def report(frames: list[Frame], seed: int = 0) -> list[str]:
         lines.append(f"  each frame's mean edge shift removed (bound) {map50_95(fr, without_frame_shift):.3f};  "
                      f"covered edges exact (bound) {map50_95(fr, covered_exact):.3f};  "
                      f"rows fitted to lines {map50_95(fr, lambda f: row_fit(f.boxes)):.3f}")
+        lines.append(f"  the same boxes ranked by how well they fit their labels (bound) "
+                     f"{map50_95(fr, confidences_of=ranked_by_iou):.3f}")
     return lines
 
 

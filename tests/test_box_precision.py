@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from scripts.box_precision import (Frame, covered, covered_exact, edge_errors, map50_95, noisy_labels, overlap_depth,
-                                   row_fit, rows, with_free_edge_errors, without_frame_shift)
+                                   ranked_by_iou, row_fit, rows, with_free_edge_errors, without_frame_shift)
 
 ROOT = Path(__file__).resolve().parents[1]
 DET = Path(__file__).parent / "fixtures" / "detset"
@@ -93,6 +93,11 @@ def test_map_falls_with_the_noise_and_free_edge_errors_are_drawn_from_the_free_e
     rng = np.random.default_rng(0)
     assert map50_95([f]) == 1.0
     assert map50_95([f], lambda fr: noisy_labels(fr, 1.0, rng)) < map50_95([f], lambda fr: noisy_labels(fr, 0.2, rng))
+    # two boxes for one label: the looser one first by confidence; ranked by fit, the tight one comes first
+    two = frame(labels[:1], np.vstack([labels[:1] + [0, 0, 3, 0], labels[:1]]), kinds[:1])
+    two.kinds = np.zeros(2, int)
+    two.confidences = np.array([0.9, 0.5])
+    assert map50_95([two]) < 1.0 and map50_95([two], confidences_of=ranked_by_iou) == 1.0
     g = frame(labels, labels + [0.0, 0.0, 0.0, 1.5], kinds)     # every bottom edge (all free) 1.5 px low
     out = with_free_edge_errors([g], rng)(g)
     assert np.allclose(out - labels, [0, 0, 0, 1.5])
@@ -104,7 +109,7 @@ def test_script_on_the_fixture_set_and_on_a_bad_folder(tmp_path):
     assert p.returncode == 0, p.stderr
     out = p.stdout
     assert "== all: 3 frames" in out and "== overhead: 1 frames" in out and "== phone: 2 frames" in out
-    assert out.count("mAP50-95 as detected") == 3 and "Gaussian noise" in out and "rows fitted" in out
+    assert out.count("mAP50-95 as detected") == 3 and "Gaussian noise" in out and "rows fitted" in out and "ranked by how well" in out
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "box_precision.py"), "--synth", str(tmp_path)],
                        capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "no images/ and labels/" in p.stderr
