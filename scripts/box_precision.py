@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -48,12 +49,18 @@ class Frame:
     kinds: np.ndarray
     confidences: np.ndarray
 
-    def matches(self) -> tuple[np.ndarray, np.ndarray]:
+    @cached_property
+    def match(self) -> tuple[np.ndarray, np.ndarray]:
         """(j, ok): for each detection, the label it overlaps most and whether that is by IoU > 0.5."""
         if not len(self.boxes) or not len(self.labels):
             return np.zeros(len(self.boxes), int), np.zeros(len(self.boxes), bool)
         iou = box_iou(self.boxes, self.labels)
         return iou.argmax(1), iou.max(1) > 0.5
+
+    @cached_property
+    def covered_edges(self) -> np.ndarray:
+        """(n, 4) bool for the labels: another label reaches over this edge."""
+        return covered(self.labels)
 
 
 def overlap_depth(b: np.ndarray) -> np.ndarray:
@@ -137,14 +144,14 @@ def row_fit(boxes: np.ndarray, min_len: int = 4) -> np.ndarray:
 
 def noisy_labels(frame: Frame, sigma: float, rng: np.random.Generator) -> np.ndarray:
     """The detections with each matched box replaced by its label moved by N(0, sigma) px on each edge."""
-    j, ok = frame.matches()
+    j, ok = frame.match
     out = frame.boxes.astype(float).copy()
     out[ok] = frame.labels[j[ok]] + rng.normal(0.0, sigma, (int(ok.sum()), 4))
     return out
 
 
 def without_frame_shift(frame: Frame) -> np.ndarray:
-    j, ok = frame.matches()
+    j, ok = frame.match
     out = frame.boxes.astype(float).copy()
     if ok.any():
         out[ok] -= (out[ok] - frame.labels[j[ok]]).mean(0)
@@ -152,9 +159,9 @@ def without_frame_shift(frame: Frame) -> np.ndarray:
 
 
 def covered_exact(frame: Frame) -> np.ndarray:
-    j, ok = frame.matches()
+    j, ok = frame.match
     out = frame.boxes.astype(float).copy()
-    cov = covered(frame.labels)[j] & ok[:, None]
+    cov = frame.covered_edges[j] & ok[:, None]
     out[cov] = frame.labels[j][cov]
     return out
 
@@ -166,7 +173,7 @@ def with_free_edge_errors(frames: list[Frame], rng: np.random.Generator):
     pools = [e[k == i] if (k == i).any() else np.zeros(1) for i in range(4)]
 
     def boxes_of(frame: Frame) -> np.ndarray:
-        j, ok = frame.matches()
+        j, ok = frame.match
         out = frame.boxes.astype(float).copy()
         for i in range(4):
             out[ok, i] = frame.labels[j[ok], i] + rng.choice(pools[i], int(ok.sum()))
@@ -193,9 +200,9 @@ def edge_errors(frames: list[Frame]) -> dict[str, tuple[np.ndarray, np.ndarray]]
     """{"free", "covered"}: (detected minus label in px, which edge 0-3) for the matched boxes' edges."""
     errs, cov, edge = [np.zeros((0, 4))], [np.zeros((0, 4), bool)], np.arange(4)
     for f in frames:
-        j, ok = f.matches()
+        j, ok = f.match
         errs.append(f.boxes[ok] - f.labels[j[ok]])
-        cov.append(covered(f.labels)[j[ok]])
+        cov.append(f.covered_edges[j[ok]])
     e, c = np.concatenate(errs), np.concatenate(cov)
     k = np.broadcast_to(edge, e.shape)
     return {"free": (e[~c], k[~c]), "covered": (e[c], k[c])}

@@ -70,7 +70,7 @@ def test_noise_and_bounds_act_on_matched_boxes_only():
     boxes = labels + [0.8, 0.0, 0.8, 0.0]                      # every box 0.8 px to the right
     boxes = np.vstack([boxes, [[500, 500, 520, 530]]])           # and a false positive
     f = frame(labels, boxes)
-    j, ok = f.matches()
+    j, ok = f.match
     assert ok.tolist() == [True] * 5 + [False] and j[:5].tolist() == [0, 1, 2, 3, 4]
     rng = np.random.default_rng(0)
     assert np.array_equal(noisy_labels(f, 0.0, rng)[:5], labels)
