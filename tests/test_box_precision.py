@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from scripts.box_precision import (Frame, covered, covered_exact, edge_errors, map50_95, noisy_labels, overlap_depth,
-                                   ranked_by_iou, row_fit, rows, with_free_edge_errors, without_frame_shift)
+                                   ranked_by_iou, row_fit, rows, rows_fitted_and_centred, with_free_edge_errors,
+                                   without_frame_shift)
 
 ROOT = Path(__file__).resolve().parents[1]
 DET = Path(__file__).parent / "fixtures" / "detset"
@@ -63,6 +64,24 @@ def test_row_fit_brings_noisy_edges_to_the_row_and_leaves_short_rows_alone():
     bad = noisy.copy()
     bad[3, 3] += 6.0
     assert np.abs(row_fit(bad)[[0, 1, 2, 4, 5, 6, 7]] - truth[[0, 1, 2, 4, 5, 6, 7]]).mean() < 0.3
+
+
+def test_rows_fitted_and_centred_remove_a_rows_shared_error():
+    labels = row_of(6)
+    shift = labels + [0.5, -0.3, 0.7, 0.2]                       # a row's shared error goes
+    f = frame(labels, shift)
+    assert np.allclose(rows_fitted_and_centred(f), labels)
+    tilt = labels.copy()
+    tilt[:, 2] += 0.1 * np.arange(6)                             # an error growing along the row keeps its trend
+    expect = labels.copy()
+    expect[:, 2] += 0.1 * (np.arange(6) - 2.5)
+    assert np.allclose(rows_fitted_and_centred(frame(labels, tilt)), expect)
+    rng = np.random.default_rng(3)
+    noisy = labels + rng.normal(0, 0.3, labels.shape)            # tile-to-tile noise shrinks
+    out = rows_fitted_and_centred(frame(labels, noisy))
+    assert 0 < np.abs(out - labels).mean() < np.abs(noisy - labels).mean()
+    short = frame(labels[:3], shift[:3])                         # rows under 4 tiles stay as detected
+    assert np.array_equal(rows_fitted_and_centred(short), shift[:3])
 
 
 def test_noise_and_bounds_act_on_matched_boxes_only():
