@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scoring import tiles as T  # noqa: E402
+from scripts.evaluate_detector_figures import images_of, read_yolo  # noqa: E402
 from vision.detector import TileDetector, load_image  # noqa: E402
 from vision.metrics import DetectionEvaluator, box_iou  # noqa: E402
 
@@ -223,7 +224,6 @@ def edge_errors(frames: list[Frame]) -> dict[str, tuple[np.ndarray, np.ndarray]]
 
 
 def detect_split(det: TileDetector, spec: str, limit: int = 0) -> list[Frame]:
-    from scripts.evaluate_detector_figures import images_of, read_yolo
     frames = []
     for f in images_of(spec, limit):
         img = load_image(f)
