@@ -1,6 +1,7 @@
 """Where the detector's box error lies, and what per-edge precision a mAP50-95 figure asks for.
 
     python scripts/box_precision.py [--synth data/synth/test] [--limit N] [--float] [--conf 0.01]
+                                    [--refiner models/tile_refiner.onnx | --refiner none]
 
 On a labelled split (YOLO dir[:glob], as in evaluate_detector_figures.py), for the committed detector (int8
 unless --float), prints per view (phone, overhead) and over all frames:
@@ -15,6 +16,8 @@ unless --float), prints per view (phone, overhead) and over all frames:
   to its label (both use the labels: bounds, not methods), and each row of touching tiles fitted to a line
   (the detections alone), and then each row's mean error on each edge removed (a bound on reading a row as a
   whole);
+- with the scenes' ground truth (gt/*.json), each seat's group's (hand, wall, river, melds) median error on each
+  edge removed, covered and free edges apart, where 4 or more tiles share it: what a group's tiles share;
 - the same boxes with their confidences ranked by their IoU with the labels (a bound on what a confidence that
   told a box's precision would give).
 A detection matches the label it overlaps most, at IoU > 0.5.
@@ -22,9 +25,11 @@ A detection matches the label it overlaps most, at IoU > 0.5.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Optional
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from scoring import tiles as T  # noqa: E402
 from scripts.evaluate_detector_figures import images_of, read_yolo  # noqa: E402
-from vision.detector import TileDetector, load_image  # noqa: E402
+from vision.detector import REFINER, TileDetector, load_image  # noqa: E402
 from vision.metrics import DetectionEvaluator, box_iou  # noqa: E402
 
 SIGMAS = (0.2, 0.3, 0.4, 0.5)
@@ -50,6 +55,7 @@ class Frame:
     boxes: np.ndarray          # (m, 4) detected
     kinds: np.ndarray
     confidences: np.ndarray
+    label_groups: Optional[list[str]] = None   # per label, "seat group" from the scene's gt/*.json when there is one
 
     @cached_property
     def match(self) -> tuple[np.ndarray, np.ndarray]:
@@ -196,6 +202,27 @@ def with_free_edge_errors(frames: list[Frame], rng: np.random.Generator):
     return boxes_of
 
 
+def group_bias_removed(frame: Frame, min_tiles: int = 4) -> np.ndarray:
+    """Each matched box minus the median error, on each edge, of the boxes of its seat's group (hand, wall, river,
+    melds ...) whose edge is covered as its own is or not, where there are min_tiles such boxes or more (bound:
+    what the tiles of a group share; a lone tile's own error is not a shared one). Frames without groups keep
+    their boxes."""
+    j, ok = frame.match
+    out = frame.boxes.astype(float).copy()
+    if frame.label_groups is None or not ok.any():
+        return out
+    groups = np.array(frame.label_groups)[j]
+    cov = frame.covered_edges[j]
+    err = out - frame.labels[j]
+    for g in set(groups[ok]):
+        for k in range(4):
+            for c in (False, True):
+                s = ok & (groups == g) & (cov[:, k] == c)
+                if s.sum() >= min_tiles:
+                    out[s, k] -= np.median(err[s, k])
+    return out
+
+
 def ranked_by_iou(frame: Frame) -> np.ndarray:
     """Confidences times IoU**16 with the label overlapped most: detections ranked by how well they fit (bound)."""
     if not len(frame.boxes) or not len(frame.labels):
@@ -223,6 +250,19 @@ def edge_errors(frames: list[Frame]) -> dict[str, tuple[np.ndarray, np.ndarray]]
     return {"free": (e[~c], k[~c]), "covered": (e[c], k[c])}
 
 
+def label_groups(gt_json: Path, labels: np.ndarray) -> Optional[list[str]]:
+    """"seat group" of each label (a meld's number dropped), from the scene's ground truth: the object whose
+    box is the label's. None without a ground-truth file."""
+    if not gt_json.exists() or not len(labels):
+        return None
+    objs = json.loads(gt_json.read_text())["objects"]
+    boxes = np.array([o["box"] for o in objs], float).reshape(-1, 4)
+    if not len(boxes):
+        return None
+    nearest = box_iou(labels, boxes).argmax(1)
+    return [f"{objs[i]['seat']} {objs[i]['group'].split(':')[0]}" for i in nearest]
+
+
 def detect_split(det: TileDetector, spec: str, limit: int = 0) -> list[Frame]:
     frames = []
     for f in images_of(spec, limit):
@@ -232,7 +272,8 @@ def detect_split(det: TileDetector, spec: str, limit: int = 0) -> list[Frame]:
         dets = det.detect(img)
         frames.append(Frame(f.name, f.name.split("_")[0], gb, gc,
                             np.array([d.box for d in dets], float).reshape(-1, 4),
-                            np.array([d.kind for d in dets], int), np.array([d.confidence for d in dets], float)))
+                            np.array([d.kind for d in dets], int), np.array([d.confidence for d in dets], float),
+                            label_groups(f.parent.parent / "gt" / (f.stem + ".json"), gb)))
     return frames
 
 
@@ -265,6 +306,9 @@ def report(frames: list[Frame], seed: int = 0) -> list[str]:
                      f"error removed (bound) {map50_95(fr, rows_fitted_and_centred):.3f}")
         lines.append(f"  the same boxes ranked by how well they fit their labels (bound) "
                      f"{map50_95(fr, confidences_of=ranked_by_iou):.3f}")
+        if any(f.label_groups is not None for f in fr):
+            lines.append(f"  each seat's group's median error on each edge removed (covered and free apart, 4+ "
+                         f"tiles; bound) {map50_95(fr, group_bias_removed):.3f}")
     return lines
 
 
@@ -275,12 +319,17 @@ def main(argv=None) -> int:
     ap.add_argument("--conf", type=float, default=0.01)
     ap.add_argument("--float", action="store_true", help="the float models even where int8 ones exist")
     ap.add_argument("--seed", type=int, default=0, help="for the noise")
+    ap.add_argument("--refiner", default=str(REFINER), help="box refiner (default: the committed one; 'none': off)")
     a = ap.parse_args(argv)
     spec_dir = Path(a.synth.partition(":")[0])
     if not (spec_dir / "images").is_dir() or not (spec_dir / "labels").is_dir():
         print(f"error: {spec_dir} has no images/ and labels/ folders", file=sys.stderr)
         return 2
-    frames = detect_split(TileDetector(conf=a.conf, int8=not a.float), a.synth, a.limit)
+    refiner = None if a.refiner == "none" else Path(a.refiner)
+    if refiner is not None and not refiner.exists():
+        print(f"error: no refiner at {refiner}", file=sys.stderr)
+        return 2
+    frames = detect_split(TileDetector(conf=a.conf, int8=not a.float, refiner=refiner), a.synth, a.limit)
     if not frames:
         print(f"error: no images in {a.synth}", file=sys.stderr)
         return 2

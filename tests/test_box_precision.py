@@ -1,13 +1,14 @@
 """scripts/box_precision.py: covered edges, rows, the row fit, the noise and bound corrections, and the script on
 the tiny fixture set tests/fixtures/detset (3 generated scenes)."""
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from scripts.box_precision import (Frame, covered, covered_exact, edge_errors, map50_95, noisy_labels, overlap_depth,
-                                   ranked_by_iou, row_fit, rows, rows_fitted_and_centred, with_free_edge_errors,
+from scripts.box_precision import (Frame, covered, covered_exact, edge_errors, group_bias_removed, label_groups,
+                                   map50_95, noisy_labels, overlap_depth, ranked_by_iou, row_fit, rows, rows_fitted_and_centred, with_free_edge_errors,
                                    without_frame_shift)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,6 +85,28 @@ def test_rows_fitted_and_centred_remove_a_rows_shared_error():
     assert np.array_equal(rows_fitted_and_centred(short), shift[:3])
 
 
+def test_group_bias_removed_takes_out_what_4_or_more_tiles_of_a_group_share(tmp_path):
+    row = row_of(6)
+    lone = np.array([[300, 300, 322, 330], [400, 300, 422, 330]], float)
+    labels = np.vstack([row, lone])
+    boxes = labels + [0.4, -0.2, 0.6, 0.3]
+    f = frame(labels, boxes)
+    assert np.array_equal(group_bias_removed(f), boxes)            # no groups known: as detected
+    f.label_groups = ["self wall"] * 6 + ["self flower"] * 2
+    out = group_bias_removed(f)
+    # the wall's left edges: 5 covered (shared error removed) and 1 free (alone: kept); right edges likewise
+    assert np.allclose(out[1:6, 0], labels[1:6, 0]) and np.allclose(out[0, 0], boxes[0, 0])
+    assert np.allclose(out[0:5, 2], labels[0:5, 2]) and np.allclose(out[5, 2], boxes[5, 2])
+    assert np.allclose(out[:6, [1, 3]], labels[:6, [1, 3]])      # 6 free tops and bottoms
+    assert np.array_equal(out[6:], boxes[6:])                    # two flowers are too few to share an error
+    # read from a scene's ground truth: seat and group (a meld's number dropped) of the object with that box
+    gt = tmp_path / "s.json"
+    gt.write_text(json.dumps({"objects": [{"box": [0, 0, 10, 10], "seat": "left", "group": "meld:1"},
+                                          {"box": [20, 0, 30, 10], "seat": "self", "group": "discard"}]}))
+    assert label_groups(gt, np.array([[20.1, 0, 30, 10], [0, 0, 10, 10.1]])) == ["self discard", "left meld"]
+    assert label_groups(tmp_path / "none.json", labels) is None
+
+
 def test_noise_and_bounds_act_on_matched_boxes_only():
     labels = np.vstack([row_of(4), [[300, 300, 322, 330]]])
     boxes = labels + [0.8, 0.0, 0.8, 0.0]                      # every box 0.8 px to the right
@@ -132,3 +155,15 @@ def test_script_on_the_fixture_set_and_on_a_bad_folder(tmp_path):
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "box_precision.py"), "--synth", str(tmp_path)],
                        capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "no images/ and labels/" in p.stderr
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "box_precision.py"), "--synth", str(DET),
+                        "--refiner", str(tmp_path / "r.onnx")], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "no refiner at" in p.stderr
+
+
+def test_script_without_the_refiner_reads_the_locators_boxes():
+    def first_map(*extra):
+        p = subprocess.run([sys.executable, str(ROOT / "scripts" / "box_precision.py"), "--synth", str(DET), *extra],
+                           capture_output=True, text=True, cwd=ROOT, timeout=300)
+        assert p.returncode == 0, p.stderr
+        return p.stdout.split("mAP50-95 as detected ")[1].split(";")[0]
+    assert first_map("--refiner", "none") != first_map()
