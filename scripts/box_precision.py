@@ -29,8 +29,8 @@ import json
 import sys
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Optional
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 
