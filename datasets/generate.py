@@ -1,13 +1,13 @@
 """Generate synthetic table photos with YOLO labels and ground-truth JSON.
 
-    python -m datasets.generate --out DIR --kind phone|overhead|grid|mixed --n N --seed S [--imgsz 640] [--workers 2]
+    python -m mjtable.datasets.generate --out DIR --kind phone|overhead|grid|mixed --n N --seed S [--imgsz 640] [--workers 2]
                                 [--boxes whole|visible]
 
 Writes DIR/images/*.jpg, DIR/labels/*.txt (YOLO: class x y w h, class = tile id 0..41 or 42 = back),
 DIR/angles/*.txt (one line per label row: image angle of the tile's up axis in degrees, 0 = up, 90 = left,
 180 = down, 270 = right; used to train the orientation head) and DIR/gt/*.json (notes/contracts.md).
 Boxes are each tile's whole outline, parts hidden under the tiles drawn over it too (--boxes whole, the
-default: what the committed models were trained on), or what shows of it (--boxes visible, datasets.render).
+default: what the committed models were trained on), or what shows of it (--boxes visible, mjtable.datasets.render).
 Every image depends only on (seed, kind, index): the same command writes the same files.
 """
 from __future__ import annotations
@@ -81,7 +81,7 @@ def _job(args):
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m datasets.generate", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m mjtable.datasets.generate", description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--kind", choices=("phone", "overhead", "grid", "mixed"), default="mixed",
                     help="grid = close-up of tiles packed in rows (extra training kind, gt kind 'grid')")

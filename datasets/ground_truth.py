@@ -1,9 +1,9 @@
-"""Ground-truth JSON of a generated scene <-> scoring.table.TableState (format: notes/contracts.md).
+"""Ground-truth JSON of a generated scene <-> mjtable.scoring.table.TableState (format: notes/contracts.md).
 
     gt = GroundTruth(kind="phone", image="000001.jpg", table=TableState(...), situation=Situation(...),
                      objects=[GTObject(box, kind, orientation, seat, group), ...])
     d = to_json(gt); gt2 = from_json(d)      # dict (or JSON text) round trip
-    hand = phone_hand(gt)                    # the photographed winning hand as scoring.hand.Hand
+    hand = phone_hand(gt)                    # the photographed winning hand as mjtable.scoring.hand.Hand
 """
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from scoring import tiles as T
-from scoring.hand import Hand, Meld, Situation
-from scoring.table import MeldOnTable, PlayerArea, TableState
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import Hand, Meld, Situation
+from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
 
 GROUPS = ("concealed", "winning", "flower", "discard", "wall", "exposed")   # plus "meld:<i>"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from scoring import tiles as T
-from scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
-from scoring.table import MeldOnTable
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
+from mjtable.scoring.table import MeldOnTable
 
 # index of the sideways (claimed) tile per source seat, for 3- and 4-tile melds
 SIDEWAYS_INDEX = {3: {LEFT: 0, ACROSS: 1, RIGHT: 2}, 4: {LEFT: 0, ACROSS: 1, RIGHT: 3}}
@@ -79,7 +79,7 @@ def random_winning_hand(rng: random.Random, added_kong: float = 0.0) -> Hand:
 def meld_on_table(m: Meld, rng: random.Random) -> MeldOnTable:
     """How a meld lies: claimed tile sideways at the position of its source seat;
     a concealed kong shows its two outer (or inner) tiles face down; an added kong lies as its pung (3 tiles)
-    with the added tile stacked on the sideways one (drawn by datasets.scenes, not listed in ``tiles``)."""
+    with the added tile stacked on the sideways one (drawn by mjtable.datasets.scenes, not listed in ``tiles``)."""
     if m.concealed:
         if rng.random() < 0.7:
             tiles: tuple[Optional[int], ...] = (None, m.tile, m.tile, None)

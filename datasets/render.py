@@ -21,7 +21,8 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from scoring import tiles as T
+from mjtable.scoring import tiles as T
+from mjtable.system_files import require
 
 BACK_COLOURS = [  # BGR
     (60, 140, 40), (40, 110, 30), (150, 90, 30), (170, 120, 40), (40, 170, 230), (30, 120, 220), (50, 60, 200),
@@ -223,11 +224,7 @@ _BG_CACHE: dict[str, np.ndarray] = {}
 
 
 def _texture_files() -> list[Path]:
-    out = []
-    for p in ("/usr/share/games/xmahjongg/backgrounds/default.gif", "/usr/share/games/xmahjongg/backgrounds/green.gif"):
-        if Path(p).exists():
-            out.append(Path(p))
-    return out
+    return [require(name) for name in ("xmahjongg_felt", "xmahjongg_green")]
 
 
 def _load_texture(p: Path) -> Optional[np.ndarray]:

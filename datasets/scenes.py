@@ -8,9 +8,9 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from scoring import tiles as T
-from scoring.hand import Situation
-from scoring.table import PlayerArea, TableState
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import Situation
+from mjtable.scoring.table import PlayerArea, TableState
 
 from .ground_truth import GroundTruth, GTObject
 from .hands import meld_on_table, random_winning_hand

@@ -4,7 +4,7 @@ Each *source* yields a face image per tile id (0..41; some sources lack flowers)
 face of the tile as an RGB image of FACE_W x FACE_H pixels, symbols on the face colour.
 Faces are cached as PNG under data/tileart/<source>/<id>.png (gitignored: the art is GPL
 or otherwise not ours to commit). Bodies, backs, thickness and shadows are drawn by
-datasets.render, not taken from the art.
+mjtable.datasets.render, not taken from the art.
 
 Sources (all from Debian/PyPI packages, see models/README.md for licences):
   kde_default, kde_traditional, kde_jade, kde_classic  kdegames-mahjongg-data-kf5 SVGZ (QtSvg)
@@ -22,17 +22,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from mjtable.system_files import require
+
 FACE_W, FACE_H = 72, 96
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "data" / "tileart"
 
-KDE_DIR = Path("/usr/share/kmahjongglib/tilesets")
-GNOME_SMOOTH = Path("/usr/share/gnome-mahjongg/themes/smooth.png")
-XMJ_REAL = Path("/usr/share/games/xmahjongg/tiles/real.gif")
-FONTS = {
-    "font_symbola": "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
-    "font_noto": "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
-}
+FONTS = {"font_symbola": "symbola_font", "font_noto": "noto_symbols_font"}   # source -> mjtable.system_files name
 
 IVORY = (238, 240, 236)  # BGR face colour used under transparent art
 
@@ -89,7 +85,7 @@ def _render_kde(name: str) -> dict[int, np.ndarray]:
 
     _app = QGuiApplication.instance() or QGuiApplication([])
     setname = KDE_SETS[name]
-    data = gzip.open(KDE_DIR / f"{setname}.svgz").read()
+    data = gzip.open(require("kde_tilesets") / f"{setname}.svgz").read()
     r = QSvgRenderer(QByteArray(data))
     ids = dict(_KDE_IDS)
     ids.update(_KDE_OVERRIDE.get(setname, {}))
@@ -113,7 +109,7 @@ def _render_kde(name: str) -> dict[int, np.ndarray]:
 
 
 def _render_gnome() -> dict[int, np.ndarray]:
-    atlas = cv2.imread(str(GNOME_SMOOTH), cv2.IMREAD_UNCHANGED)
+    atlas = cv2.imread(str(require("gnome_smooth")), cv2.IMREAD_UNCHANGED)
     out = {}
     for i, tid in enumerate(_GNOME_ORDER):
         cell = atlas[0:132, i * 96:(i + 1) * 96]
@@ -123,10 +119,11 @@ def _render_gnome() -> dict[int, np.ndarray]:
 
 
 def _render_xmj() -> dict[int, np.ndarray]:
-    ok, frame = cv2.VideoCapture(str(XMJ_REAL)).read()
+    path = require("xmahjongg_real")
+    ok, frame = cv2.VideoCapture(str(path)).read()
     if not ok:
         from PIL import Image
-        frame = cv2.cvtColor(np.array(Image.open(XMJ_REAL).convert("RGB")), cv2.COLOR_RGB2BGR)
+        frame = cv2.cvtColor(np.array(Image.open(path).convert("RGB")), cv2.COLOR_RGB2BGR)
     out = {}
     pw, ph = 59, 79
     for r, row in enumerate(_XMJ_GRID):
@@ -153,10 +150,7 @@ def _render_learner() -> dict[int, np.ndarray]:
 
 def _render_font(name: str) -> dict[int, np.ndarray]:
     from PIL import Image, ImageDraw, ImageFont
-    path = FONTS[name]
-    if not Path(path).exists():
-        return {}
-    font = ImageFont.truetype(path, 300)
+    font = ImageFont.truetype(str(require(FONTS[name])), 300)
     out = {}
     for cp, tid in _UNICODE.items():
         img = Image.new("L", (400, 400), 0)

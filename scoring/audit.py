@@ -1,6 +1,6 @@
 """Referee audit of a table state (both rule systems): what is wrong on the table, the clause, the penalty.
 
-    from scoring.audit import audit
+    from mjtable.scoring.audit import audit
     findings = audit(table, situation, rules="mcr", profile="competition")
 
 Checks (each a small function; the clause and penalty of every case live in the ``CATALOGUE`` table):
@@ -11,7 +11,7 @@ Sichuan 花猪 and three-suit wins, MCR 错和 (under 8 / wrong tile) and 诈和
 
 ``situation`` describes the player being judged: the ``self`` seat (the photographed player); other declared
 winners are scored with the same situation except their own ``winning_tile_apart`` and void suit.
-MCR checks import ``scoring.mcr`` lazily (score, is_winning_shape, waits).
+MCR checks import ``mjtable.scoring.mcr`` lazily (score, is_winning_shape, waits).
 """
 from __future__ import annotations
 
@@ -420,7 +420,7 @@ def _engine(rules: str):
     try:
         from . import mcr
     except ImportError as e:          # the MCR engine is another module; say so plainly
-        raise AuditError(f"MCR engine not available (scoring.mcr): {e}") from None
+        raise AuditError(f"MCR engine not available (mjtable.scoring.mcr): {e}") from None
     return mcr
 
 

@@ -1,8 +1,8 @@
 """Score many hands: JSON lines in, JSON lines out.
 
-    python -m scoring.batch < hands.jsonl > results.jsonl        (also: mjtable batch)
+    python -m mjtable.scoring.batch < hands.jsonl > results.jsonl        (also: mjtable batch)
 
-Each input line is one hand (see scoring.jsonio for the keys). Each output line is, in input order,
+Each input line is one hand (see mjtable.scoring.jsonio for the keys). Each output line is, in input order,
 
     {"id": ..., "line": n, "hand": "<notation>", "rules": "mcr", "profile": "default", "is_win": true,
      "total": 12, "base": 10, "fans": [{"id", "name_cn", "name_en", "value", "count", "points"}, ...],
@@ -25,7 +25,7 @@ import sys
 
 from .jsonio import RULES, JsonInputError, hand_from_dict, hand_to_dict, result_to_dict
 
-ENGINES = {"mcr": "scoring.mcr", "sichuan": "scoring.sichuan"}   # rules -> module with score(hand, profile)
+ENGINES = {"mcr": "mjtable.scoring.mcr", "sichuan": "mjtable.scoring.sichuan"}   # rules -> module with score(hand, profile)
 
 
 def _engine(rules: str):
@@ -91,7 +91,7 @@ def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None) -
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m scoring.batch",
+    ap = argparse.ArgumentParser(prog="python -m mjtable.scoring.batch",
                                  description="Score JSON-lines hands from stdin to stdout.")
     ap.add_argument("--rules", choices=sorted(RULES), default="mcr", help="rules for lines that do not say")
     ap.add_argument("--profile", help="profile for lines that do not say (default: the rules' default)")

@@ -1,4 +1,4 @@
-"""JSON <-> the scoring data model (scoring.hand, scoring.result), shared by ``mjtable --json`` and batch scoring.
+"""JSON <-> the scoring data model (mjtable.scoring.hand, mjtable.scoring.result), shared by ``mjtable --json`` and batch scoring.
 
 A hand as JSON, either in notation::
 

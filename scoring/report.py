@@ -1,7 +1,7 @@
 """Referee report (Markdown or HTML) from a table state: each declared hand with its fans, total and payments,
 each finding with its rule clause and penalty, and lines for the referee's and players' signatures.
 
-    from scoring.report import referee_report
+    from mjtable.scoring.report import referee_report
     text = referee_report(table, situation, rules="mcr", profile="competition", fmt="md")   # or fmt="html"
 
 The document is built once as a list of blocks and rendered by ``to_markdown`` / ``to_html``.
@@ -186,7 +186,7 @@ def to_html(blocks: list[Block]) -> str:
 
 def referee_report(table: TableState, situation: Situation, rules: str = "mcr", profile: Optional[str] = None,
                    fmt: str = "md", rev: Optional[Review] = None) -> str:
-    """The whole report as text. ``rev`` lets a caller reuse an audit it already ran (scoring.audit.review)."""
+    """The whole report as text. ``rev`` lets a caller reuse an audit it already ran (mjtable.scoring.audit.review)."""
     if fmt not in FORMATS:
         raise ReportError(f"unknown report format {fmt!r}: use md or html")
     rev = rev if rev is not None else review(table, situation, rules, profile)

@@ -109,7 +109,7 @@ class Settlement:
 
 
 def win_from_hands(hands: dict[int, Hand], discarder: Optional[int] = None, kong_discard: bool = False) -> Win:
-    """A Win event priced by scoring each winner's hand (scoring.sichuan.score); raises if one is not a win."""
+    """A Win event priced by scoring each winner's hand (mjtable.scoring.sichuan.score); raises if one is not a win."""
     fans = []
     for seat, h in hands.items():
         r = score(h)

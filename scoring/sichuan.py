@@ -2,7 +2,7 @@
 
 Source: /work/shared/rules/sichuan-sbr-2025.txt, 第九条 (win shapes, 缺一门) and 第十条二 (fans, base, payments).
 
-    from scoring.sichuan import score
+    from mjtable.scoring.sichuan import score
     res = score(hand)          # ScoreResult(rules="sichuan", total = fans, base = 2^min(fans, 3))
 
 The fan table is data (``FANS``); each fan has one small predicate over a ``_Ctx`` (the hand read one way:
@@ -95,7 +95,7 @@ FANS: tuple[FanDef, ...] = (
     FanDef("qiang_gang", "抢杠", "Robbing the Kong", 1, _sit(lambda s: s.robbing_kong), True),
     FanDef("hai_di", "海底", "Last Tile", 1, _sit(lambda s: s.last_tile), True),
 )
-FAN_TABLE = FANS                 # same name as scoring.mcr.FAN_TABLE
+FAN_TABLE = FANS                 # same name as mjtable.scoring.mcr.FAN_TABLE
 FAN_BY_ID = {f.id: f for f in FANS}
 
 

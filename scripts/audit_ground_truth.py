@@ -17,12 +17,10 @@ import sys
 import time
 from collections import Counter
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from datasets.ground_truth import from_json  # noqa: E402
-from scoring.audit import review  # noqa: E402
-from vision.layout import parse  # noqa: E402
-from vision.types import Detection  # noqa: E402
+from mjtable.datasets.ground_truth import from_json
+from mjtable.scoring.audit import review
+from mjtable.vision.layout import parse
+from mjtable.vision.types import Detection
 
 
 def main() -> int:

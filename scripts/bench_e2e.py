@@ -5,7 +5,7 @@
                                 [--overhead-size 1080 640 ...] [--told-kind] [--allow-seen]
                                 [--without router vote refiner odd-back overhead-classifier]
 
-Generates (once) DATA/bench_phone_SEED and DATA/bench_overhead_SEED[_SIZE] with datasets.generate (the overhead
+Generates (once) DATA/bench_phone_SEED and DATA/bench_overhead_SEED[_SIZE] with mjtable.datasets.generate (the overhead
 scenes at each --overhead-size: the same tables, photographed at that resolution), then for every scene,
 from the image file (a seed that made a training or validation set, TRAINING_SEEDS, is refused: the generator
 makes the same scenes from the same seed, whatever the kind or the size):
@@ -36,22 +36,20 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from datasets.generate import LABELS_VERSION  # noqa: E402
-from datasets.render import DEFAULT_BOXES  # noqa: E402
-from datasets.ground_truth import from_json, phone_hand  # noqa: E402
-from scoring.audit import review  # noqa: E402
-from scoring.table import PlayerArea  # noqa: E402
-from vision.cli import analyse_image, to_text  # noqa: E402
-from vision.types import Detection  # noqa: E402
+from mjtable.datasets.generate import LABELS_VERSION
+from mjtable.datasets.render import DEFAULT_BOXES
+from mjtable.datasets.ground_truth import from_json, phone_hand
+from mjtable.scoring.audit import review
+from mjtable.scoring.table import PlayerArea
+from mjtable.vision.cli import analyse_image, to_text
+from mjtable.vision.types import Detection
 
 GOALS = {"phone": 0.95, "overhead": 0.90, "ms": 100.0}
 # parts of the detector a run can leave out (--without): TileDetector argument set to None, and what it is
 WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the general locator decides the kind"),
-           "vote": ("vote", "box voting in the locator's non-maximum suppression (vision.detector.vote_boxes)"),
+           "vote": ("vote", "box voting in the locator's non-maximum suppression (mjtable.vision.detector.vote_boxes)"),
            "refiner": ("refiner", "box refiner (models/tile_refiner.onnx): boxes as the locator gives them"),
-           "odd-back": ("odd_back", "back colour check (vision.detector.odd_backs)"),
+           "odd-back": ("odd_back", "back colour check (mjtable.vision.detector.odd_backs)"),
            "overhead-classifier": ("overhead_classifier",
                                    "overhead classifier (models/tile_classifier_overhead.onnx)")}
 # seeds of the sets the models were trained or validated on (models/README.md): their scenes are not unseen
@@ -72,7 +70,7 @@ class Boxes:
 
 
 def labels_current(out: Path) -> bool:
-    """Were the scenes in out labelled by the generator as it labels now (datasets.generate.LABELS_VERSION)?"""
+    """Were the scenes in out labelled by the generator as it labels now (mjtable.datasets.generate.LABELS_VERSION)?"""
     try:
         made = json.loads((out / "generator.json").read_text())
     except (OSError, ValueError):
@@ -87,7 +85,7 @@ def ensure_scenes(out: Path, kind: str, n: int, seed: int, imgsz: int = 640) -> 
     if len(gts) < n:
         if not current and out.is_dir():
             shutil.rmtree(out)
-        cmd = [sys.executable, "-m", "datasets.generate", "--out", str(out), "--kind", kind, "--n", str(n),
+        cmd = [sys.executable, "-m", "mjtable.datasets.generate", "--out", str(out), "--kind", kind, "--n", str(n),
                "--seed", str(seed), "--workers", "2", "--imgsz", str(imgsz)]
         print("generating:", " ".join(cmd), file=sys.stderr)
         subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -140,7 +138,7 @@ def findings_key(fs):
 
 def tile_match(dets, objects) -> tuple[int, int, int, int]:
     """(ground-truth tiles, found at IoU >= 0.5, of which right kind, extra detections)."""
-    from vision.metrics import box_iou
+    from mjtable.vision.metrics import box_iou
     ious = box_iou([o.box for o in objects], [d.box for d in dets]) if objects and dets else None
     used = set()
     found = right = 0
@@ -161,7 +159,7 @@ def tile_match(dets, objects) -> tuple[int, int, int, int]:
 
 def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
     """told: the scenes' kind is given (as `mjtable --kind`), else guessed from the frame (the default)."""
-    from vision.detector import load_image
+    from mjtable.vision.detector import load_image
     res = {"n": len(gts), "exact": Counter(), "hands": Counter(), "score": Counter(), "ms": [], "ms_gt": [],
            "tiles": Counter(), "fail": [], "why": Counter()}
     overhead = kind == "overhead"
@@ -173,7 +171,7 @@ def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
             gt_findings = findings_key(review(gt.table, gt.situation, "mcr").findings)
             gt_score = None
         else:
-            from scoring.mcr import score
+            from mjtable.scoring.mcr import score
             gt_score = score_key(score(phone_hand(gt), "default"))
         runs = [("gt", Boxes(gt_dets))] + ([("model", detector)] if detector is not None else [])
         for name, det in runs:
@@ -238,7 +236,7 @@ def main(argv=None) -> int:
         return 2
 
     try:
-        from vision.detector import TileDetector
+        from mjtable.vision.detector import TileDetector
         t0 = time.perf_counter()
         detector = TileDetector(**{WITHOUT[k][0]: None for k in a.without})
         load_ms = (time.perf_counter() - t0) * 1000
@@ -259,7 +257,7 @@ def main(argv=None) -> int:
     if not a.no_cold and detector is not None and a.phone > 0:
         first = sorted((a.data / f"bench_phone_{a.seed}" / "images").glob("*.jpg"))[0]
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "vision.cli", str(first)], cwd=ROOT, capture_output=True)
+        subprocess.run([sys.executable, "-m", "mjtable.vision.cli", str(first)], cwd=ROOT, capture_output=True)
         cold = (time.perf_counter() - t0) * 1000
 
     seen = f"seed {a.seed}, which made {TRAINING_SEEDS[a.seed]}: NOT unseen" if a.seed in TRAINING_SEEDS else \

@@ -1,5 +1,5 @@
 """Phone-size photos: the benchmark's phone scenes blown up to a phone camera's 12 MP (4032x3024 JPEG), read
-end to end beside the 640x480 originals in the same run, and the decoding at reduced scale (vision.detector
+end to end beside the 640x480 originals in the same run, and the decoding at reduced scale (mjtable.vision.detector
 .load_image) beside decoding the whole file.
 
     python scripts/bench_large_photo.py [--n 40] [--seed 20261122] [--size 4032x3024]
@@ -19,12 +19,10 @@ from pathlib import Path
 import cv2
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from datasets.ground_truth import from_json  # noqa: E402
-from scripts.bench_e2e import area_key  # noqa: E402
-from vision.cli import analyse_image, to_text  # noqa: E402
-from vision.detector import TileDetector, load_image  # noqa: E402
+from mjtable.datasets.ground_truth import from_json
+from mjtable.scripts.bench_e2e import area_key
+from mjtable.vision.cli import analyse_image, to_text
+from mjtable.vision.detector import TileDetector, load_image
 
 
 def main(argv=None) -> int:

@@ -1,16 +1,16 @@
-"""Benchmark: MCR scoring speed of scoring.mcr against the reference engine pymahjonggb on the same hands.
+"""Benchmark: MCR scoring speed of mjtable.scoring.mcr against the reference engine pymahjonggb on the same hands.
 
     python scripts/bench_mcr.py [--n 20000] [--seed 1]
 
 Single-threaded; prints hands/s and the ratio to the reference for:
 
 * pymahjonggb (C++; its arguments are built before timing);
-* scoring.mcr cold: every cache empty;
-* scoring.mcr, the same hands again with the per-hand result cache (``engine._best``) emptied: everything
+* mjtable.scoring.mcr cold: every cache empty;
+* mjtable.scoring.mcr, the same hands again with the per-hand result cache (``engine._best``) emptied: everything
   keyed on tile contents, readings and fan groups is warm, each hand's result is recomputed. This is the
   line the issue's goal (>= 50,000 hands/s) is measured on, and the script says so beside it;
-* scoring.mcr, the same hands again with per-hand results cached;
-* scoring.mcr, *new* hands (the next seed) after the caches were warmed on the first set: what a stream of
+* mjtable.scoring.mcr, the same hands again with per-hand results cached;
+* mjtable.scoring.mcr, *new* hands (the next seed) after the caches were warmed on the first set: what a stream of
   unseen hands gets (about the cold figure: random hands rarely share tile contents).
 
 pymahjonggb is imported here only (benchmark / tests), never by the engine.
@@ -18,17 +18,14 @@ pymahjonggb is imported here only (benchmark / tests), never by the engine.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from MahjongGB import MahjongFanCalculator
 
-from MahjongGB import MahjongFanCalculator  # noqa: E402
-
-from scoring.mcr import engine, score, shapes  # noqa: E402
-from scoring.mcr.randhands import random_hands  # noqa: E402
-from tests.mcr_ref import ref_args  # noqa: E402
+from mjtable.scoring.mcr import engine, score, shapes
+from mjtable.scoring.mcr.randhands import random_hands
+from mjtable.scripts.mcr_ref import ref_args
 
 GOAL = 50_000      # hands/s, the issue's goal for the per-hand-results-not-cached line
 
@@ -74,10 +71,10 @@ def main() -> int:
     print(f"{a.n} random winning hands (seed {a.seed}), single thread")
     print(f"{'engine':58s} {'hands/s':>10s} {'vs reference':>13s}")
     print(f"{'pymahjonggb 1.4 (C++; args prebuilt)':58s} {r_ref:10.0f} {1.0:12.2f}x")
-    for name, r, note in (("scoring.mcr cold (all caches empty)", r_cold, ""),
-                          ("scoring.mcr same hands, per-hand results not cached", r_shapes, goal),
-                          ("scoring.mcr same hands, per-hand results cached", r_warm, ""),
-                          (f"scoring.mcr new hands (seed {a.seed + 1}), caches warm", r_new, "")):
+    for name, r, note in (("mjtable.scoring.mcr cold (all caches empty)", r_cold, ""),
+                          ("mjtable.scoring.mcr same hands, per-hand results not cached", r_shapes, goal),
+                          ("mjtable.scoring.mcr same hands, per-hand results cached", r_warm, ""),
+                          (f"mjtable.scoring.mcr new hands (seed {a.seed + 1}), caches warm", r_new, "")):
         print(f"{name:58s} {r:10.0f} {r / r_ref:12.2f}x  {note}".rstrip())
     print(f"distinct hands: {len(set(hands))}; shape cache entries: {shapes.candidates.cache_info().currsize}")
     return 0

@@ -35,12 +35,10 @@ from typing import Optional
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scoring import tiles as T  # noqa: E402
-from scripts.evaluate_detector_figures import images_of, read_yolo  # noqa: E402
-from vision.detector import REFINER, TileDetector, load_image  # noqa: E402
-from vision.metrics import DetectionEvaluator, box_iou  # noqa: E402
+from mjtable.scoring import tiles as T
+from mjtable.scripts.evaluate_detector_figures import images_of, read_yolo
+from mjtable.vision.detector import REFINER, TileDetector, load_image
+from mjtable.vision.metrics import DetectionEvaluator, box_iou
 
 SIGMAS = (0.2, 0.3, 0.4, 0.5)
 EDGES = "left top right bottom".split()

@@ -19,11 +19,9 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
-
-from vision.evaluate import (DatasetError, detector_predictor, evaluate, format_report,  # noqa: E402
+from mjtable.vision.evaluate import (DatasetError, detector_predictor, evaluate, format_report,
                              labels_predictor, list_samples, report_to_dict)
-from vision.names import NamesError, load_names  # noqa: E402
+from mjtable.vision.names import NamesError, load_names
 
 
 def _fail(msg: str) -> int:
@@ -33,7 +31,7 @@ def _fail(msg: str) -> int:
 
 def _image_loader():
     try:
-        from vision.detector import load_image
+        from mjtable.vision.detector import load_image
         return load_image
     except ImportError:
         import cv2
@@ -73,7 +71,7 @@ def main(argv=None) -> int:
             timed = False
         else:
             try:
-                from vision.detector import TileDetector
+                from mjtable.vision.detector import TileDetector
             except ImportError as e:
                 return _fail(f"the detector is not available ({e})")
             kwargs = {}

@@ -10,7 +10,7 @@ of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime
 
 The synthetic test split must come from a seed not used in training (data/synth/test: seed 9001; training
 used seed 100). The real held-out split keeps whole source photos out of training
-(scripts/prepare_detector_data.py). Metrics come from vision.metrics (COCO-style 101-point AP).
+(scripts/prepare_detector_data.py). Metrics come from mjtable.vision.metrics (COCO-style 101-point AP).
 """
 from __future__ import annotations
 
@@ -23,11 +23,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scoring import tiles as T  # noqa: E402
-from vision.detector import CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, REFINER, TileDetector, load_image  # noqa: E402
-from vision.metrics import IOU_THRESHOLDS, DetectionEvaluator, box_iou  # noqa: E402
+from mjtable.scoring import tiles as T
+from mjtable.vision.detector import CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, REFINER, TileDetector, load_image
+from mjtable.vision.metrics import IOU_THRESHOLDS, DetectionEvaluator, box_iou
 
 # parts of the detector measured without and with (--compare-KEY): TileDetector argument set to None for
 # "without", the two runs' names, and what the part is
@@ -36,9 +34,9 @@ PARTS = {
                  "the overhead locator (int8, or float with --float)"),
     "routing": ("router", "no view router", "view router",
                 "guessing the kind without and with the view router (speed also told the kind)"),
-    "vote": ("vote", "no box voting", "box voting", "box voting (vision.detector.vote_boxes)"),
+    "vote": ("vote", "no box voting", "box voting", "box voting (mjtable.vision.detector.vote_boxes)"),
     "odd-back": ("odd_back", "no back colour check", "back colour check",
-                 "the back colour check (vision.detector.odd_backs)"),
+                 "the back colour check (mjtable.vision.detector.odd_backs)"),
     "refine": ("refiner", "no refiner", "box refiner", "the box refiner (models/tile_refiner.onnx)"),
     "overhead-classifier": ("overhead_classifier", "one classifier", "overhead classifier",
                             "the overhead classifier (models/tile_classifier_overhead.onnx)"),

@@ -3,7 +3,7 @@
 
     python scripts/evaluate_scoring.py HANDS.jsonl [--json] [--show N]
 
-Each line is a hand as ``python -m scoring.batch`` reads it (docs/evaluation.md) plus an ``expected`` object
+Each line is a hand as ``python -m mjtable.scoring.batch`` reads it (docs/evaluation.md) plus an ``expected`` object
 with any of ``is_win`` (bool), ``total``, ``base`` (ints), ``fans`` (list of fan names, Chinese or English, or
 fan ids; a fan scored twice is listed twice). Example::
 
@@ -19,11 +19,8 @@ import json
 import os
 import sys
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
-
-from scoring.batch import score_line  # noqa: E402
+from mjtable.scoring.batch import score_line
 
 FIELDS = ("is_win", "total", "base", "fans")
 

@@ -21,10 +21,8 @@ import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scripts.train_detector import offline_ultralytics  # noqa: E402
-from vision.detector import letterbox, to_blob, yolo_output  # noqa: E402
+from mjtable.scripts.train_detector import offline_ultralytics
+from mjtable.vision.detector import letterbox, to_blob, yolo_output
 
 
 def onnx_output(sess, x: np.ndarray, imgsz: int) -> np.ndarray:

@@ -16,9 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scoring import tiles as T  # noqa: E402
+from mjtable.scoring import tiles as T
 
 REAL = Path("/work/shared/data/real_riichi_train")
 _HONOURS = {"east": 27, "south": 28, "west": 29, "north": 30, "haku": 31, "hatsu": 32, "chun": 33}

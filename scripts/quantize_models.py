@@ -29,10 +29,8 @@ from pathlib import Path
 import cv2
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scripts.runtime_graph import runtime_graph  # noqa: E402
-from vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, REFINER,  # noqa: E402
+from mjtable.scripts.runtime_graph import runtime_graph
+from mjtable.vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, REFINER,
                              crop_tile, crops_to_tensor, int8_path, letterbox, refine_crops, to_blob)
 
 
@@ -67,9 +65,9 @@ def classifier_batches(files: list[Path]):
 
 
 def refiner_batches(files: list[Path], size: int):
-    """The refiner's input: size x size crops around the labelled boxes (vision.detector.refine_crops), 32 per
+    """The refiner's input: size x size crops around the labelled boxes (mjtable.vision.detector.refine_crops), 32 per
     image."""
-    from scripts.evaluate_detector_figures import read_yolo
+    from mjtable.scripts.evaluate_detector_figures import read_yolo
     for f in files:
         img = cv2.imread(str(f))
         boxes, _ = read_yolo(f.parent.parent / "labels" / (f.stem + ".txt"), img.shape[1], img.shape[0])

@@ -2,7 +2,7 @@
 
 * **Split head** (YOLO locators): the model outputs the box distributions and class logits of every anchor,
   'box_dist' (1, 4*16, N) and 'cls_logits' (1, nc, N), instead of ultralytics' decoded (1, 4+nc, N) 'output0';
-  the runtime (vision.detector.decode_raw) works out the boxes of the anchors over the confidence threshold
+  the runtime (mjtable.vision.detector.decode_raw) works out the boxes of the anchors over the confidence threshold
   only. The graph loses the DFL softmax over all anchors (on a transposed tensor: a sixth of an overhead 640 px
   pass), the box decoding and the class sigmoid. Boxes are the same within 1e-4 px.
 * **Byte input** (int8 locators and classifiers whose input is quantized with scale 1/255 and zero point 0, so the

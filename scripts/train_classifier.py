@@ -4,7 +4,7 @@ crop (up / left / down / right), plain torch on CPU.
     python scripts/train_classifier.py --out runs/classifier/main --minutes 10 [--resume] [--export models/tile_classifier.onnx]
 
 Crops come from YOLO dirs (boxes jittered like a detector's, turned to portrait exactly as the runtime does,
-vision.detector.crop_tile). Synthetic dirs also have angles/*.txt, which give the direction of the tile's top;
+mjtable.vision.detector.crop_tile). Synthetic dirs also have angles/*.txt, which give the direction of the tile's top;
 the real photos only give the kind (the direction loss is masked for them). Random 180-degree turns move the
 direction label by two, so up/down (and left/right) are balanced.
 """
@@ -22,10 +22,8 @@ import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scoring import tiles as T  # noqa: E402
-from vision.detector import CROP, crop_tile, crops_to_tensor  # noqa: E402
+from mjtable.scoring import tiles as T
+from mjtable.vision.detector import CROP, crop_tile, crops_to_tensor
 
 
 def direction_label(angle: float, rotated: bool) -> int:

@@ -7,7 +7,7 @@
 --mode binary : 2 classes (0 = face-up tile, 1 = face-down tile); the crop classifier gives the kind (two-stage).
 --mode tiles  : 43 classes (tile ids 0..41, 42 = back), one stage.
 --export writes the ONNX model with its head split (scripts/runtime_graph.py), as the runtime wants it.
-Data: synthetic scenes (datasets.generate) + the real riichi photos' train split (prepare_detector_data.py).
+Data: synthetic scenes (mjtable.datasets.generate) + the real riichi photos' train split (prepare_detector_data.py).
 """
 from __future__ import annotations
 
@@ -18,9 +18,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scripts.runtime_graph import runtime_graph  # noqa: E402
+from mjtable.scripts.runtime_graph import runtime_graph
 
 
 def offline_ultralytics():
@@ -72,7 +70,7 @@ def resolve_sources(base: Path, specs: list[str], list_dir: Path, tag: str) -> l
 
 
 def write_data_yaml(path: Path, mode: str, train: list[str], val: list[str]) -> Path:
-    from scoring import tiles as T
+    from mjtable.scoring import tiles as T
     if mode == "binary":
         names = ["tile", "back"]
     else:

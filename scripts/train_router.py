@@ -4,7 +4,7 @@ close-up: -> the general locator). Plain torch on CPU, a few minutes.
 
     python scripts/train_router.py --out runs/router/r1 --epochs 8 --export models/view_router.onnx
 
-The runtime (vision.detector.TileDetector.locate_for) never trusts it alone: a frame it calls overhead must
+The runtime (mjtable.vision.detector.TileDetector.locate_for) never trusts it alone: a frame it calls overhead must
 still look like a whole table on the overhead locator's boxes, or the general pass runs as before. A wrong
 "overhead" costs time, never a reading. Labels come from the file names the scene generator writes
 (overhead_* / phone_* / grid_*); real photos (data/real) are close-ups, labelled not overhead.
@@ -23,9 +23,7 @@ import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from vision.detector import ROUTER_SIZE, router_input  # noqa: E402
+from mjtable.vision.detector import ROUTER_SIZE, router_input
 
 PHONE_DIRS = ["synth/train:phone_*", "synth/train2:phone_*", "synth/train3:phone_*", "synth/train4:phone_*",
               "synth/grid:*", "real/train:*"]

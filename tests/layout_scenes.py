@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring import tiles as T
-from scoring.hand import ACROSS, LEFT, RIGHT, Hand, Meld
-from vision.types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import ACROSS, LEFT, RIGHT, Hand, Meld
+from mjtable.vision.types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
 
 ASPECT = 1.35
 SEAT_ROT = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}

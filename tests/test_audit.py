@@ -1,11 +1,11 @@
 """Referee audit: one table state with each violation and one without, per kind, both rule systems."""
 import pytest
 
-from scoring import tiles as T
-from scoring.audit import CATALOGUE, AuditError, audit, read_meld, rule_for
-from scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Meld, Situation
-from scoring.notation import parse_tiles
-from scoring.table import MeldOnTable, PlayerArea, TableState
+from mjtable.scoring import tiles as T
+from mjtable.scoring.audit import CATALOGUE, AuditError, audit, read_meld, rule_for
+from mjtable.scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Meld, Situation
+from mjtable.scoring.notation import parse_tiles
+from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
 
 P = parse_tiles
 H13 = "123m456m789m123p5p"      # a 13-tile standing hand
@@ -242,7 +242,7 @@ def test_mcr_exposed_tile_during_play():
 
 
 # ------------------------------------------------------------------------------------------ MCR declared wins
-# (these call the MCR engine, scoring.mcr)
+# (these call the MCR engine, mjtable.scoring.mcr)
 
 WIN_MCR = "123m456m789m123p5p"          # + 5p: 清龙 etc., well over 8 points
 

@@ -1,4 +1,4 @@
-"""scoring.batch plumbing: one output line per input line, bad lines never stop the batch."""
+"""mjtable.scoring.batch plumbing: one output line per input line, bad lines never stop the batch."""
 import io
 import json
 import subprocess
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring import batch
-from scoring.result import FanHit, ScoreResult
+from mjtable.scoring import batch
+from mjtable.scoring.result import FanHit, ScoreResult
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -79,14 +79,14 @@ def test_default_rules_and_profile_apply_only_where_lines_do_not_say(fake):
 
 
 def test_missing_engine_is_an_error_line_not_a_crash(monkeypatch):
-    monkeypatch.setitem(batch.ENGINES, "mcr", "scoring.no_such_engine")
+    monkeypatch.setitem(batch.ENGINES, "mcr", "mjtable.scoring.no_such_engine")
     out = batch.score_line('{"hand": "123m456p789m11z22z +2z"}', 3, "mcr")
     assert out == {"line": 3, "error": out["error"]} and "not available" in out["error"]
 
 
 def test_module_entry_point_exit_code_and_unicode():
     text = 'nope\n{"hand": "一万"}\n\xff\n'.encode("utf-8").replace(b"\xc3\xbf", b"\xff")   # an invalid byte
-    p = subprocess.run([sys.executable, "-m", "scoring.batch"], input=text, capture_output=True, cwd=ROOT,
+    p = subprocess.run([sys.executable, "-m", "mjtable.scoring.batch"], input=text, capture_output=True, cwd=ROOT,
                        timeout=60)
     assert p.returncode == 1
     out = [json.loads(x) for x in p.stdout.decode("utf-8").splitlines()]

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from scoring import batch
-from scoring import tiles as T
-from scoring.jsonio import hand_from_dict
+from mjtable.scoring import batch
+from mjtable.scoring import tiles as T
+from mjtable.scoring.jsonio import hand_from_dict
 
 FIX = Path(__file__).parent / "fixtures"
 LINES = (FIX / "hands.jsonl").read_text(encoding="utf-8").splitlines()

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from scoring.table import PlayerArea
-from scripts.bench_e2e import hand_key, wrong_fields
+from mjtable.scoring.table import PlayerArea
+from mjtable.scripts.bench_e2e import hand_key, wrong_fields
 
 
 def test_wrong_fields_names_the_parts_read_wrong():
@@ -39,7 +39,7 @@ def test_bench_large_photo_reads_a_blown_up_scene(tmp_path):
     (d / "images").mkdir()
     shutil.copy(root / "examples" / "phone_win.jpg", d / "images" / "phone_win.jpg")
     shutil.copy(root / "examples" / "phone_win.json", d / "gt" / "phone_win.json")
-    p = subprocess.run([sys.executable, str(root / "scripts" / "bench_large_photo.py"), "--data", str(tmp_path),
+    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.bench_large_photo", "--data", str(tmp_path),
                         "--seed", "1", "--n", "1", "--size", "2688x2016"], capture_output=True, text=True, cwd=root,
                        timeout=600)
     assert p.returncode == 0, p.stderr
@@ -51,7 +51,7 @@ def test_bench_large_photo_reads_a_blown_up_scene(tmp_path):
 def test_bench_refuses_a_seed_that_made_a_training_set(capsys):
     """The generator makes the same scenes from the same seed: seed 101 made synth/train2, so its 'benchmark'
     scenes are training scenes, and the benchmark says so instead of measuring them as unseen."""
-    from scripts.bench_e2e import TRAINING_SEEDS, main
+    from mjtable.scripts.bench_e2e import TRAINING_SEEDS, main
     assert 101 in TRAINING_SEEDS and 103 in TRAINING_SEEDS
     assert main(["--seed", "101", "--phone", "0", "--overhead", "0"]) == 2
     assert "synth/train2" in capsys.readouterr().err
@@ -59,9 +59,9 @@ def test_bench_refuses_a_seed_that_made_a_training_set(capsys):
 
 def test_bench_scenes_labelled_by_an_older_generator_are_made_again(tmp_path):
     """The benchmark caches its generated scenes; a cache the generator did not stamp with its current labels
-    version (datasets.generate.LABELS_VERSION) is made again, a current one read as it is."""
+    version (mjtable.datasets.generate.LABELS_VERSION) is made again, a current one read as it is."""
     import json
-    from scripts.bench_e2e import ensure_scenes
+    from mjtable.scripts.bench_e2e import ensure_scenes
     out = tmp_path / "bench_phone_5"
     (out / "gt").mkdir(parents=True)
     (out / "gt" / "phone_5_000000.json").write_text("{}")          # no generator.json: an older generator's

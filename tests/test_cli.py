@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
-from scoring.mcr import score as mcr_score
-from scoring.notation import parse_hand
-from vision import cli
+from mjtable.scoring.mcr import score as mcr_score
+from mjtable.scoring.notation import parse_hand
+from mjtable.vision import cli
 from tests.layout_scenes import layout_hand, render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,8 +64,8 @@ def test_score_json_matches_engine(capsys):
     code, out, _ = run(["score", WIN, "--json", "--self-drawn", "--seat-wind", "W", "--round-wind", "S"], capsys)
     assert code == 0
     d = json.loads(out)
-    from scoring.hand import Situation
-    from scoring import tiles as T
+    from mjtable.scoring.hand import Situation
+    from mjtable.scoring import tiles as T
     expected = mcr_score(parse_hand(WIN, Situation(self_drawn=True, seat_wind=T.WEST, prevalent_wind=T.SOUTH)))
     assert d["result"]["total"] == expected.total and d["result"]["is_win"]
     assert d["result"]["payments"] == expected.payments
@@ -196,7 +196,7 @@ def test_annotate_into_missing_folder_writes_nothing(tmp_path, capsys):
 
 
 def test_model_missing_is_exit_7(tmp_path, capsys, monkeypatch):
-    import vision.detector as detector
+    import mjtable.vision.detector as detector
 
     class Broken:
         def __init__(self, *a, **k):
@@ -241,7 +241,7 @@ def test_audit_to_stdout(tmp_path, capsys):
 
 def _proc(args, stdin=None):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "vision.cli", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "mjtable.vision.cli", *args], input=stdin, capture_output=True,
                           text=True, cwd=ROOT, env=env, timeout=120)
 
 

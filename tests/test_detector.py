@@ -9,15 +9,15 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.generate import main as generate_main
-from datasets.generate import make_scene
-from scoring import tiles as T
-from vision.detector import (CROP, LOCATOR, ODD_BACK_FACTOR, ODD_BACK_REF, ImageError, TileDetector, crop_tile,
+from mjtable.datasets.generate import main as generate_main
+from mjtable.datasets.generate import make_scene
+from mjtable.scoring import tiles as T
+from mjtable.vision.detector import (CROP, LOCATOR, ODD_BACK_FACTOR, ODD_BACK_REF, ImageError, TileDetector, crop_tile,
                              crops_to_tensor, decode_raw, decode_yolo, image_orientation_probs, letterbox, load_image,
                              nms, odd_backs, overhead_like, refine_boxes, refine_crops, to_blob, vote_boxes,
                              yolo_anchors, yolo_output, REFINE_MARGIN, REFINE_SCALE, REFINE_SIZE)
-from vision.metrics import box_iou
-from vision.types import ORIENTATIONS, Detection
+from mjtable.vision.metrics import box_iou
+from mjtable.vision.types import ORIENTATIONS, Detection
 
 ROOT = Path(__file__).resolve().parent.parent
 UNSEEN_SEED = 777   # training used seed 100, the synthetic test split 9001
@@ -233,8 +233,8 @@ def test_byte_input_gives_the_int8_models_outputs_bit_for_bit(tmp_path):
     import onnx
     import onnxruntime as ort
     from onnx import TensorProto, helper, numpy_helper
-    from scripts.runtime_graph import BYTE_INPUT, byte_input
-    from scripts.quantize_models import quantize
+    from mjtable.scripts.runtime_graph import BYTE_INPUT, byte_input
+    from mjtable.scripts.quantize_models import quantize
 
     rng = np.random.default_rng(5)
     w = numpy_helper.from_array(rng.normal(0, 0.5, (4, 3, 3, 3)).astype(np.float32), "w")
@@ -267,7 +267,7 @@ def test_byte_input_gives_the_int8_models_outputs_bit_for_bit(tmp_path):
 
 def test_runtime_graph_leaves_other_models_and_refuses_bad_files(tmp_path):
     py = sys.executable
-    run = lambda *args: subprocess.run([py, "scripts/runtime_graph.py", *map(str, args)], cwd=ROOT,  # noqa: E731
+    run = lambda *args: subprocess.run([py, "-m", "mjtable.scripts.runtime_graph", *map(str, args)], cwd=ROOT,  # noqa: E731
                                        capture_output=True, text=True)
     for name in ("tile_classifier.onnx", "tile_locator_int8.onnx", "tile_classifier_int8.onnx"):   # float / done
         r = run(ROOT / "models" / name, "--out", tmp_path / "same")
@@ -377,8 +377,7 @@ def test_refiner_training_targets_and_flips_agree():
     """train_refiner: a target moves the jittered box back onto the truth, and a flipped crop's targets are
     those of the mirrored box."""
     torch = pytest.importorskip("torch")
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from train_refiner import augment, targets
+    from mjtable.scripts.train_refiner import augment, targets
     truth = np.array([[30.0, 40.0, 60.0, 80.0]])
     box = np.array([[31.0, 39.0, 58.5, 81.0]])
     t = targets(truth, box)
@@ -419,8 +418,7 @@ def test_refine_boxes_moves_edges_by_the_models_output():
 
 
 def test_direction_label_matches_runtime_turn():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from train_classifier import direction_label
+    from mjtable.scripts.train_classifier import direction_label
     # a tile whose top points left (90) in a wide box: turned clockwise, its top points up in the crop
     assert direction_label(90.0, rotated=True) == 0
     assert direction_label(270.0, rotated=True) == 2
@@ -536,7 +534,7 @@ def test_view_router_sends_overhead_frames_to_the_overhead_locator_first(monkeyp
     one (the general one); a frame the router calls overhead whose overhead boxes do not look like a table
     falls back to the general pass, and one whose general boxes then do look like a table does not run the
     overhead locator twice."""
-    from vision.detector import ROUTER
+    from mjtable.vision.detector import ROUTER
     assert ROUTER.exists()
     det = TileDetector()
     phone, table = load_image(ROOT / "examples" / "phone_hand.jpg"), load_image(ROOT / "examples" / "overhead.jpg")
@@ -551,7 +549,7 @@ def test_view_router_sends_overhead_frames_to_the_overhead_locator_first(monkeyp
     assert [d.kind for d in det.detect(phone, "auto")] == [d.kind for d in det.detect(phone, "phone")]
     assert calls == [True, False, False]
     outs = {True: "over", False: "general"}
-    monkeypatch.setattr("vision.detector.table_like", lambda found: found == "general")
+    monkeypatch.setattr("mjtable.vision.detector.table_like", lambda found: found == "general")
     monkeypatch.setattr(det, "locate", lambda img, overhead=False: calls.append(overhead) or outs[overhead])
     calls.clear()
     assert det.locate_for(table, "auto") == ("over", True) and calls == [True, False]
@@ -560,7 +558,7 @@ def test_view_router_sends_overhead_frames_to_the_overhead_locator_first(monkeyp
 def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch):
     """The committed overhead classifier classifies the boxes of the overhead locator; a phone photo's boxes go to
     the general classifier. Without the file (or told None) the general classifier reads both."""
-    from vision.detector import OVERHEAD_CLASSIFIER
+    from mjtable.vision.detector import OVERHEAD_CLASSIFIER
     assert OVERHEAD_CLASSIFIER.exists()
     det = TileDetector()
     assert det.cls_over is not None and det.overhead_classifier_path.name == "tile_classifier_overhead_int8.onnx"
@@ -631,22 +629,22 @@ def test_smoke_training_both_stages(tmp_path):
             "0 0.5 0.5 0.1 0.2\n1 0.1 0.1 0.2 0.1 0.2 0.3 0.1 0.3\n")
     py = sys.executable
     run = lambda *args: subprocess.run([py, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)  # noqa
-    r = run("scripts/prepare_detector_data.py", "--real", str(real), "--out", str(data), "--heldout", "0.5")
+    r = run("-m", "mjtable.scripts.prepare_detector_data", "--real", str(real), "--out", str(data), "--heldout", "0.5")
     assert r.returncode == 0, r.stderr[-2000:]
-    r = run("scripts/train_detector.py", "--name", "smoke", "--mode", "binary", "--imgsz", "160", "--epochs", "1",
+    r = run("-m", "mjtable.scripts.train_detector", "--name", "smoke", "--mode", "binary", "--imgsz", "160", "--epochs", "1",
             "--batch", "4", "--data", str(data), "--val", "real/heldout", "--project", str(tmp_path / "runs"),
             "--workers", "0")
     assert r.returncode == 0, r.stderr[-3000:]
     assert (tmp_path / "runs" / "smoke" / "weights" / "last.pt").exists()
     onnx_loc = tmp_path / "loc.onnx"
-    r = run("scripts/train_detector.py", "--name", "smoke", "--imgsz", "160", "--project", str(tmp_path / "runs"),
+    r = run("-m", "mjtable.scripts.train_detector", "--name", "smoke", "--imgsz", "160", "--project", str(tmp_path / "runs"),
             "--export", str(onnx_loc))
     assert r.returncode == 0, r.stderr[-3000:]
     import onnxruntime as ort
     outs = ort.InferenceSession(str(onnx_loc), providers=["CPUExecutionProvider"]).get_outputs()
     assert [o.name for o in outs] == ["box_dist", "cls_logits"]       # exported with its head split
     onnx_cls = tmp_path / "cls.onnx"
-    r = run("scripts/train_classifier.py", "--out", str(tmp_path / "cls"), "--minutes", "0.05",
+    r = run("-m", "mjtable.scripts.train_classifier", "--out", str(tmp_path / "cls"), "--minutes", "0.05",
             "--train", f"{data}/synth/train:4:1", f"{data}/real/train:4:1", "--val", f"{data}/real/heldout:4:1",
             "--export", str(onnx_cls), "--batch", "16")
     assert r.returncode == 0, r.stderr[-3000:]
@@ -655,7 +653,7 @@ def test_smoke_training_both_stages(tmp_path):
     assert all(0 <= d.kind <= T.BACK for d in dets)
     # a lost checkpoint is recovered from the exported model: the torch network reproduces the ONNX output (the
     # split head's outputs decoded by yolo_output: the anchors, strides and DFL bins are those of ultralytics)
-    r = run("scripts/onnx_to_pt.py", str(onnx_loc), str(tmp_path / "recovered.pt"),
+    r = run("-m", "mjtable.scripts.onnx_to_pt", str(onnx_loc), str(tmp_path / "recovered.pt"),
             "--calib", str(data / "synth" / "train" / "images"), "--n", "4")
     assert r.returncode == 0, r.stderr[-3000:]
     diff, rng = map(float, re.search(r"max \|torch - onnx\| = (\S+) \(output range (\S+)\)", r.stdout).groups())
@@ -667,12 +665,12 @@ def test_smoke_training_both_stages(tmp_path):
     over_cls.write_bytes(onnx_cls.read_bytes())
     # a few seconds of the box refiner
     onnx_ref = tmp_path / "ref.onnx"
-    r = run("scripts/train_refiner.py", "--out", str(tmp_path / "ref"), "--minutes", "0.05", "--batch", "32",
+    r = run("-m", "mjtable.scripts.train_refiner", "--out", str(tmp_path / "ref"), "--minutes", "0.05", "--batch", "32",
             "--train", f"{data}/synth/train:*:16", f"{data}/real/train:*:16:4", "--val", f"{data}/real/heldout",
             "--export", str(onnx_ref))
     assert r.returncode == 0, r.stderr[-3000:]
     assert re.search(r"validation edge error [\d.]+ -> [\d.]+ px", r.stdout), r.stdout[-2000:]
-    r = run("scripts/quantize_models.py", "--locator", str(onnx_loc), "--classifier", str(onnx_cls),
+    r = run("-m", "mjtable.scripts.quantize_models", "--locator", str(onnx_loc), "--classifier", str(onnx_cls),
             "--overhead-locator", str(over), "--overhead-classifier", str(over_cls), "--refiner", str(onnx_ref),
             "--calib", str(data / "synth" / "train"), "--n", "4")
     assert r.returncode == 0, r.stderr[-3000:]
@@ -690,9 +688,9 @@ def test_smoke_training_both_stages(tmp_path):
 def test_bundled_examples_are_read_exactly(detector, name):
     """The README's example photos, with the committed models: every seat as the scene's ground truth says (the
     overhead frame goes through the overhead locator and the overhead classifier)."""
-    from datasets.ground_truth import from_json
-    from scripts.bench_e2e import area_key
-    from vision.cli import analyse_image
+    from mjtable.datasets.ground_truth import from_json
+    from mjtable.scripts.bench_e2e import area_key
+    from mjtable.vision.cli import analyse_image
     gt = from_json((ROOT / "examples" / f"{name}.json").read_text())
     out = analyse_image(load_image(ROOT / "examples" / f"{name}.jpg"), detector, gt.situation, "mcr", None, "auto")
     overhead = name == "overhead"
@@ -703,8 +701,7 @@ def test_bundled_examples_are_read_exactly(detector, name):
 
 def test_classifier_kind_weights():
     """train_classifier.py --kind-weight: ranges and single kinds get their weight, the rest 1."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from train_classifier import kind_weights
+    from mjtable.scripts.train_classifier import kind_weights
     assert kind_weights("") is None
     w = kind_weights("0-8:3,34-41:2,42:1.5")
     assert w.shape == (T.N_CLASSES,) and list(w[:9]) == [3.0] * 9 and w[9] == 1.0
@@ -712,7 +709,7 @@ def test_classifier_kind_weights():
 
 
 def test_jpeg_size_reads_the_frame_header(tmp_path):
-    from vision.detector import jpeg_size
+    from mjtable.vision.detector import jpeg_size
     head = (ROOT / "examples" / "phone_win.jpg").read_bytes()
     assert jpeg_size(head) == (640, 480)
     ok, png = cv2.imencode(".png", np.zeros((5, 7, 3), np.uint8))
@@ -723,10 +720,10 @@ def test_jpeg_size_reads_the_frame_header(tmp_path):
 def test_a_large_phone_photo_is_decoded_at_a_smaller_scale_and_read_alike(detector, tmp_path):
     """A 12 MP JPEG (4032x3024, a phone's) is decoded at half scale (its longer side stays >= 1280 px) and its
     hand is read as from the 640 px original; a PNG is decoded whole."""
-    from datasets.ground_truth import from_json
-    from scripts.bench_e2e import area_key
-    from vision.cli import analyse_image
-    from vision.detector import KEEP_SIDE
+    from mjtable.datasets.ground_truth import from_json
+    from mjtable.scripts.bench_e2e import area_key
+    from mjtable.vision.cli import analyse_image
+    from mjtable.vision.detector import KEEP_SIDE
     img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
     big = tmp_path / "big.jpg"
     cv2.imwrite(str(big), cv2.resize(img, (4032, 3024), interpolation=cv2.INTER_CUBIC), [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -742,7 +739,7 @@ def test_a_large_phone_photo_is_decoded_at_a_smaller_scale_and_read_alike(detect
 
 def test_train_detector_resolves_dirs_globs_and_lists(tmp_path):
     """--synth specs: a folder's images, a glob of them written to a list, or a list file used as it is."""
-    from scripts.train_detector import resolve_sources
+    from mjtable.scripts.train_detector import resolve_sources
     base = tmp_path / "bin"
     (base / "synth" / "a" / "images").mkdir(parents=True)
     for n in ("phone_1.jpg", "phone_2.jpg", "overhead_1.jpg"):

@@ -8,18 +8,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scoring import tiles as T
-from vision.evaluate import DatasetError, list_samples, read_yolo_rows
+from mjtable.scoring import tiles as T
+from mjtable.vision.evaluate import DatasetError, list_samples, read_yolo_rows
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "scripts" / "evaluate_detector.py"
+SCRIPT = "mjtable.scripts.evaluate_detector"
 DET = Path(__file__).parent / "fixtures" / "detset"
 NAMES = DET / "data.yaml"
 N_TILES = sum(len(p.read_text().split("\n")) - 1 for p in (DET / "labels").glob("*.txt"))
 
 
 def run(*args):
-    p = subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True, cwd=ROOT,
+    p = subprocess.run([sys.executable, "-m", SCRIPT, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
                        timeout=300)
     return p.returncode, p.stdout, p.stderr
 
@@ -162,9 +162,9 @@ def test_list_samples_pairs_images_with_labels():
 def test_detector_predictor_feeds_detections_through_the_same_pipeline():
     """A stand-in detector returning the labels as Detections (one mislabelled, one extra back) —
     the path the real model takes in the script."""
-    from vision.evaluate import detector_predictor, evaluate
-    from vision.names import load_names
-    from vision.types import Detection
+    from mjtable.vision.evaluate import detector_predictor, evaluate
+    from mjtable.vision.names import load_names
+    from mjtable.vision.types import Detection
     import cv2
 
     mapping = load_names(NAMES)
@@ -194,7 +194,7 @@ def test_detector_predictor_feeds_detections_through_the_same_pipeline():
 def test_detector_figures_with_and_without_an_overhead_locator():
     """scripts/evaluate_detector_figures.py --compare-overhead prints each variant's mAP and both speeds (any
     locator file stands in for the overhead one here)."""
-    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "evaluate_detector_figures.py"), "--synth", str(DET),
+    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.evaluate_detector_figures", "--synth", str(DET),
                         "--real", str(DET / "missing"), "--compare-overhead",
                         "--overhead-locator", str(ROOT / "models" / "tile_locator.onnx")],
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
@@ -207,7 +207,7 @@ def test_detector_figures_with_and_without_an_overhead_locator():
 
 def test_detector_figures_compare_routing():
     """--compare-routing: guessing without and with the view router, and told the kind, timed side by side."""
-    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "evaluate_detector_figures.py"), "--synth", str(DET),
+    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.evaluate_detector_figures", "--synth", str(DET),
                         "--real", str(DET / "missing"), "--compare-routing"],
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert p.returncode == 0, p.stderr
@@ -219,7 +219,7 @@ def test_detector_figures_compare_routing():
 def test_detector_figures_compare_refine():
     """--compare-refine: the committed box refiner off and on, each variant's mAP and both speeds; the refined
     run names the refiner it used."""
-    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "evaluate_detector_figures.py"), "--synth", str(DET),
+    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.evaluate_detector_figures", "--synth", str(DET),
                         "--real", str(DET / "missing"), "--compare-refine"],
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert p.returncode == 0, p.stderr

@@ -6,13 +6,13 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.generate import main as generate_main
-from datasets.generate import make_scene, yolo_lines
-from datasets.ground_truth import from_json, phone_hand, to_json
-from datasets.hands import random_winning_hand
-from datasets.render import motion_kernel, photograph, visible_corners
-from scoring import tiles as T
-from vision.types import ORIENTATIONS
+from mjtable.datasets.generate import main as generate_main
+from mjtable.datasets.generate import make_scene, yolo_lines
+from mjtable.datasets.ground_truth import from_json, phone_hand, to_json
+from mjtable.datasets.hands import random_winning_hand
+from mjtable.datasets.render import motion_kernel, photograph, visible_corners
+from mjtable.scoring import tiles as T
+from mjtable.vision.types import ORIENTATIONS
 
 
 def test_random_winning_hands_are_valid():

@@ -1,13 +1,13 @@
-"""scoring.jsonio: JSON hands -> the same Hand the notation gives; results -> plain JSON."""
+"""mjtable.scoring.jsonio: JSON hands -> the same Hand the notation gives; results -> plain JSON."""
 import json
 
 import pytest
 
-from scoring import tiles as T
-from scoring.hand import KONG, LEFT, PUNG, Situation
-from scoring.jsonio import (JsonInputError, findings_to_dict, hand_from_dict, hand_to_dict, result_to_dict)
-from scoring.notation import parse_hand
-from scoring.result import FanHit, Finding, ScoreResult
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import KONG, LEFT, PUNG, Situation
+from mjtable.scoring.jsonio import (JsonInputError, findings_to_dict, hand_from_dict, hand_to_dict, result_to_dict)
+from mjtable.scoring.notation import parse_hand
+from mjtable.scoring.result import FanHit, Finding, ScoreResult
 
 NOTATION = "123m456p11z [345m<] [777z^] +6p 15f"
 

@@ -5,12 +5,12 @@ import dataclasses
 
 import pytest
 
-from scoring import tiles as T
-from scoring.hand import ACROSS, KONG, LEFT, PUNG, RIGHT, Meld, Situation
-from scoring.notation import format_hand, parse_hand
-from scoring.table import MeldOnTable, PlayerArea
-from vision.layout import HandError, LayoutError, parse, parse_overhead, parse_phone, table_to_hand
-from vision.types import Detection
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import ACROSS, KONG, LEFT, PUNG, RIGHT, Meld, Situation
+from mjtable.scoring.notation import format_hand, parse_hand
+from mjtable.scoring.table import MeldOnTable, PlayerArea
+from mjtable.vision.layout import HandError, LayoutError, parse, parse_overhead, parse_phone, table_to_hand
+from mjtable.vision.types import Detection
 from tests.layout_scenes import layout_hand, layout_table, mild_perspective, render
 
 HANDS = [
@@ -312,7 +312,7 @@ def test_overhead_no_tiles():
 # ------------------------------------------------------------------------------- generated scenes
 
 def _generated(kind, n):
-    gen = pytest.importorskip("datasets.generate")
+    gen = pytest.importorskip("mjtable.datasets.generate")
     try:
         art = gen._art()
     except Exception as e:                      # tile art comes from system packages
@@ -1229,7 +1229,7 @@ def test_phone_added_kong_whose_claimed_tile_is_labelled_upright():
 
 def _bar_tile(n: int, u: float, size: float = 30.0):
     """A back in a hand bar seen from above, already in its seat's frame (centre at u along the row)."""
-    from vision.layout import _Tile
+    from mjtable.vision.layout import _Tile
     return _Tile(n, Detection((u, 0, u + size, size), T.BACK, "face_down", 0.85), u, 0, size, u=u)
 
 
@@ -1237,7 +1237,7 @@ def test_overhead_hand_bar_is_counted_by_the_grid_its_boxes_sit_on():
     """A far seat's bar of 13 standing backs, 42 px apart, one box split in two, while the seat's pitch (from
     its river, which perspective makes look smaller) says 37 px: the bar's length alone says 14 tiles, the
     boxes sit on a grid of 13."""
-    from vision.layout import _count_touching
+    from mjtable.vision.layout import _count_touching
     us = [42.2 * n for n in range(13)]
     us[6:7] = [us[6] - 10, us[6] + 10]                  # a box split at a seam it does not have
     row = [_bar_tile(n, u) for n, u in enumerate(us)]
@@ -1270,7 +1270,7 @@ def test_overhead_box_off_the_hand_bar_grid_at_its_end_is_not_the_bars():
     """A bar of 13 backs 45 px apart with two boxes in line at its end, 66 and 60 px out (an object lying beside
     the hand, as measured on a benchmark frame): they are off the bar's grid (neither touching nor a missed tile
     away) and are left out; a box as far out but twice as big (two tiles found as one) stays."""
-    from vision.layout import _count_touching, _main_run
+    from mjtable.vision.layout import _count_touching, _main_run
 
     bar = [_bar_tile(n, 200 + 45 * n, 36) for n in range(13)]
     main, off = _main_run([_bar_tile(20, 200 - 66 - 60, 36), _bar_tile(21, 200 - 66, 36)] + bar, 45)

@@ -2,10 +2,10 @@
 (excluded by a 不计 list, or a near miss) in another; plus totals, payments, bad input and profiles."""
 import pytest
 
-from scoring import tiles as T
-from scoring.hand import CHOW, KONG, Hand, Meld, Situation
-from scoring.mcr import FAN_TABLE, PROFILES, UnknownProfile, is_winning_shape, score, waits
-from scoring.notation import parse_hand, parse_tiles
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import CHOW, Hand, Meld, Situation
+from mjtable.scoring.mcr import FAN_TABLE, PROFILES, UnknownProfile, is_winning_shape, score, waits
+from mjtable.scoring.notation import parse_hand, parse_tiles
 
 S, E, W, N = T.SOUTH, T.EAST, T.WEST, T.NORTH
 TSUMO = dict(self_drawn=True)

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from scoring.mcr import PROFILES, score
-from scoring.mcr.randhands import random_hands
-from scoring.notation import format_hand
+from mjtable.scoring.mcr import PROFILES, score
+from mjtable.scoring.mcr.randhands import random_hands
+from mjtable.scoring.notation import format_hand
 
 # fans the competition differences touch (waits by shape, winning tile apart, 门前清/不求人 by definition,
 # 组合龙 without 平和/四归一, implied 幺九刻, house fans, and what they exclude)

@@ -1,10 +1,10 @@
-"""vision.metrics against hand-computed values (and, where installed, ultralytics' own AP)."""
+"""mjtable.vision.metrics against hand-computed values (and, where installed, ultralytics' own AP)."""
 import math
 
 import numpy as np
 import pytest
 
-from vision.metrics import (IOU_THRESHOLDS, Confusion, DetectionEvaluator, ap_101, average_precision, box_iou,
+from mjtable.vision.metrics import (IOU_THRESHOLDS, Confusion, DetectionEvaluator, ap_101, average_precision, box_iou,
                             confusion_matrix, match_image, worst_confusions)
 
 

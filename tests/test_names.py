@@ -1,10 +1,10 @@
-"""vision.names: every naming scheme maps to the right tile; names files are read the way ultralytics reads them."""
+"""mjtable.vision.names: every naming scheme maps to the right tile; names files are read the way ultralytics reads them."""
 import json
 
 import pytest
 
-from scoring import tiles as T
-from vision.names import NamesError, load_names, map_names, parse_yaml_names, tile_of
+from mjtable.scoring import tiles as T
+from mjtable.vision.names import NamesError, load_names, map_names, parse_yaml_names, tile_of
 
 # names: line of the real riichi set's data.yaml (Roboflow "riichi-mahjong", CC BY 4.0), as exported
 RIICHI_YAML = """train: ../train/images

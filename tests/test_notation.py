@@ -1,8 +1,8 @@
 import pytest
 
-from scoring import tiles as T
-from scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld
-from scoring.notation import (NotationError, chinese_hand, format_hand, format_tiles, parse_hand, parse_meld,
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld
+from mjtable.scoring.notation import (NotationError, chinese_hand, format_hand, format_tiles, parse_hand, parse_meld,
                               parse_tiles)
 
 

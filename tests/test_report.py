@@ -1,11 +1,11 @@
 """Referee report rendering (Markdown and HTML) from a table state."""
 import pytest
 
-from scoring import tiles as T
-from scoring.hand import Situation
-from scoring.notation import parse_tiles as P
-from scoring.report import ReportError, referee_report
-from scoring.table import MeldOnTable, PlayerArea, TableState
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import Situation
+from mjtable.scoring.notation import parse_tiles as P
+from mjtable.scoring.report import ReportError, referee_report
+from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
 
 
 def table(exposed=()):

@@ -2,10 +2,10 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scoring import tiles as T
-from scoring.notation import parse_meld, parse_tiles
-from scoring.notation import parse_hand
-from scoring.settlement import (ACTIVE_PIG_PENALTY, FALSE_WIN_PENALTY, NOT_TENPAI, PIG_ACTIVE, PIG_PASSIVE, TENPAI,
+from mjtable.scoring import tiles as T
+from mjtable.scoring.notation import parse_meld, parse_tiles
+from mjtable.scoring.notation import parse_hand
+from mjtable.scoring.settlement import (ACTIVE_PIG_PENALTY, FALSE_WIN_PENALTY, NOT_TENPAI, PIG_ACTIVE, PIG_PASSIVE, TENPAI,
                                 Barred, Deal, EndHand, FalseWin, Kong, SettlementError, Win, imp, settle,
                                 win_from_hands)
 

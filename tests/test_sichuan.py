@@ -2,10 +2,10 @@
 pictures were lost, so each hand is rebuilt from the fans and payments the text states."""
 import pytest
 
-from scoring import tiles as T
-from scoring.hand import Situation
-from scoring.notation import parse_hand, parse_meld, parse_tiles
-from scoring.sichuan import FANS, SichuanError, base_points, is_winning_shape, max_wait_fans, score, waits
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import Situation
+from mjtable.scoring.notation import parse_hand, parse_meld, parse_tiles
+from mjtable.scoring.sichuan import FANS, SichuanError, base_points, is_winning_shape, max_wait_fans, score, waits
 
 
 def fans_of(text, **sit):

@@ -1,4 +1,4 @@
-"""vision.video and `mjtable video`: frame sampling, the kind decided once, per-field settling, error exits."""
+"""mjtable.vision.video and `mjtable video`: frame sampling, the kind decided once, per-field settling, error exits."""
 from __future__ import annotations
 
 import json
@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
-from scoring import tiles as T
-from scoring.hand import LEFT, Meld
-from scoring.table import MeldOnTable, PlayerArea, TableState
-from vision import cli
-from vision.video import Settler, VideoError, describe, iter_frames, watch
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import LEFT, Meld
+from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
+from mjtable.vision import cli
+from mjtable.vision.video import Settler, VideoError, describe, iter_frames, watch
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "overhead.jpg"
@@ -127,7 +127,7 @@ class _Spy:
 
 
 def test_kind_is_decided_once_then_told(tmp_path):
-    from vision.layout import parse
+    from mjtable.vision.layout import parse
     img = cv2.imread(str(EXAMPLE))
     v = _video(tmp_path / "t.avi", [img] * 8)
     spy = _Spy(empty_first=1)
@@ -147,8 +147,7 @@ def test_kind_is_decided_once_then_told(tmp_path):
 def test_cli_video_with_the_committed_models(tmp_path, capsys):
     """A fixed overhead camera over the bundled example table: the settled table is the scene's ground truth,
     and the detector is told the kind after the first frame."""
-    from datasets.ground_truth import from_json
-    from scripts.bench_e2e import area_key
+    from mjtable.datasets.ground_truth import from_json
     v = _video(tmp_path / "table.avi", [cv2.imread(str(EXAMPLE))] * 6)
     code = cli.main(["video", str(v), "--json"])
     out, err = capsys.readouterr()

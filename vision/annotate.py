@@ -5,15 +5,15 @@ Chinese text needs a CJK font and Pillow; when either is missing the labels are 
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Optional
 
 import cv2
 import numpy as np
 
-from scoring import tiles as T
-from scoring.notation import NotationError, format_hand
-from scoring.result import Finding, ScoreResult
+from mjtable.scoring import tiles as T
+from mjtable.scoring.notation import NotationError, format_hand
+from mjtable.scoring.result import Finding, ScoreResult
+from mjtable.system_files import find
 
 from .layout import Layout
 
@@ -25,16 +25,6 @@ MELD_COLOURS = [(255, 140, 0), (200, 0, 200), (0, 150, 255), (150, 150, 0)]
 SOURCE_EN = {"left": "left", "across": "across", "right": "right"}
 SOURCE_CN = {"left": "上家", "across": "对家", "right": "下家"}
 KIND_CN = {"chow": "吃", "pung": "碰", "kong": "杠"}
-FONT_PATHS = ("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
-              "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-              "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-              "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
-              "/usr/share/fonts/truetype/arphic/uming.ttc")
-
-
-LATIN_FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-                    "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf")
 
 
 def _cjk_font():
@@ -44,10 +34,10 @@ def _cjk_font():
         from PIL import ImageFont
     except ImportError:
         return None
-    cjk = next((p for p in FONT_PATHS if Path(p).exists()), None)
+    cjk = find("cjk_font")
     if cjk is None:
         return None
-    latin = next((p for p in LATIN_FONT_PATHS if Path(p).exists()), cjk)
+    latin = find("latin_font") or cjk
 
     def fonts(size):
         return ImageFont.truetype(latin, size), ImageFont.truetype(cjk, size)

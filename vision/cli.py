@@ -19,7 +19,7 @@ Exit codes (a one-line message on stderr for every non-zero code, never a traceb
     7  the detector model is missing or unusable
     8  an output file cannot be written
 Output files are written atomically (temporary file + rename): nothing half-written is left behind.
-`mjtable batch` exits as scoring.batch does (0, or 1 if some lines could not be scored).
+`mjtable batch` exits as mjtable.scoring.batch does (0, or 1 if some lines could not be scored).
 """
 from __future__ import annotations
 
@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from scoring import tiles as T
-from scoring.hand import ACROSS, LEFT, RIGHT, Hand, Situation
-from scoring.notation import NotationError, chinese_hand, format_hand, parse_hand
-from scoring.result import Finding, ScoreResult
-from scoring.table import MeldOnTable, PlayerArea, TableState
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import ACROSS, LEFT, RIGHT, Hand, Situation
+from mjtable.scoring.notation import NotationError, chinese_hand, format_hand, parse_hand
+from mjtable.scoring.result import Finding, ScoreResult
+from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_IMAGE, EXIT_LAYOUT, EXIT_NOT_WIN, EXIT_NOTATION, EXIT_MODEL, EXIT_OUTPUT = \
     0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -97,9 +97,9 @@ def situation_from_args(a) -> Situation:
 def _engine(rules: str):
     try:
         if rules == "sichuan":
-            from scoring import sichuan as eng
+            from mjtable.scoring import sichuan as eng
         else:
-            from scoring import mcr as eng
+            from mjtable.scoring import mcr as eng
     except ImportError as e:
         raise CliError(EXIT_INTERNAL, f"the {rules} scoring engine is not available ({e})") from None
     return eng
@@ -129,18 +129,18 @@ class Outcome:
     profile: str
     situation: Situation
     table: TableState
-    layout: object = None                  # vision.layout.Layout for a photo
+    layout: object = None                  # mjtable.vision.layout.Layout for a photo
     hand: Optional[Hand] = None
     result: Optional[ScoreResult] = None
     seat: Optional[str] = None             # whose hand was scored
     note: str = ""                         # why there is no hand / how it was read
     findings: list[Finding] = field(default_factory=list)
-    review: object = None                  # scoring.audit.Review, reused by the referee report
+    review: object = None                  # mjtable.scoring.audit.Review, reused by the referee report
     ms: dict[str, float] = field(default_factory=dict)
 
 
 def review_table(table: TableState, situation: Situation, rules: str, profile: Optional[str], out: Outcome) -> None:
-    from scoring.audit import AuditError, review
+    from mjtable.scoring.audit import AuditError, review
     t0 = time.perf_counter()
     try:
         rev = review(table, situation, rules, profile)
@@ -230,7 +230,7 @@ def _players_json(table: TableState) -> list[dict]:
 
 
 def to_json(out: Outcome) -> dict:
-    from scoring.jsonio import findings_to_dict, hand_to_dict, result_to_dict
+    from mjtable.scoring.jsonio import findings_to_dict, hand_to_dict, result_to_dict
     d = {"rules": out.rules, "profile": out.profile, "seat": out.seat,
          "hand": None, "result": None if out.result is None else result_to_dict(out.result),
          "note": out.note or None, "findings": findings_to_dict(out.findings),
@@ -306,7 +306,7 @@ def _pad(s: str, width: int) -> str:
 def _meld_text(m: MeldOnTable) -> str:
     if m.meld is None:
         return "[" + " ".join("back" if t is None else T.code(t) for t in m.tiles) + "?]"
-    from scoring.notation import format_meld
+    from mjtable.scoring.notation import format_meld
     return format_meld(m.meld)
 
 
@@ -471,7 +471,7 @@ def cmd_audit(argv: list[str]) -> int:
     _add_common(ap)
     a = ap.parse_args(argv)
     img, out = _photo_outcome(a)
-    from scoring.report import referee_report
+    from mjtable.scoring.report import referee_report
     try:
         text = referee_report(out.table, out.situation, a.rules, a.profile, fmt=a.format, rev=out.review)
     except ValueError as e:
@@ -560,7 +560,7 @@ def cmd_video(argv: list[str]) -> int:
 
 
 def cmd_batch(argv: list[str]) -> int:
-    from scoring import batch
+    from mjtable.scoring import batch
     return batch.main(argv)
 
 

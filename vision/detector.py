@@ -19,7 +19,7 @@ Orientation: face_down for a back; otherwise the crop direction turned back to t
 Many faces look the same both ways up (4 dots, 8 bamboo ...), so upside_down needs a clear vote
 (UPSIDE_DOWN_MIN); otherwise the more likely of upright/sideways is taken.
 
-    from vision.detector import TileDetector, load_image, ImageError
+    from mjtable.vision.detector import TileDetector, load_image, ImageError
     dets = TileDetector().detect(load_image("photo.jpg"))
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from scoring import tiles as T
+from mjtable.scoring import tiles as T
 
 from .metrics import box_iou
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection

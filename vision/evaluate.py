@@ -3,7 +3,7 @@
 A data set is ``DATA_DIR/images/**.{jpg,jpeg,png,bmp,webp}`` with ``DATA_DIR/labels/<same relative path>.txt``;
 each label row is ``class cx cy w h`` (normalised 0..1) or a polygon ``class x1 y1 x2 y2 x3 y3 ...`` (turned into
 its bounding box). An image without a label file has no tiles. Class indices are the data set's own; a names
-mapping (vision.names) turns them into tile ids. Prediction files, if given instead of a model, use the same
+mapping (mjtable.vision.names) turns them into tile ids. Prediction files, if given instead of a model, use the same
 format plus an optional confidence as 6th number (``class cx cy w h conf``, the ultralytics ``save_conf`` form).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from scoring import tiles as T
+from mjtable.scoring import tiles as T
 
 from .metrics import DetectionEvaluator, EvalResult
 

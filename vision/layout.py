@@ -1,4 +1,4 @@
-"""Layout parser: tile detections -> what lies on the table (scoring.table.TableState).
+"""Layout parser: tile detections -> what lies on the table (mjtable.scoring.table.TableState).
 
 Two kinds of frame:
 
@@ -33,9 +33,9 @@ from typing import Optional
 
 import numpy as np
 
-from scoring import tiles as T
-from scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
-from scoring.table import SEATS, MeldOnTable, PlayerArea, TableState
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
+from mjtable.scoring.table import SEATS, MeldOnTable, PlayerArea, TableState
 
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
 

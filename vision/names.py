@@ -1,4 +1,4 @@
-"""Map another data set's class names to the project's tile ids (scoring.tiles), and read its names file.
+"""Map another data set's class names to the project's tile ids (mjtable.scoring.tiles), and read its names file.
 
 Accepted names (case, spaces, ``_`` and ``-`` are ignored), for every tile:
 
@@ -22,7 +22,7 @@ import json
 import re
 from pathlib import Path
 
-from scoring import tiles as T
+from mjtable.scoring import tiles as T
 
 
 class NamesError(ValueError):

@@ -12,7 +12,7 @@ class Detection:
     """One tile found in a frame.
 
     ``box``: (x1, y1, x2, y2) in pixels of the original image.
-    ``kind``: tile id 0..41 (see scoring.tiles), or scoring.tiles.BACK (42) for a face-down tile.
+    ``kind``: tile id 0..41 (see mjtable.scoring.tiles), or mjtable.scoring.tiles.BACK (42) for a face-down tile.
     ``orientation``: upright / sideways / upside_down (relative to the image) / face_down.
     ``candidates``: the classifier's most likely kinds with their probabilities, best first (``kind`` is the
     first unless the locator overruled it); empty when unknown (detections from a file, a one-stage model).

@@ -1,14 +1,14 @@
 """Video: a camera's stream -> the table as it settles, and what changed when.
 
-    from vision.video import watch
+    from mjtable.vision.video import watch
     reading = watch("table.mp4", TileDetector(), every=1.0, hold=2)
     for e in reading.events: print(e.time_s, e.seat, e.text)
-    reading.table            # the settled TableState at the end (scoring.audit.review takes it)
+    reading.table            # the settled TableState at the end (mjtable.scoring.audit.review takes it)
 
 - Frames are sampled every ``every`` seconds of video time (frame numbers come from the stream's frame rate).
 - The kind of view (phone / overhead) is decided once, on the first frame with tiles, unless told, and then
   told to the detector for every later frame: a fixed camera does not change kind, and telling it skips the
-  general locator's pass that guessing needs (vision.detector.TileDetector.locate_for).
+  general locator's pass that guessing needs (mjtable.vision.detector.TileDetector.locate_for).
 - Each seat's fields (hand, melds, winning tile, flowers, river, exposed tiles) settle separately: a new value
   counts only when it is read on ``hold`` sampled frames in a row. A hand passing over the river, a tile in
   flight or one misread frame does not change the settled table. A frame where nothing can be read (no
@@ -24,8 +24,8 @@ from typing import Callable, Iterator, Optional
 
 import numpy as np
 
-from scoring import tiles as T
-from scoring.table import MeldOnTable, PlayerArea, TableState
+from mjtable.scoring import tiles as T
+from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
 
 FIELDS = ("concealed", "concealed_face_down", "melds", "winning_tile", "flowers", "discards", "exposed")
 DEFAULT_FPS = 25.0          # when a stream does not say its frame rate
@@ -106,7 +106,7 @@ def _tiles(ts) -> str:
 def _meld(m: MeldOnTable) -> str:
     if m.meld is None:
         return "[" + " ".join("back" if t is None else T.code(t) for t in m.tiles) + "?]"
-    from scoring.notation import format_meld
+    from mjtable.scoring.notation import format_meld
     return format_meld(m.meld)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from MahjongGB import MahjongFanCalculator
 
-from scoring.hand import CHOW, KONG, LEFT, PUNG, RIGHT, Hand
+from mjtable.scoring.hand import CHOW, LEFT, PUNG, RIGHT, Hand
 
 _SUIT = "WBT"                       # pymahjonggb: W = characters, B = dots (饼), T = bamboo (条)
 _HONOR = ("F1", "F2", "F3", "F4", "J3", "J2", "J1")   # E S W N, White=J3 Green=J2 Red=J1
