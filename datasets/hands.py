@@ -6,10 +6,9 @@ from typing import Optional
 
 from mjtable.scoring import tiles as T
 from mjtable.scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
-from mjtable.scoring.table import MeldOnTable
+from mjtable.scoring.table import MeldOnTable, sideways_index
 
 # index of the sideways (claimed) tile per source seat, for 3- and 4-tile melds
-SIDEWAYS_INDEX = {3: {LEFT: 0, ACROSS: 1, RIGHT: 2}, 4: {LEFT: 0, ACROSS: 1, RIGHT: 3}}
 
 
 def _take(counts: list[int], tiles: list[int]) -> bool:
@@ -88,7 +87,7 @@ def meld_on_table(m: Meld, rng: random.Random) -> MeldOnTable:
         return MeldOnTable(tiles, None, m)
     order = list(m.tiles)[:3] if m.added else list(m.tiles)
     n = len(order)
-    idx = SIDEWAYS_INDEX[n][m.source]
+    idx = sideways_index(m.source, n)
     if m.kind == CHOW:
         claimed = m.claimed if m.claimed is not None else order[0]
         order.remove(claimed)

@@ -10,13 +10,12 @@ import numpy as np
 
 from mjtable.scoring import tiles as T
 from mjtable.scoring.hand import Situation
-from mjtable.scoring.table import PlayerArea, TableState
+from mjtable.scoring.table import SEAT_ANGLE, PlayerArea, TableState
 
 from .ground_truth import GroundTruth, GTObject
 from .hands import meld_on_table, random_winning_hand
 from .render import BACK_COLOURS, DEFAULT_BOXES, IVORY_BODIES, Style, TileSpec, render
 
-SEAT_ROT = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}   # CCW, seats counter-clockwise
 # how often each art source is used (real-looking sets more often)
 SOURCE_WEIGHTS = {"kde_default": 1.0, "kde_traditional": 1.0, "kde_jade": 0.3, "kde_classic": 0.4,
                   "gnome_smooth": 1.0, "xmj_real": 1.5, "learner": 1.5, "font_symbola": 0.4, "font_noto": 0.4}
@@ -160,13 +159,13 @@ def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480), b
 # ------------------------------------------------------------------ overhead broadcast view
 
 def _to_seat(tiles: list[TileSpec], seat: str) -> list[TileSpec]:
-    a = math.radians(SEAT_ROT[seat])
+    a = math.radians(SEAT_ANGLE[seat])
     ca, sa = math.cos(a), math.sin(a)
     out = []
     for t in tiles:
         # rotate CCW on screen (y down): x' = x cos + y sin, y' = -x sin + y cos
         x, y = t.cx * ca + t.cy * sa, -t.cx * sa + t.cy * ca
-        out.append(replace(t, cx=x, cy=y, angle=t.angle + SEAT_ROT[seat], seat=seat))
+        out.append(replace(t, cx=x, cy=y, angle=t.angle + SEAT_ANGLE[seat], seat=seat))
     return out
 
 
@@ -191,8 +190,8 @@ def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)
 
     tiles: list[TileSpec] = []
     players = []
-    stray_seat = rng.choice(list(SEAT_ROT)) if rng.random() < 0.3 else None
-    for seat in SEAT_ROT:
+    stray_seat = rng.choice(list(SEAT_ANGLE)) if rng.random() < 0.3 else None
+    for seat in SEAT_ANGLE:
         local: list[TileSpec] = []
         # wall: a row of stacks in front of the player, some already drawn
         n_wall = rng.randrange(0, 19)

@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from . import tiles as T
-from .hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
+from .hand import CHOW, KONG, LEFT, PUNG, Hand, Meld, Situation
 from .result import Finding, ScoreResult
-from .table import MeldOnTable, PlayerArea, TableState
+from .table import MeldOnTable, PlayerArea, TableState, source_of_sideways
 
 RULES = ("mcr", "sichuan")
 SUBJECT_SEAT = "self"
@@ -218,8 +218,6 @@ def _codes(tiles) -> str:
 
 # ----------------------------------------------------------------------------------------------- melds
 
-_SOURCE_AT = {3: (LEFT, ACROSS, RIGHT), 4: (LEFT, ACROSS, ACROSS, RIGHT)}   # sideways index -> source seat
-
 
 @dataclass(frozen=True)
 class ReadMeld:
@@ -232,8 +230,8 @@ def read_meld(mt: MeldOnTable) -> ReadMeld:
     """Interpret a meld as it lies: set kind from the visible tiles, source from the sideways tile."""
     n = len(mt.tiles)
     pos_source = None
-    if mt.sideways is not None and n in _SOURCE_AT and 0 <= mt.sideways < n:
-        pos_source = _SOURCE_AT[n][mt.sideways]
+    if mt.sideways is not None and n in (3, 4) and 0 <= mt.sideways < n:
+        pos_source = source_of_sideways(mt.sideways, n)
     known = sorted(t for t in mt.tiles if t is not None)
     if n not in (3, 4) or any(not 0 <= t < T.N_KINDS for t in known):
         return ReadMeld(None, "not_a_set", pos_source)

@@ -9,9 +9,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .hand import Meld
+from .hand import ACROSS, LEFT, RIGHT, Meld
 
 SEATS = ("self", "right", "across", "left")   # counter-clockwise from the bottom of the frame
+SEAT_ANGLE = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}   # counter-clockwise on screen
+
+
+def source_of_sideways(sideways: int, n: int) -> str:
+    """The seat a claimed tile came from, by where it lies sideways in a meld of n tiles (from the owner's
+    point of view): first = the left player, last = the right player, any tile between = across."""
+    if not 0 <= sideways < n:
+        raise ValueError(f"sideways index {sideways} outside a meld of {n}")
+    return LEFT if sideways == 0 else RIGHT if sideways == n - 1 else ACROSS
+
+
+def sideways_index(source: str, n: int) -> int:
+    """Where the claimed tile lies in a meld of n tiles claimed from ``source`` (the inverse of
+    source_of_sideways; from across it lies second)."""
+    return {LEFT: 0, ACROSS: 1, RIGHT: n - 1}[source]
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,8 @@ from typing import Optional
 import numpy as np
 
 from mjtable.scoring import tiles as T
-from mjtable.scoring.hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
-from mjtable.scoring.table import SEATS, MeldOnTable, PlayerArea, TableState
+from mjtable.scoring.hand import CHOW, KONG, PUNG, Hand, Meld, Situation
+from mjtable.scoring.table import SEAT_ANGLE, SEATS, MeldOnTable, PlayerArea, TableState, source_of_sideways
 
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
 
@@ -423,15 +423,6 @@ def _direction_votes(tiles: list[_Tile], theta: float) -> float:
 
 # --------------------------------------------------------------------------------------------- melds
 
-_SOURCE_BY_POS = {0: LEFT, -1: RIGHT}
-
-
-def _source(sideways: int, n: int) -> str:
-    """The seat a claimed tile came from, by where it lies sideways in a row of n: first = left player, last =
-    right player, between = across."""
-    return _SOURCE_BY_POS.get(sideways if sideways != n - 1 else -1, ACROSS)
-
-
 def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optional[str]]:
     """Interpret a group as a meld. Returns the meld on the table and a problem message (or None).
     guess: allow the readings that complete a group from part of it (not for a piece cut from a longer run)."""
@@ -467,7 +458,7 @@ def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optiona
             # a claimed set of white dragons whose sideways tile, or all of whose tiles, were taken for backs
             # (the face is blank in some sets; no face-down tile lies sideways in a meld)
             full = (T.WHITE,) * len(tiles)
-            meld = Meld(PUNG if n == 3 else KONG, T.WHITE, concealed=False, source=_source(sides[0], n))
+            meld = Meld(PUNG if n == 3 else KONG, T.WHITE, concealed=False, source=source_of_sideways(sides[0], n))
             return (replace(mot, tiles=full, meld=meld),
                     f"meld {desc}: read as [{_codes(full)}] (blank white dragons taken for backs: no face-down "
                     f"tile lies sideways in a meld)")
@@ -519,7 +510,7 @@ def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optiona
         mot = replace(mot, tiles=tiles)
         note = f"meld {desc}: not a set as read; read as [{_codes(tiles)}] ({note})"
     ts = sorted(shown)
-    source = _source(sideways, len(flat))
+    source = source_of_sideways(sideways, len(flat))
     claimed = tiles[sideways] if kind == CHOW else None
     return replace(mot, meld=Meld(kind, ts[0], concealed=False, source=source, claimed=claimed,
                                   added=bool(added))), note
@@ -1219,7 +1210,6 @@ def parse(dets: list[Detection], kind: str = PHONE, frame: Optional[tuple[int, i
 
 # --------------------------------------------------------------------------------------------- overhead
 
-SEAT_ANGLE = {"self": 0.0, "right": 90.0, "across": 180.0, "left": 270.0}   # counter-clockwise on screen
 MELD_ZONE = 2.5        # face-up rows within this many tile widths inside the hand row hold melds and flowers
 RIVER_COLS = 6
 RIVER_OWN = 3           # a seat's first river row of this many face-up tiles is its river, wherever it lies
