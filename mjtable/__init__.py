@@ -1,14 +1,54 @@
 """mjtable: from a camera frame of a Mahjong table to the hand, its score and the referee's findings.
 
-The package maps the repository's folders: ``mjtable.vision`` (detector, layout parser, video, CLI),
-``mjtable.scoring`` (tiles, notation, MCR and Sichuan engines, referee audit) and ``mjtable.datasets``
-(scene generator). The small API below is what most callers need.
+    import mjtable
+    r = mjtable.read("examples/phone_win.jpg", seat_wind="S")     # a path, the bytes of a file, or a BGR array
+    print(r.hand, r.result.total, [f.kind for f in r.findings])
+    r.to_dict()                                                  # the JSON that `mjtable --json` prints
+    s = mjtable.score("123m456p789s1z [555z^] +1z")
+
+The package maps the repository's folders: ``mjtable.vision`` (detector, layout parser, pipeline, video, CLI),
+``mjtable.scoring`` (tiles, notation, MCR and Sichuan engines, referee audit) and ``mjtable.datasets`` (scene
+generator). Errors derive from ``mjtable.MjtableError`` and carry the CLI's ``exit_code``.
 """
+from __future__ import annotations
+
 from importlib.metadata import PackageNotFoundError, version as _version
+
+from .errors import MjtableError
 
 try:
     __version__ = _version("mjtable")
 except PackageNotFoundError:      # imported from a checkout that was never installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "MjtableError", "read", "score"]
+
+_DETECTOR = None
+
+
+def read(image, rules: str = "mcr", profile: str | None = None, kind: str = "auto", detector=None,
+         **situation):
+    """Read a frame: the tiles, how they lie, the hand, its score and the audit's findings.
+
+    ``image``: a file path, the bytes of an image file, or a BGR uint8 array. ``rules``: "mcr" or "sichuan";
+    ``profile``: the rule profile (None: the default); ``kind``: "auto", "phone" or "overhead". Situation
+    keywords: seat_wind, round_wind ("E" "S" "W" "N"), self_drawn, last_tile, kong_replacement, robbing_kong,
+    last_copy, void_suit ("m" "p" "s"), after_kong_discard. Returns a mjtable.vision.pipeline.Reading; raises
+    MjtableError subclasses (InputError, UnreadableError, ModelError, UsageError) for what cannot be read.
+    """
+    global _DETECTOR
+    from .vision import pipeline
+    sit = pipeline.situation(**situation)
+    img = pipeline.load_image(image)
+    if detector is None:
+        if _DETECTOR is None:
+            _DETECTOR = pipeline.load_detector()
+        detector = _DETECTOR
+    return pipeline.read_image(img, detector, sit, rules, profile, kind)
+
+
+def score(notation: str, rules: str = "mcr", profile: str | None = None, **situation):
+    """Score a hand written in notation (docs/notation.md); keywords as for ``read``. BadHandError (a
+    MjtableError) for bad notation or an impossible hand; a hand that is not a win has result.is_win False."""
+    from .vision import pipeline
+    return pipeline.read_notation(notation, pipeline.situation(**situation), rules, profile)

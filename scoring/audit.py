@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from . import tiles as T
+from .engines import engine, resolve_profile
 from .hand import CHOW, KONG, LEFT, PUNG, Hand, Meld, Situation
 from .result import Finding, ScoreResult
 from .table import MeldOnTable, PlayerArea, TableState, source_of_sideways
@@ -404,37 +405,19 @@ def hands_of(p: PlayerArea, situation: Situation) -> tuple[list[Hand], str]:
                  else "no tiles")
 
 
-def engine_profile(rules: str, profile: Optional[str]) -> str:
-    """The profile name the engine takes: None (or "default" for Sichuan) means the rule system's default."""
-    if rules == "sichuan":
-        return "sbr2025" if profile in (None, "default") else profile
-    return profile or "default"
-
-
-def _engine(rules: str):
-    if rules == "sichuan":
-        from . import sichuan
-        return sichuan
-    try:
-        from . import mcr
-    except ImportError as e:          # the MCR engine is another module; say so plainly
-        raise AuditError(f"MCR engine not available (mjtable.scoring.mcr): {e}") from None
-    return mcr
-
-
 def score_area(p: PlayerArea, situation: Situation, rules: str, profile: Optional[str]) -> AreaScore:
     hands, why = hands_of(p, situation)
     if not hands:
         return AreaScore(p.seat, None, None, why)
-    eng = _engine(rules)
-    prof = engine_profile(rules, profile)
+    eng = engine(rules)
+    prof = resolve_profile(rules, profile)
     scored = [(eng.score(h, prof), h) for h in hands]
     best = max(scored, key=lambda rh: (rh[0].is_win, rh[0].total, rh[0].base))
     return AreaScore(p.seat, best[1], best[0], why)
 
 
 def _tenpai_mcr(counts: list[int], melds) -> bool:
-    return bool(_engine("mcr").waits(counts, list(melds)))
+    return bool(engine("mcr").waits(counts, list(melds)))
 
 
 def tenpai_distance(h: Hand) -> int:
@@ -480,7 +463,7 @@ def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: Optional[int]) -> li
         else:
             out.append(_finding(rs, "false_win", p.seat, f"not a winning hand (诈和): {r.reason}"))
         return out
-    eng = _engine("mcr")
+    eng = engine("mcr")
     if eng.is_winning_shape(h):
         out.append(_finding(rs, "under_minimum", p.seat,
                             f"winning shape but {r.base} points without flowers, under the 8-point minimum (错和)"))

@@ -17,22 +17,13 @@ A bad line never stops the batch. Blank lines are skipped. ``run`` returns the n
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 import json
 import os
 import sys
 
+from .engines import EngineUnavailable, engine
 from .jsonio import RULES, JsonInputError, hand_from_dict, hand_to_dict, result_to_dict
-
-ENGINES = {"mcr": "mjtable.scoring.mcr", "sichuan": "mjtable.scoring.sichuan"}   # rules -> module with score(hand, profile)
-
-
-def _engine(rules: str):
-    try:
-        return importlib.import_module(ENGINES[rules]).score
-    except (ImportError, AttributeError) as e:
-        raise JsonInputError(f"the {rules} scoring engine is not available ({e})") from None
 
 
 def score_line(text: str, line_no: int, default_rules: str = "mcr", default_profile: str | None = None) -> dict:
@@ -51,14 +42,13 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
             if "profile" not in d and default_profile and d["rules"] == default_rules:
                 d["profile"] = default_profile
         hand, rules, profile = hand_from_dict(d)
-        problems = hand.problems()
-        if problems:
-            raise JsonInputError("impossible hand: " + "; ".join(problems))
         score = _engine(rules)
         try:
             res = score(hand, profile=profile)
         except (ValueError, KeyError) as e:          # e.g. unknown profile
             raise JsonInputError(f"{rules}: {e}") from None
+        if res.problems:                             # the engine validated the hand: it cannot exist
+            raise JsonInputError("impossible hand: " + "; ".join(res.problems))
         out = {"id": ident} if ident is not None else {}
         out["line"] = line_no
         out["hand"] = hand_to_dict(hand)["hand"]
@@ -68,6 +58,14 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
         return _error(line_no, str(e), ident)
     except Exception as e:                           # an engine bug must not stop the batch
         return _error(line_no, f"internal error: {type(e).__name__}: {e}", ident)
+
+
+def _engine(rules: str):
+    """The engine's score function (selected in scoring.engines)."""
+    try:
+        return engine(rules).score
+    except EngineUnavailable as e:
+        raise JsonInputError(str(e)) from None
 
 
 def _error(line_no: int, message: str, ident) -> dict:

@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import tiles as T
+from .engines import DEFAULT_PROFILE
 from .hand import MELD_KINDS, SOURCES, Hand, Meld, Situation
 from .notation import NotationError, format_hand, parse_hand, parse_meld, parse_tiles
 from .result import Finding, ScoreResult
@@ -36,7 +37,7 @@ class JsonInputError(ValueError):
     """A JSON hand we cannot read; the message names the key and the problem."""
 
 
-RULES = {"mcr": "default", "sichuan": "sbr2025"}      # rule system -> default profile
+RULES = DEFAULT_PROFILE      # rule system -> default profile
 
 _BOOL_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy",
                "winning_tile_apart", "after_kong_discard")

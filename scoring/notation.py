@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 
+from mjtable.errors import BadHandError
+
 from . import tiles as T
 from .hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
 
 
-class NotationError(ValueError):
+class NotationError(BadHandError, ValueError):
     """Bad notation; the message names the offending token."""
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import tiles as T
-from .audit import AreaScore, Review, engine_profile, review
+from .audit import AreaScore, Review, review
+from .engines import resolve_profile
 from .hand import Situation
 from .notation import NotationError, chinese_hand, format_hand
 from .result import Finding
@@ -97,7 +98,7 @@ def _finding_item(i: int, f: Finding) -> tuple[str, list[str]]:
 
 def build(table: TableState, situation: Situation, rules: str, profile: Optional[str],
           rev: Review) -> list[Block]:
-    prof = engine_profile(rules, profile)
+    prof = resolve_profile(rules, profile)
     blocks = [Block("h1", "裁判报告 Referee report"),
               Block("p", f"规则 Rules: {RULES_NAME.get((rules, prof), f'{rules} / {prof}')}"),
               Block("p", f"局况 Situation: {_situation_line(situation, rules)}")]

@@ -37,6 +37,7 @@ class ScoreResult:
     reason: Optional[str] = None
     decomposition: Optional[str] = None  # the winning shape chosen, in notation, for the referee
     notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)   # why the hand cannot exist (it was not scored)
 
 
 @dataclass(frozen=True)

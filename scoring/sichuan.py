@@ -159,6 +159,12 @@ def suits_of(tiles: Iterable[int]) -> set[int]:
 
 def invalid_reason(h: Hand) -> Optional[str]:
     """Why this cannot be a Sichuan hand at all (wrong tiles, chow, counts), or None."""
+    probs = h.problems()
+    return _not_sichuan(h) or ("; ".join(probs) if probs else None)
+
+
+def _not_sichuan(h: Hand) -> Optional[str]:
+    """Why these tiles cannot be played under Sichuan rules (honours, flowers, a chow), or None."""
     bad = [t for t in list(h.concealed) + [m.tile for m in h.melds]
            + ([h.winning_tile] if h.winning_tile is not None else []) if not T.is_suited(t)]
     if bad:
@@ -167,9 +173,6 @@ def invalid_reason(h: Hand) -> Optional[str]:
         return "Sichuan uses no flowers (第二条一)"
     if any(m.kind == CHOW for m in h.melds):
         return "no chow in Sichuan (第七条一: 摸牌、打牌、碰牌、杠牌 only)"
-    probs = h.problems()
-    if probs:
-        return "; ".join(probs)
     return None
 
 
@@ -216,9 +219,13 @@ def score(hand: Hand, profile: str = "sbr2025") -> ScoreResult:
     if profile not in PROFILES:
         raise SichuanError(f"unknown Sichuan profile {profile!r}; known: {', '.join(PROFILES)}")
     res = ScoreResult(rules="sichuan", profile=profile, is_win=False)
-    why = invalid_reason(hand)
+    why = _not_sichuan(hand)
     if why:
         res.reason = why
+        return res
+    res.problems = hand.problems()
+    if res.problems:
+        res.reason = "; ".join(res.problems)
         return res
     su = suits_of(hand.all_tiles())
     if len(su) == 3:

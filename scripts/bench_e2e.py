@@ -41,7 +41,8 @@ from mjtable.datasets.render import DEFAULT_BOXES
 from mjtable.datasets.ground_truth import from_json, phone_hand
 from mjtable.scoring.audit import review
 from mjtable.scoring.table import PlayerArea
-from mjtable.vision.cli import analyse_image, to_text
+from mjtable.vision.cli import to_text
+from mjtable.vision.pipeline import read_image
 from mjtable.vision.types import Detection
 
 GOALS = {"phone": 0.95, "overhead": 0.90, "ms": 100.0}
@@ -178,7 +179,7 @@ def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
             t0 = time.perf_counter()
             img = load_image(photo)
             try:
-                out = analyse_image(img, det, gt.situation, "mcr", None, kind if told else "auto")
+                out = read_image(img, det, gt.situation, "mcr", None, kind if told else "auto")
                 text = to_text(out)
                 ok_run = True
             except Exception as e:          # the CLI would report it; here it is a miss

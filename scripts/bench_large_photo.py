@@ -21,7 +21,8 @@ import cv2
 ROOT = Path(__file__).resolve().parent.parent
 from mjtable.datasets.ground_truth import from_json
 from mjtable.scripts.bench_e2e import area_key
-from mjtable.vision.cli import analyse_image, to_text
+from mjtable.vision.cli import to_text
+from mjtable.vision.pipeline import read_image
 from mjtable.vision.detector import TileDetector, load_image
 
 
@@ -52,7 +53,7 @@ def main(argv=None) -> int:
                 t0 = time.perf_counter()
                 img = cv2.imread(str(path)) if whole else load_image(path)
                 try:
-                    out = analyse_image(img, det, gt.situation, "mcr", None, "auto")
+                    out = read_image(img, det, gt.situation, "mcr", None, "auto")
                     to_text(out)
                     ok = area_key(out.table.player("self"), False) == area_key(gt.table.player("self"), False)
                 except Exception:           # a miss, as the CLI would report it

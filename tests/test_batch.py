@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def _fake_engine(rules):
     """Stands in for an engine: counts tiles, refuses a hand without honours, crashes on 9s."""
     def score(hand, profile):
+        if hand.problems():                   # like the engines: an impossible hand is not scored
+            return ScoreResult(rules, profile, False, reason="impossible", problems=hand.problems())
         if profile == "nope":
             raise ValueError("unknown profile 'nope'")
         if 26 in hand.all_tiles():
@@ -79,7 +81,8 @@ def test_default_rules_and_profile_apply_only_where_lines_do_not_say(fake):
 
 
 def test_missing_engine_is_an_error_line_not_a_crash(monkeypatch):
-    monkeypatch.setitem(batch.ENGINES, "mcr", "mjtable.scoring.no_such_engine")
+    from mjtable.scoring import engines
+    monkeypatch.setitem(engines.ENGINES, "mcr", ("mjtable.scoring.no_such_engine", "default"))
     out = batch.score_line('{"hand": "123m456p789m11z22z +2z"}', 3, "mcr")
     assert out == {"line": 3, "error": out["error"]} and "not available" in out["error"]
 

@@ -13,6 +13,7 @@ import pytest
 
 from mjtable.scoring.mcr import score as mcr_score
 from mjtable.scoring.notation import parse_hand
+from mjtable import errors
 from mjtable.vision import cli
 from tests.layout_scenes import layout_hand, render
 
@@ -81,16 +82,16 @@ def test_score_sichuan_profile(capsys):
 
 
 @pytest.mark.parametrize("argv,code,words", [
-    (["score", "123x"], cli.EXIT_NOTATION, "bad notation"),
-    (["score", SHORT], cli.EXIT_NOTATION, "wrong tile count"),
-    (["score", "[345m]"], cli.EXIT_NOTATION, "bad notation"),
-    (["score", "123m456p789s1122z +2z", "--rules", "sichuan"], cli.EXIT_NOT_WIN, "not a winning hand"),
-    (["score", "123m456p789s1357z +2z"], cli.EXIT_NOT_WIN, "not a winning hand"),
-    (["score", WIN, "--profile", "nonsense"], cli.EXIT_USAGE, "unknown MCR profile"),
-    (["score", WIN, "--seat-wind", "X"], cli.EXIT_USAGE, "invalid choice"),
-    (["score"], cli.EXIT_USAGE, "required"),
-    (["--bogus"], cli.EXIT_USAGE, "required: photo"),
-    (["x.jpg", "--bogus"], cli.EXIT_USAGE, "unrecognized"),
+    (["score", "123x"], errors.EXIT_BAD_HAND, "bad notation"),
+    (["score", SHORT], errors.EXIT_BAD_HAND, "wrong tile count"),
+    (["score", "[345m]"], errors.EXIT_BAD_HAND, "bad notation"),
+    (["score", "123m456p789s1122z +2z", "--rules", "sichuan"], errors.EXIT_NOT_WIN, "not a winning hand"),
+    (["score", "123m456p789s1357z +2z"], errors.EXIT_NOT_WIN, "not a winning hand"),
+    (["score", WIN, "--profile", "nonsense"], errors.EXIT_USAGE, "unknown MCR profile"),
+    (["score", WIN, "--seat-wind", "X"], errors.EXIT_USAGE, "invalid choice"),
+    (["score"], errors.EXIT_USAGE, "required"),
+    (["--bogus"], errors.EXIT_USAGE, "required: photo"),
+    (["x.jpg", "--bogus"], errors.EXIT_USAGE, "unrecognized"),
 ])
 def test_score_bad_input(argv, code, words, capsys):
     got, out, err = run(argv, capsys)
@@ -101,7 +102,7 @@ def test_score_bad_input(argv, code, words, capsys):
 
 def test_not_a_win_still_prints_the_reason(capsys):
     code, out, err = run(["score", "123m456p789s1357z +2z", "--json"], capsys)
-    assert code == cli.EXIT_NOT_WIN
+    assert code == errors.EXIT_NOT_WIN
     d = json.loads(out)
     assert d["result"]["is_win"] is False and d["result"]["reason"]
     assert any(f["kind"] == "false_win" for f in d["findings"])
@@ -140,7 +141,7 @@ def test_photo_not_an_image(tmp_path, content, capsys):
     p = tmp_path / "x.jpg"
     p.write_bytes(content)
     code, out, err = run([str(p)], capsys)
-    assert code == cli.EXIT_IMAGE and one_line_error(err) and "not an image" in err
+    assert code == errors.EXIT_INPUT and one_line_error(err) and "not an image" in err
     assert out == ""
 
 
@@ -150,14 +151,14 @@ def test_photo_truncated_jpeg(tmp_path, capsys):
     p = tmp_path / "cut.jpg"
     p.write_bytes(buf.tobytes()[:30])
     code, _, err = run([str(p)], capsys)
-    assert code == cli.EXIT_IMAGE and one_line_error(err)
+    assert code == errors.EXIT_INPUT and one_line_error(err)
 
 
 def test_photo_missing_and_directory(tmp_path, capsys):
     code, _, err = run([str(tmp_path / "nope.jpg")], capsys)
-    assert code == cli.EXIT_IMAGE and "does not exist" in err
+    assert code == errors.EXIT_INPUT and "does not exist" in err
     code, _, err = run([str(tmp_path)], capsys)
-    assert code == cli.EXIT_IMAGE and one_line_error(err)
+    assert code == errors.EXIT_INPUT and one_line_error(err)
 
 
 def test_photo_no_tiles(tmp_path, capsys):
@@ -165,7 +166,7 @@ def test_photo_no_tiles(tmp_path, capsys):
     empty = tmp_path / "none.json"
     empty.write_text("[]")
     code, out, err = run([photo, "--detections", str(empty)], capsys)
-    assert code == cli.EXIT_LAYOUT and one_line_error(err) and "no tiles" in err
+    assert code == errors.EXIT_UNREADABLE and one_line_error(err) and "no tiles" in err
 
 
 def test_photo_unreadable_hand(tmp_path, capsys):
@@ -176,7 +177,7 @@ def test_photo_unreadable_hand(tmp_path, capsys):
     del items[side[1]]
     Path(dets).write_text(json.dumps(items))
     code, out, err = run([photo, "--detections", dets], capsys)
-    assert code in (cli.EXIT_LAYOUT, cli.EXIT_NOT_WIN) and one_line_error(err)
+    assert code in (errors.EXIT_UNREADABLE, errors.EXIT_NOT_WIN) and one_line_error(err)
     assert "Reading note:" in out
 
 
@@ -185,13 +186,13 @@ def test_bad_detections_file(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('[{"box": [1, 2, 3], "kind": 5}]')
     code, _, err = run([photo, "--detections", str(bad)], capsys)
-    assert code == cli.EXIT_IMAGE and "item 0" in err
+    assert code == errors.EXIT_INPUT and "item 0" in err
 
 
 def test_annotate_into_missing_folder_writes_nothing(tmp_path, capsys):
     photo, dets = _scene(tmp_path)
     code, _, err = run([photo, "--detections", dets, "--annotate", str(tmp_path / "no" / "out.png")], capsys)
-    assert code == cli.EXIT_OUTPUT and one_line_error(err)
+    assert code == errors.EXIT_OUTPUT and one_line_error(err)
     assert not (tmp_path / "no").exists()
 
 
@@ -204,7 +205,7 @@ def test_model_missing_is_exit_7(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(detector, "TileDetector", Broken)
     photo, _ = _scene(tmp_path)
     code, _, err = run([photo], capsys)
-    assert code == cli.EXIT_MODEL and one_line_error(err) and "tile_locator" in err
+    assert code == errors.EXIT_MODEL and one_line_error(err) and "tile_locator" in err
 
 
 # ---------------------------------------------------------------------------------------- audit
@@ -248,7 +249,7 @@ def _proc(args, stdin=None):
 def test_process_exit_codes_and_no_traceback(tmp_path):
     bad = tmp_path / "bad.jpg"
     bad.write_bytes(b"GIF89a nonsense")
-    for args, code in ((["score", "99x"], cli.EXIT_NOTATION), ([str(bad)], cli.EXIT_IMAGE),
+    for args, code in ((["score", "99x"], errors.EXIT_BAD_HAND), ([str(bad)], errors.EXIT_INPUT),
                        (["score", WIN, "--json"], 0)):
         r = _proc(args)
         assert r.returncode == code, r.stderr

@@ -690,9 +690,9 @@ def test_bundled_examples_are_read_exactly(detector, name):
     overhead frame goes through the overhead locator and the overhead classifier)."""
     from mjtable.datasets.ground_truth import from_json
     from mjtable.scripts.bench_e2e import area_key
-    from mjtable.vision.cli import analyse_image
+    from mjtable.vision.pipeline import read_image
     gt = from_json((ROOT / "examples" / f"{name}.json").read_text())
-    out = analyse_image(load_image(ROOT / "examples" / f"{name}.jpg"), detector, gt.situation, "mcr", None, "auto")
+    out = read_image(load_image(ROOT / "examples" / f"{name}.jpg"), detector, gt.situation, "mcr", None, "auto")
     overhead = name == "overhead"
     assert out.layout.kind == ("overhead" if overhead else "phone")
     for p in gt.table.players:
@@ -722,7 +722,7 @@ def test_a_large_phone_photo_is_decoded_at_a_smaller_scale_and_read_alike(detect
     hand is read as from the 640 px original; a PNG is decoded whole."""
     from mjtable.datasets.ground_truth import from_json
     from mjtable.scripts.bench_e2e import area_key
-    from mjtable.vision.cli import analyse_image
+    from mjtable.vision.pipeline import read_image
     from mjtable.vision.detector import KEEP_SIDE
     img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
     big = tmp_path / "big.jpg"
@@ -730,7 +730,7 @@ def test_a_large_phone_photo_is_decoded_at_a_smaller_scale_and_read_alike(detect
     got = load_image(big)
     assert got.shape == (1512, 2016, 3) and max(got.shape) >= KEEP_SIDE
     gt = from_json((ROOT / "examples" / "phone_win.json").read_text())
-    out = analyse_image(got, detector, gt.situation, "mcr", None, "auto")
+    out = read_image(got, detector, gt.situation, "mcr", None, "auto")
     assert area_key(out.table.player("self"), False) == area_key(gt.table.player("self"), False)
     png = tmp_path / "big.png"
     cv2.imwrite(str(png), np.zeros((3024, 4032, 3), np.uint8))

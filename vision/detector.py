@@ -32,6 +32,8 @@ from typing import Optional
 import cv2
 import numpy as np
 
+from mjtable import errors
+from mjtable.errors import InputError
 from mjtable.scoring import tiles as T
 
 from .metrics import box_iou
@@ -96,11 +98,11 @@ def table_like(found) -> bool:
     return len(boxes) - n_faces >= ROUTE_BACKS and overhead_like(len(boxes), n_faces, across)
 
 
-class ImageError(ValueError):
+class ImageError(InputError, ValueError):
     """A file that cannot be read as an image."""
 
 
-class ModelError(RuntimeError):
+class ModelError(errors.ModelError, RuntimeError):
     """A missing or unusable model file."""
 
 
@@ -115,8 +117,13 @@ def load_image(path) -> np.ndarray:
         data = np.fromfile(str(p), dtype=np.uint8)
     except OSError as e:
         raise ImageError(f"not an image: cannot read {p} ({e.strerror or e})") from None
+    return decode_image(data, str(p))
+
+
+def decode_image(data: np.ndarray, name: str = "the image") -> np.ndarray:
+    """The bytes of an image file (uint8 array) -> BGR uint8 array; ImageError naming ``name`` otherwise."""
     if data.size == 0:
-        raise ImageError(f"not an image: {p} is empty")
+        raise ImageError(f"not an image: {name} is empty")
     size = jpeg_size(data[:1 << 18].tobytes())
     factor = 1
     while size is not None and factor < 8 and max(size) / (2 * factor) >= KEEP_SIDE:
@@ -127,7 +134,7 @@ def load_image(path) -> np.ndarray:
             8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
     img = cv2.imdecode(data, flag)
     if img is None or img.size == 0:
-        raise ImageError(f"not an image: {p} is not a readable image file (corrupt or unknown format)")
+        raise ImageError(f"not an image: {name} is not a readable image file (corrupt or unknown format)")
     return img
 
 
@@ -418,7 +425,7 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 def _session(path: Path, threads: int):
     import onnxruntime as ort
     if not Path(path).exists():
-        raise ModelError(f"model file missing: {path} (train it with scripts/train_detector.py / "
+        raise ModelError(f"model file missing: {path} (train it with python -m mjtable.scripts.train_detector / "
                          f"train_classifier.py, see models/README.md)")
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads

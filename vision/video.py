@@ -24,6 +24,7 @@ from typing import Callable, Iterator, Optional
 
 import numpy as np
 
+from mjtable.errors import InputError, UnreadableError
 from mjtable.scoring import tiles as T
 from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
 
@@ -32,7 +33,7 @@ DEFAULT_FPS = 25.0          # when a stream does not say its frame rate
 _UNSET = object()
 
 
-class VideoError(ValueError):
+class VideoError(InputError, ValueError):
     """A file that cannot be read as a video (missing, not a video, no frame decodes)."""
 
 
@@ -198,32 +199,29 @@ class Settler:
 
 def watch(path, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
           max_frames: Optional[int] = None, on_event: Optional[Callable[[Event], None]] = None,
-          rules: str = "mcr") -> VideoReading:
+          rules: str = "mcr", progress: bool = False) -> VideoReading:
     """Read a video: sample frames, detect, parse, settle. ``detector`` has ``detect(img, kind)``."""
-    from .detector import guess_kind
-    from .layout import LayoutError, parse
-    if kind not in ("auto", "phone", "overhead"):
-        raise ValueError(f"unknown frame kind {kind!r} (auto, phone or overhead)")
+    from .pipeline import decide_view, locate
+    decide_view([], kind)                       # refuses an unknown kind before any frame is read
     settler = Settler(hold)
     events: list[Event] = []
     reading = VideoReading(kind, 0, 0, events, TableState([], rules))
-    for i, t, img in iter_frames(path, every, max_frames):
+    frames = iter_frames(path, every, max_frames)
+    if progress:                                # a bar on a terminal only (tqdm's disable=None)
+        from tqdm import tqdm
+        frames = tqdm(frames, desc="video", unit="frame", total=max_frames, disable=None, leave=False)
+    for i, t, img in frames:
         reading.sampled += 1
         t0 = time.perf_counter()
-        dets = detector.detect(img, kind)
-        if not dets:
-            reading.skipped.append((i, "no tiles found"))
-            continue
-        if kind == "auto":
-            kind = reading.kind = guess_kind(dets)
         try:
-            lay = parse(dets, kind=kind, frame=(img.shape[1], img.shape[0]))
-        except LayoutError as e:
+            view = locate(img, detector, kind)
+        except UnreadableError as e:
             reading.skipped.append((i, str(e)))
             continue
+        kind = reading.kind = view.kind        # decided on the first frame with tiles, then told to the detector
         reading.ms.append((time.perf_counter() - t0) * 1000)
         reading.read += 1
-        for e in settler.update(i, t, lay.table):
+        for e in settler.update(i, t, view.layout.table):
             events.append(e)
             if on_event is not None:
                 on_event(e)

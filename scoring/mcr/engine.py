@@ -482,9 +482,11 @@ def score(hand: Hand, profile="default") -> ScoreResult:
         try:
             problems = _problems(hand)
         except (TypeError, ValueError, AttributeError, IndexError) as e:   # not even shaped like a Hand
-            return ScoreResult("mcr", prof.name, False, reason=f"impossible hand: malformed input ({e})")
+            return ScoreResult("mcr", prof.name, False, reason=f"impossible hand: malformed input ({e})",
+                               problems=[f"malformed input ({e})"])
         if problems:
-            return ScoreResult("mcr", prof.name, False, reason="impossible hand: " + "; ".join(problems))
+            return ScoreResult("mcr", prof.name, False, reason="impossible hand: " + "; ".join(problems),
+                               problems=problems)
         ti = _tiles(bytes(sorted(hand.concealed)), hand.winning_tile, hand.melds)
     sit = hand.situation
     plan = _PLANS.get(prof) or _get_plan(prof)

@@ -1,0 +1,67 @@
+"""Typed errors, and the one table of exit codes that the CLI, batch and web server answer with.
+
+Every error the pipeline raises on purpose derives from MjtableError and carries its exit code; the CLI prints
+its message as one line on stderr and exits with that code. docs/exit-codes.md gives the same table.
+"""
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+EXIT_INPUT = 3
+EXIT_UNREADABLE = 4
+EXIT_NOT_WIN = 5
+EXIT_BAD_HAND = 6
+EXIT_MODEL = 7
+EXIT_OUTPUT = 8
+EXIT_INTERRUPTED = 130
+
+EXIT_CODES: dict[int, str] = {
+    EXIT_OK: "done: a winning hand scored (or an overhead frame, a video or an audit read)",
+    EXIT_INTERNAL: "unexpected internal error",
+    EXIT_USAGE: "usage error (bad option or value, unknown profile)",
+    EXIT_INPUT: "the input is not a readable image or video (missing, empty, corrupt, too large, unknown format) "
+                "or a bad detections file",
+    EXIT_UNREADABLE: "no tiles found, or the hand cannot be read (unreadable meld, nothing to score)",
+    EXIT_NOT_WIN: "the hand was read but is not a winning hand under the rules (the reason is printed)",
+    EXIT_BAD_HAND: "bad notation or impossible hand (wrong tile count, fifth copy ...)",
+    EXIT_MODEL: "the detector model is missing or unusable",
+    EXIT_OUTPUT: "an output file cannot be written",
+    EXIT_INTERRUPTED: "interrupted",
+}
+
+
+class MjtableError(Exception):
+    """Base of every error raised on purpose; ``exit_code`` is the CLI's exit code for it."""
+    exit_code = EXIT_INTERNAL
+
+
+class UsageError(MjtableError):
+    exit_code = EXIT_USAGE
+
+
+class InputError(MjtableError):
+    """The image, video or detections file cannot be read."""
+    exit_code = EXIT_INPUT
+
+
+class UnreadableError(MjtableError):
+    """No tiles, or what lies on the table cannot be read as a hand."""
+    exit_code = EXIT_UNREADABLE
+
+
+class NotAWinError(MjtableError):
+    exit_code = EXIT_NOT_WIN
+
+
+class BadHandError(MjtableError):
+    """Bad notation, or a hand that cannot exist."""
+    exit_code = EXIT_BAD_HAND
+
+
+class ModelError(MjtableError):
+    exit_code = EXIT_MODEL
+
+
+class OutputError(MjtableError):
+    exit_code = EXIT_OUTPUT

@@ -1,0 +1,270 @@
+"""The one pipeline: frame -> detections -> layout -> hand -> score + findings.
+
+Every front end calls this module: the CLI (photo, score, audit, video), the Python API (``mjtable.read``,
+``mjtable.score``) and the web server. Each stage takes and returns plain dataclasses:
+
+    img = load_image("photo.jpg")                       # BGR uint8 array (InputError if unreadable)
+    view = locate(img, detector, kind="auto")           # View: detections, the kind decided, the Layout
+    reading = review(view.layout.table, situation, rules, profile, layout=view.layout)
+    reading.hand, reading.result, reading.findings      # the hand, its ScoreResult, the audit's Findings
+
+``read_image`` and ``read_notation`` chain them. Errors are the typed errors of ``mjtable.errors``, each with
+its exit code; ``verdict`` turns a reading without a winning hand into the right one.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from mjtable.errors import (BadHandError, InputError, ModelError, NotAWinError, UnreadableError, UsageError)
+from mjtable.scoring import tiles as T
+from mjtable.scoring.engines import RULES, resolve_profile
+from mjtable.scoring.hand import Hand, Situation
+from mjtable.scoring.notation import NotationError, parse_hand
+from mjtable.scoring.result import Finding, ScoreResult
+from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState, sideways_index
+
+from .types import Detection
+
+KINDS = ("auto", "phone", "overhead")
+WINDS = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
+VOID = {"m": T.MAN, "p": T.PIN, "s": T.SOU}
+
+
+# ------------------------------------------------------------------------------------------ inputs
+
+
+def situation(seat_wind: str = "E", round_wind: str = "E", self_drawn: bool = False, last_tile: bool = False,
+              kong_replacement: bool = False, robbing_kong: bool = False, last_copy: bool = False,
+              void_suit: Optional[str] = None, after_kong_discard: bool = False) -> Situation:
+    """How the hand was won, from the CLI's and the API's words: winds E/S/W/N, void suit m/p/s."""
+    try:
+        return Situation(self_drawn=bool(self_drawn), seat_wind=WINDS[str(seat_wind).upper()],
+                         prevalent_wind=WINDS[str(round_wind).upper()], last_tile=bool(last_tile),
+                         kong_replacement=bool(kong_replacement), robbing_kong=bool(robbing_kong),
+                         last_copy=bool(last_copy), void_suit=None if void_suit is None else VOID[void_suit],
+                         after_kong_discard=bool(after_kong_discard))
+    except KeyError as e:
+        raise UsageError(f"bad situation value {e.args[0]!r} (winds E S W N, void suit m p s)") from None
+
+
+def check_rules(rules: str, profile: Optional[str]) -> str:
+    """The engine's profile name for (rules, profile); UsageError for an unknown one."""
+    if rules not in RULES:
+        raise UsageError(f"unknown rules {rules!r} (known: {', '.join(RULES)})")
+    return resolve_profile(rules, profile)
+
+
+def load_image(source) -> np.ndarray:
+    """A BGR uint8 image from a path, the bytes of an image file, or an array already decoded."""
+    from .detector import decode_image, load_image as load_file
+    if isinstance(source, np.ndarray):
+        if source.ndim != 3 or source.shape[2] != 3 or source.dtype != np.uint8 or min(source.shape[:2]) < 1:
+            raise InputError(f"not an image: want a BGR uint8 array of shape (h, w, 3), got {source.dtype} "
+                             f"{source.shape}")
+        return source
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return decode_image(np.frombuffer(bytes(source), np.uint8), "the uploaded data")
+    return load_file(source)
+
+
+def load_detector():
+    """The committed detector (ModelError, exit 7, when a model file is missing or unusable)."""
+    from .detector import TileDetector
+    try:
+        return TileDetector()
+    except ModelError:
+        raise
+    except (FileNotFoundError, OSError) as e:
+        raise ModelError(f"detector model: {e}") from None
+    except Exception as e:              # onnxruntime refusing a file
+        raise ModelError(f"detector model unusable: {e}") from None
+
+
+# ------------------------------------------------------------------------------------------ stages
+
+
+@dataclass
+class View:
+    """One frame read as far as the layout: the detections, the kind of view decided, what lies where."""
+    detections: list[Detection]
+    kind: str                       # "phone" or "overhead"
+    layout: object                  # mjtable.vision.layout.Layout
+    ms: dict[str, float] = field(default_factory=dict)
+
+
+class UnknownKind(UsageError, ValueError):
+    """A view kind other than auto, phone or overhead."""
+
+
+def decide_view(dets: list[Detection], kind: str) -> str:
+    """The kind of view: as told, or guessed from the detections when ``kind`` is "auto"."""
+    if kind not in KINDS:
+        raise UnknownKind(f"unknown frame kind {kind!r} (auto, phone or overhead)")
+    if kind != "auto":
+        return kind
+    from .detector import guess_kind
+    return guess_kind(dets)
+
+
+def locate(img: np.ndarray, detector, kind: str = "auto") -> View:
+    """Detections -> layout for one frame; UnreadableError when nothing on it can be read as a table."""
+    from .layout import LayoutError, parse
+    t0 = time.perf_counter()
+    dets = detector.detect(img, kind)
+    t1 = time.perf_counter()
+    if not dets:
+        raise UnreadableError("no tiles found")
+    k = decide_view(dets, kind)
+    try:
+        lay = parse(dets, kind=k, frame=(img.shape[1], img.shape[0]))
+    except LayoutError as e:
+        raise UnreadableError(str(e)) from None
+    return View(dets, k, lay, {"detect": (t1 - t0) * 1000, "layout": (time.perf_counter() - t1) * 1000})
+
+
+@dataclass
+class Reading:
+    """Everything one run found: what lies on the table, the hand, its score, the findings, the timings."""
+    rules: str
+    profile: str
+    situation: Situation
+    table: TableState
+    layout: object = None                  # mjtable.vision.layout.Layout for a frame
+    hand: Optional[Hand] = None
+    result: Optional[ScoreResult] = None
+    seat: Optional[str] = None             # whose hand was scored
+    note: str = ""                         # why there is no hand / how it was read
+    findings: list[Finding] = field(default_factory=list)
+    review: object = None                  # mjtable.scoring.audit.Review, reused by the referee report
+    ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> Optional[str]:
+        return None if self.layout is None else self.layout.kind
+
+    def to_dict(self) -> dict:
+        """The JSON object that ``mjtable --json`` prints."""
+        from mjtable.scoring.jsonio import findings_to_dict, hand_to_dict, result_to_dict
+        d = {"rules": self.rules, "profile": self.profile, "seat": self.seat,
+             "hand": None, "result": None if self.result is None else result_to_dict(self.result),
+             "note": self.note or None, "findings": findings_to_dict(self.findings),
+             "players": [_player_dict(p) for p in self.table.players], "unplaced": list(self.table.unplaced),
+             "timing_ms": {k: round(v, 2) for k, v in self.ms.items()}}
+        if self.layout is not None:
+            d["kind"] = self.layout.kind
+        if self.hand is not None:
+            try:
+                d["hand"] = hand_to_dict(self.hand)
+            except NotationError:
+                d["hand"] = None
+        return d
+
+
+def _player_dict(p: PlayerArea) -> dict:
+    return {"seat": p.seat, "concealed": None if p.concealed is None else list(p.concealed),
+            "concealed_face_down": p.concealed_face_down,
+            "melds": [{"tiles": list(m.tiles), "sideways": m.sideways,
+                       "meld": None if m.meld is None else
+                       {"kind": m.meld.kind, "tile": m.meld.tile, "concealed": m.meld.concealed,
+                        "source": m.meld.source}} for m in p.melds],
+            "winning_tile": p.winning_tile, "winning_tile_apart": p.winning_tile_apart,
+            "flowers": list(p.flowers), "discards": list(p.discards), "exposed": list(p.exposed)}
+
+
+def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
+           layout=None) -> Reading:
+    """Table -> the declared winner's hand and score, and the audit's findings."""
+    from mjtable.scoring.audit import AuditError, review as audit_review
+    prof = check_rules(rules, profile)
+    out = Reading(rules, prof, sit, table, layout)
+    t0 = time.perf_counter()
+    try:
+        rev = audit_review(table, sit, rules, profile)
+    except AuditError as e:
+        raise UnreadableError(f"cannot audit what was read: {e}") from None
+    except ValueError as e:                  # an engine refusing a hand
+        raise BadHandError(str(e)) from None
+    out.findings, out.review = rev.findings, rev
+    if rev.scores:
+        seat = "self" if "self" in rev.scores else sorted(rev.scores)[0]
+        sc = rev.scores[seat]
+        out.seat, out.hand, out.result, out.note = seat, sc.hand, sc.result, sc.note
+    out.ms["score"] = (time.perf_counter() - t0) * 1000
+    return out
+
+
+def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
+               kind: str = "auto") -> Reading:
+    """One frame already in memory -> Reading."""
+    check_rules(rules, profile)
+    view = locate(img, detector, kind)
+    table = view.layout.table
+    table.rules = rules
+    if view.kind == "phone" and rules == "sichuan" and sit.void_suit is not None:
+        table.players[0].void_suit = sit.void_suit
+    out = review(table, sit, rules, profile, view.layout)
+    out.ms = {**view.ms, **out.ms}
+    return out
+
+
+def read_video(path, detector, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
+               kind: str = "auto", every: float = 1.0, hold: int = 2, max_frames: Optional[int] = None,
+               on_event=None, progress: bool = False):
+    """A video -> (mjtable.vision.video.VideoReading, Reading of the settled table). InputError (exit 3) for a
+    file that is not a readable video, UnreadableError (4) when no sampled frame could be read."""
+    from .layout import Layout
+    from .video import watch
+    check_rules(rules, profile)
+    rd = watch(path, detector, every=every, hold=hold, kind=kind, max_frames=max_frames, on_event=on_event,
+               rules=rules, progress=progress)
+    if rd.read == 0:
+        why = rd.skipped[0][1] if rd.skipped else "no frame"
+        raise UnreadableError(f"nothing read on {rd.sampled} sampled frame(s) of {path}: {why}")
+    return rd, review(rd.table, sit, rules, profile, Layout(rd.table, [], rd.kind, 0.0))
+
+
+def table_from_hand(hand: Hand) -> TableState:
+    """A hand typed in notation, laid on the table as the layout parser would have read it."""
+    melds = []
+    for m in hand.melds:
+        if m.concealed:
+            melds.append(MeldOnTable((None, m.tile, m.tile, None), None, m))
+        else:
+            melds.append(MeldOnTable(tuple(m.tiles), sideways_index(m.source, len(m.tiles)), m))
+    area = PlayerArea("self", tuple(hand.concealed), 0, tuple(melds), hand.winning_tile,
+                      hand.situation.winning_tile_apart, tuple(hand.flowers), declared_win=True,
+                      void_suit=hand.situation.void_suit)
+    return TableState([area])
+
+
+def read_notation(text: str, sit: Situation, rules: str = "mcr", profile: Optional[str] = None) -> Reading:
+    """A hand in text notation -> Reading (BadHandError, exit 6, for bad notation or an impossible hand)."""
+    check_rules(rules, profile)
+    try:
+        hand = parse_hand(text, sit)
+    except NotationError as e:
+        raise BadHandError(f"bad notation: {e}") from None
+    out = review(table_from_hand(hand), sit, rules, profile)
+    problems = out.result.problems if out.result is not None else hand.problems()
+    if problems:                             # validated by the engine that scored it
+        raise BadHandError(f"impossible hand {text!r}: {'; '.join(problems)}")
+    if out.hand is None:
+        out.hand = hand
+    return out
+
+
+def verdict(out: Reading) -> None:
+    """Raise the error a reading without a winning hand calls for: nothing to score -> UnreadableError (4),
+    not a win -> NotAWinError (5). An overhead frame or a video without a declared win is fine as it is."""
+    if out.result is None:
+        if out.kind == "overhead":
+            return                          # the audit is the answer
+        why = out.note or "no hand to score"
+        extra = f" ({'; '.join(out.table.unplaced)})" if out.table.unplaced else ""
+        raise UnreadableError(f"could not read the hand: {why}{extra}")
+    if not out.result.is_win:
+        raise NotAWinError(f"not a winning hand: {out.result.reason}")
