@@ -108,10 +108,10 @@ def main(argv=None) -> int:
     n_obj = 0
     if a.workers > 1:
         with Pool(a.workers) as pool:
-            for n in tqdm(pool.imap_unordered(_job, jobs, chunksize=4), total=len(jobs), desc="scenes"):
+            for n in tqdm(pool.imap_unordered(_job, jobs, chunksize=4), total=len(jobs), desc="scenes", disable=None):
                 n_obj += n
     else:
-        for j in tqdm(jobs, desc="scenes"):
+        for j in tqdm(jobs, desc="scenes", disable=None):
             n_obj += _job(j)
     print(f"wrote {len(jobs)} scenes with {n_obj} tiles to {a.out}")
     return 0

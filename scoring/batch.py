@@ -77,8 +77,9 @@ def _error(line_no: int, message: str, ident) -> dict:
 
 def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None) -> int:
     """Score every line of ``in_stream`` into ``out_stream``; returns the number of error lines."""
+    from tqdm import tqdm
     errors = 0
-    for n, line in enumerate(in_stream, 1):
+    for n, line in enumerate(tqdm(in_stream, desc="hands", unit="line", disable=None, leave=False), 1):
         if not line.strip():
             continue
         out = score_line(line, n, rules, profile)

@@ -268,3 +268,12 @@ def test_process_batch():
 def test_help_exit_codes(capsys):
     code, out, _ = run(["--help-exit"], capsys)
     assert code == 0 and "not a readable image" in out
+
+
+def test_version_and_exit_code_table(capsys):
+    from mjtable import __version__
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"mjtable {__version__}"
+    assert cli.main(["--help-exit"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"{code:4d}  {text}" in out for code, text in errors.EXIT_CODES.items())

@@ -138,7 +138,8 @@ def evaluate(data_dir, mapping: dict[int, int], predict: Predictor, load_image: 
     allowed[labelled] = True
     ev = DetectionEvaluator(num_classes=T.N_CLASSES)
     times, dropped = [], 0
-    for s in samples:
+    from tqdm import tqdm
+    for s in tqdm(samples, desc="images", disable=None, leave=False):    # a bar on a terminal only
         img = load_image(str(s.image))
         h, w = img.shape[:2]
         gt_boxes, gt_cls, _ = read_yolo_rows(s.label, mapping, w, h)
