@@ -73,3 +73,15 @@ def require(name: str) -> Path:
         raise SystemFileMissing(f"{f.what} not found ({f.candidates[0]}): install the Debian package "
                                 f"{f.package} (apt-get install {f.package})")
     return p
+
+
+def shared(*parts: str) -> Path:
+    """A path in the project's shared folder (rule texts, training data) that lies beside the repository
+    (``../shared``), or under $MJTABLE_SHARED. SystemFileMissing if it is not there."""
+    import os
+    base = Path(os.environ.get("MJTABLE_SHARED") or Path(__file__).resolve().parents[1].parent / "shared")
+    p = base.joinpath(*parts)
+    if not p.exists():
+        raise SystemFileMissing(f"{p} not found: the shared folder (rule texts, data) lies beside the repository "
+                                f"as ../shared, or set MJTABLE_SHARED")
+    return p

@@ -1,6 +1,6 @@
 """Sichuan SBR 2025 settlement of one deal (血战到底), from its events.
 
-Source: /work/shared/rules/sichuan-sbr-2025.txt 第九条二 (blood battle), 第十条 (settlement), 第十二条十 (主动花猪),
+Source: shared/rules/sichuan-sbr-2025.txt 第九条二 (blood battle), 第十条 (settlement), 第十二条十 (主动花猪),
 and the 2V2 supplement 第一条七 (IMP table).
 
 A deal is four seats 0..3 and its events in order:

@@ -1,6 +1,6 @@
 """Sichuan Mahjong (SBR 2025) scoring: 108 tiles, void suit (定缺), 10 fans, base = 2^fans capped at 3 fans.
 
-Source: /work/shared/rules/sichuan-sbr-2025.txt, 第九条 (win shapes, 缺一门) and 第十条二 (fans, base, payments).
+Source: shared/rules/sichuan-sbr-2025.txt, 第九条 (win shapes, 缺一门) and 第十条二 (fans, base, payments).
 
     from mjtable.scoring.sichuan import score
     res = score(hand)          # ScoreResult(rules="sichuan", total = fans, base = 2^min(fans, 3))

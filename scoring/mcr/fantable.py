@@ -2,7 +2,7 @@
 
 A row: number in the 1998 national table (house fans of the competition variant use 101+), a stable id,
 Chinese and English names, the point value, and ``excludes`` — the 不计 list of the 1998 table
-(/work/shared/rules/mcr-1998-table.txt). An ``excludes`` entry is a fan id (not counted at all) or
+(shared/rules/mcr-1998-table.txt). An ``excludes`` entry is a fan id (not counted at all) or
 ``(fan id, n)`` (n occurrences not counted, e.g. the one 幺九刻 inside 九莲宝灯).
 
 A predicate takes the evaluation context (see ``context.Ctx``) and returns how many times the fan occurs
