@@ -20,6 +20,7 @@ import argparse
 import io
 import json
 import os
+import re
 import sys
 
 from .engines import EngineUnavailable, engine
@@ -68,6 +69,21 @@ def _engine(rules: str):
         raise JsonInputError(str(e)) from None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def to_json_line(out: dict) -> tuple[str, bool]:
+    """One output record as a line of strict JSON (no NaN) that encodes as UTF-8, and whether it is an error
+    record: a lone surrogate from the input (an id "\\ud800") becomes U+FFFD; a record that still cannot be
+    written (a NaN id) becomes an error record."""
+    try:
+        text = json.dumps(out, ensure_ascii=False, allow_nan=False)
+    except (ValueError, TypeError) as e:
+        out = _error(out.get("line"), f"cannot write the result as JSON: {e}", None)
+        text = json.dumps(out)
+    return _SURROGATE.sub("\ufffd", text), "error" in out
+
+
 def _error(line_no: int, message: str, ident) -> dict:
     out = {"line": line_no, "error": message}
     if ident is not None:
@@ -82,9 +98,9 @@ def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None) -
     for n, line in enumerate(tqdm(in_stream, desc="hands", unit="line", disable=None, leave=False), 1):
         if not line.strip():
             continue
-        out = score_line(line, n, rules, profile)
-        errors += "error" in out
-        out_stream.write(json.dumps(out, ensure_ascii=False) + "\n")
+        text, failed = to_json_line(score_line(line, n, rules, profile))
+        errors += failed
+        out_stream.write(text + "\n")
         out_stream.flush()
     return errors
 

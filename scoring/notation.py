@@ -16,8 +16,6 @@ A hand is whitespace-separated groups:
 """
 from __future__ import annotations
 
-import re
-
 from mjtable.errors import BadHandError
 
 from . import tiles as T
@@ -28,32 +26,37 @@ class NotationError(BadHandError, ValueError):
     """Bad notation; the message names the offending token."""
 
 
-_GROUP = re.compile(r"([0-9]+)([mpszf])")
+MAX_LENGTH = 300        # characters; a hand with four kongs, eight flowers and every mark fits in well under 100
 _MARKS = {"<": LEFT, "^": ACROSS, ">": RIGHT}
 _MARK_OF = {v: k for k, v in _MARKS.items()}
 
 
+def _check_length(text: str) -> None:
+    if len(text) > MAX_LENGTH:
+        raise NotationError(f"notation too long: {len(text)} characters (at most {MAX_LENGTH})")
+
+
 def parse_tiles(text: str) -> list[int]:
-    """``"123m11z2f"`` -> tile ids. Raises NotationError naming the bad token."""
+    """``"123m11z2f"`` -> tile ids, in one pass. Raises NotationError naming the bad token."""
+    _check_length(text)
     s = text.replace(" ", "")
-    if not s:
-        return []
     out: list[int] = []
-    pos = 0
-    for m in _GROUP.finditer(s):
-        if m.start() != pos:
-            raise NotationError(f"bad tile token {s[pos:m.start()]!r} in {text!r}")
-        digits, letter = m.groups()
-        su = T.SUIT_LETTERS.index(letter)
-        for d in digits:
+    start = 0                                  # where the pending digit group began
+    for i, ch in enumerate(s):
+        if ch.isascii() and ch.isdigit():
+            continue
+        if ch not in T.SUIT_LETTERS or i == start:
+            raise NotationError(f"bad tile token {s[start:i + 1]!r} in {text!r}")
+        su = T.SUIT_LETTERS.index(ch)
+        limit = 9 if su < T.HONOR else (7 if su == T.HONOR else 8)
+        for d in s[start:i]:
             r = 5 if (d == "0" and su < T.HONOR) else int(d)
-            limit = 9 if su < T.HONOR else (7 if su == T.HONOR else 8)
             if not 1 <= r <= limit:
-                raise NotationError(f"bad tile token {d + letter!r} in {text!r}: no such tile")
+                raise NotationError(f"bad tile token {d + ch!r} in {text!r}: no such tile")
             out.append(T.make(su, r))
-        pos = m.end()
-    if pos != len(s):
-        raise NotationError(f"bad tile token {s[pos:]!r} in {text!r} (a digit group must end with m, p, s, z or f)")
+        start = i + 1
+    if start != len(s):
+        raise NotationError(f"bad tile token {s[start:]!r} in {text!r} (a digit group must end with m, p, s, z or f)")
     return out
 
 
@@ -120,6 +123,7 @@ def format_meld(m: Meld) -> str:
 
 def parse_hand(text: str, situation: Situation | None = None) -> Hand:
     """Parse the hand notation described in the module docstring."""
+    _check_length(text)
     concealed: list[int] = []
     flowers: list[int] = []
     melds: list[Meld] = []

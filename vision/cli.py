@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Optional
 
 from mjtable import __version__
-from mjtable.errors import (EXIT_CODES, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputError,
-                            MjtableError, NotAWinError, OutputError, UnreadableError, UsageError)
+from mjtable.errors import (EXIT_CODES, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MjtableError, NotAWinError, OutputError, UnreadableError, UsageError)
 from mjtable.scoring import tiles as T
 from mjtable.scoring.engines import RULES
 from mjtable.scoring.hand import Hand
@@ -35,7 +34,7 @@ from mjtable.scoring.notation import chinese_hand, format_hand
 from mjtable.scoring.table import MeldOnTable
 
 from . import pipeline
-from .pipeline import KINDS, VOID, WINDS, Reading
+from .pipeline import KINDS, VOID, WINDS, FileDetector, Reading
 
 SUBCOMMANDS = ("score", "audit", "batch", "video")
 
@@ -54,15 +53,22 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     except OSError as e:
         raise OutputError(f"cannot write {p}: {e.strerror or e}") from None
     try:
+        os.fchmod(fd, 0o666 & ~_umask())    # as open() would create it (mkstemp makes it 0600)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.replace(tmp, p)
+        os.replace(tmp, p)                  # replaces a symbolic link itself, never writes through it
     except OSError as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise OutputError(f"cannot write {p}: {e.strerror or e}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _png_bytes(img) -> bytes:
@@ -186,33 +192,6 @@ def _add_detections(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--detections", metavar="FILE.json",
                     help="use these detections instead of running the model: a JSON list of {box, kind, "
                          "orientation, confidence}, or a generator ground-truth file (its objects)")
-
-
-class FileDetector:
-    """Detections read from JSON (another detector's output, or a scene's ground truth)."""
-
-    def __init__(self, path: str):
-        from .types import ORIENTATIONS, Detection
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise InputError(f"cannot read detections {path}: {e}") from None
-        items = data.get("objects") if isinstance(data, dict) else data
-        if not isinstance(items, list):
-            raise InputError(f"detections {path}: want a JSON list (or an object with \"objects\")")
-        self.dets = []
-        for i, o in enumerate(items):
-            try:
-                box = tuple(float(v) for v in o["box"])
-                kind, ori = int(o["kind"]), o.get("orientation", "upright")
-                if len(box) != 4 or not 0 <= kind <= T.BACK or ori not in ORIENTATIONS:
-                    raise ValueError("bad box, kind or orientation")
-                self.dets.append(Detection(box, kind, ori, float(o.get("confidence", 1.0))))
-            except (KeyError, TypeError, ValueError) as e:
-                raise InputError(f"detections {path}: item {i}: {e}") from None
-
-    def detect(self, img, kind="auto"):
-        return list(self.dets)
 
 
 def _photo_reading(a) -> tuple[object, Reading]:

@@ -106,6 +106,10 @@ class ModelError(errors.ModelError, RuntimeError):
     """A missing or unusable model file."""
 
 
+MAX_PIXELS = 50_000_000          # an image over this many pixels is refused before it is decoded
+MAX_FILE_BYTES = 100 << 20       # and a file over 100 MB before it is read
+
+
 def load_image(path) -> np.ndarray:
     """Read an image file as a BGR uint8 array; ImageError with a readable message otherwise."""
     p = Path(path)
@@ -113,17 +117,49 @@ def load_image(path) -> np.ndarray:
         raise ImageError(f"not an image: {p} does not exist")
     if p.is_dir():
         raise ImageError(f"not an image: {p} is a directory")
+    if not p.is_file():                 # a FIFO, a device or a socket: reading it could block for ever
+        raise ImageError(f"not an image: {p} is not a regular file")
     try:
+        if p.stat().st_size > MAX_FILE_BYTES:
+            raise ImageError(f"not an image: {p} is larger than {MAX_FILE_BYTES >> 20} MB")
         data = np.fromfile(str(p), dtype=np.uint8)
     except OSError as e:
         raise ImageError(f"not an image: cannot read {p} ({e.strerror or e})") from None
     return decode_image(data, str(p))
 
 
+def image_header(data: bytes) -> tuple[str, int, int]:
+    """(format, width, height) from an image file's header, without decoding its pixels (Pillow reads only
+    the header). ImageError for data that no known image format starts like."""
+    import warnings
+    from PIL import Image, UnidentifiedImageError
+    import io
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                return im.format or "?", int(im.size[0]), int(im.size[1])
+    except Image.DecompressionBombError:       # beyond Pillow's own limit, which is above ours
+        raise ImageError(f"too large (over {2 * Image.MAX_IMAGE_PIXELS // 10**6} megapixels; at most "
+                         f"{MAX_PIXELS // 10**6})") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as e:
+        raise ImageError(f"not a readable image file (corrupt or unknown format: {e})") from None
+
+
 def decode_image(data: np.ndarray, name: str = "the image") -> np.ndarray:
-    """The bytes of an image file (uint8 array) -> BGR uint8 array; ImageError naming ``name`` otherwise."""
+    """The bytes of an image file (uint8 array) -> BGR uint8 array; ImageError naming ``name`` otherwise.
+    The format and the pixel count are checked from the header first: over MAX_PIXELS is refused undecoded."""
     if data.size == 0:
         raise ImageError(f"not an image: {name} is empty")
+    if data.size > MAX_FILE_BYTES:
+        raise ImageError(f"not an image: {name} is larger than {MAX_FILE_BYTES >> 20} MB")
+    try:
+        fmt, w, h = image_header(data.tobytes())
+    except ImageError as e:
+        raise ImageError(f"not an image: {name} is {e}") from None      # "too large ..." or "not a readable ..."
+    if w * h > MAX_PIXELS:
+        raise ImageError(f"not an image: {name} is too large ({w}x{h} pixels; at most {MAX_PIXELS // 10**6} "
+                         f"megapixels)")
     size = jpeg_size(data[:1 << 18].tobytes())
     factor = 1
     while size is not None and factor < 8 and max(size) / (2 * factor) >= KEEP_SIDE:

@@ -71,6 +71,69 @@ def load_image(source) -> np.ndarray:
     return load_file(source)
 
 
+MAX_COORD = 100_000.0        # pixels; a box beyond this is not on any camera's frame
+
+
+def _detection_schema():
+    """The pydantic schema of a detections file's items (built on first use: pydantic loads in ~0.1 s)."""
+    from typing import Literal
+
+    from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+    from .types import ORIENTATIONS
+
+    class DetectionItem(BaseModel):
+        model_config = ConfigDict(extra="ignore", strict=True, allow_inf_nan=False)
+        box: list[float] = Field(min_length=4, max_length=4)
+        kind: int = Field(ge=0, le=T.BACK)
+        orientation: Literal[ORIENTATIONS] = "upright"
+        confidence: float = Field(1.0, ge=0.0, le=1.0)
+
+        @model_validator(mode="after")
+        def _sane_box(self):
+            x1, y1, x2, y2 = self.box
+            if max(abs(v) for v in self.box) > MAX_COORD:
+                raise ValueError(f"box {tuple(self.box)} lies beyond {MAX_COORD:.0f} px")
+            if not (x2 > x1 and y2 > y1):
+                raise ValueError(f"box {tuple(self.box)} is empty or inverted (want x1 < x2 and y1 < y2)")
+            return self
+
+    return TypeAdapter(list[DetectionItem])
+
+
+class FileDetector:
+    """Detections read from JSON (another detector's output, or a scene's ground truth): a list of
+    {box: [x1, y1, x2, y2], kind: 0..42, orientation, confidence}, or an object whose "objects" is that list.
+    Validated against a schema; InputError (exit 3) names the first bad field."""
+
+    def __init__(self, path: str):
+        import json
+        from pathlib import Path
+
+        from pydantic import ValidationError
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise InputError(f"cannot read detections {path}: {e}") from None
+        except ValueError as e:                  # e.g. a number too large for a float
+            raise InputError(f"cannot read detections {path}: {e}") from None
+        items = data.get("objects") if isinstance(data, dict) else data
+        if not isinstance(items, list):
+            raise InputError(f"detections {path}: want a JSON list (or an object with \"objects\")")
+        try:
+            valid = _detection_schema().validate_python(items)
+        except ValidationError as e:
+            err = e.errors()[0]
+            loc = err["loc"]
+            where = f"item {loc[0]}: " + ".".join(str(x) for x in loc[1:]) if loc else "the list"
+            msg = err["msg"].removeprefix("Value error, ")
+            raise InputError(f"detections {path}: {where.rstrip(': ')}: {msg}") from None
+        self.dets = [Detection(tuple(o.box), o.kind, o.orientation, o.confidence) for o in valid]
+
+    def detect(self, img, kind="auto"):
+        return list(self.dets)
+
+
 def load_detector():
     """The committed detector (ModelError, exit 7, when a model file is missing or unusable)."""
     from .detector import TileDetector
