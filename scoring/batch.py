@@ -25,6 +25,8 @@ import sys
 
 from .engines import EngineUnavailable, engine
 from .jsonio import RULES, JsonInputError, hand_from_dict, hand_to_dict, result_to_dict
+from .situation import SituationError
+from .situation import check as check_situation
 
 
 def score_line(text: str, line_no: int, default_rules: str = "mcr", default_profile: str | None = None) -> dict:
@@ -43,6 +45,10 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
             if "profile" not in d and default_profile and d["rules"] == default_rules:
                 d["profile"] = default_profile
         hand, rules, profile = hand_from_dict(d)
+        try:
+            check_situation(hand.situation, rules, hand)
+        except SituationError as e:
+            raise JsonInputError(str(e)) from None
         score = _engine(rules)
         try:
             res = score(hand, profile=profile)

@@ -18,14 +18,22 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
-
-from mjtable.errors import (BadHandError, InputError, ModelError, NotAWinError, UnreadableError, UsageError)
 from mjtable.scoring import tiles as T
 from mjtable.scoring.engines import RULES, resolve_profile
 from mjtable.scoring.hand import Hand, Situation
 from mjtable.scoring.notation import NotationError, parse_hand
 from mjtable.scoring.result import Finding, ScoreResult
+from mjtable.scoring.situation import check as check_situation
 from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState, sideways_index
+
+from mjtable.errors import (
+    BadHandError,
+    InputError,
+    ModelError,
+    NotAWinError,
+    UnreadableError,
+    UsageError,
+)
 
 from .types import Detection
 
@@ -60,7 +68,8 @@ def check_rules(rules: str, profile: Optional[str]) -> str:
 
 def load_image(source) -> np.ndarray:
     """A BGR uint8 image from a path, the bytes of an image file, or an array already decoded."""
-    from .detector import decode_image, load_image as load_file
+    from .detector import decode_image
+    from .detector import load_image as load_file
     if isinstance(source, np.ndarray):
         if source.ndim != 3 or source.shape[2] != 3 or source.dtype != np.uint8 or min(source.shape[:2]) < 1:
             raise InputError(f"not an image: want a BGR uint8 array of shape (h, w, 3), got {source.dtype} "
@@ -211,7 +220,11 @@ class Reading:
 
     def to_dict(self) -> dict:
         """The JSON object that ``mjtable --json`` prints."""
-        from mjtable.scoring.jsonio import findings_to_dict, hand_to_dict, result_to_dict
+        from mjtable.scoring.jsonio import (
+            findings_to_dict,
+            hand_to_dict,
+            result_to_dict,
+        )
         d = {"rules": self.rules, "profile": self.profile, "seat": self.seat,
              "hand": None, "result": None if self.result is None else result_to_dict(self.result),
              "note": self.note or None, "findings": findings_to_dict(self.findings),
@@ -241,8 +254,10 @@ def _player_dict(p: PlayerArea) -> dict:
 def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
            layout=None) -> Reading:
     """Table -> the declared winner's hand and score, and the audit's findings."""
-    from mjtable.scoring.audit import AuditError, review as audit_review
+    from mjtable.scoring.audit import AuditError
+    from mjtable.scoring.audit import review as audit_review
     prof = check_rules(rules, profile)
+    check_situation(sit, rules)
     out = Reading(rules, prof, sit, table, layout)
     t0 = time.perf_counter()
     try:
@@ -256,6 +271,8 @@ def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optio
         seat = "self" if "self" in rev.scores else sorted(rev.scores)[0]
         sc = rev.scores[seat]
         out.seat, out.hand, out.result, out.note = seat, sc.hand, sc.result, sc.note
+        if sc.hand is not None and not (sc.result is not None and sc.result.problems):
+            check_situation(sit, rules, sc.hand)      # the flags against the hand as read
     out.ms["score"] = (time.perf_counter() - t0) * 1000
     return out
 

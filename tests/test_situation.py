@@ -1,0 +1,80 @@
+"""The situation check: impossible flag combinations are refused (exit 2, naming the clause) before scoring,
+and every combination it accepts is one the engine honours."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mjtable import errors
+from mjtable.scoring import mcr
+from mjtable.scoring.hand import Situation
+from mjtable.scoring.notation import parse_hand
+from mjtable.scoring.situation import CONTRADICTIONS, SituationError, check, contradictions
+from mjtable.vision import cli
+
+NO_KONG = "123m456m789m123p1p +1p"
+KONG = "123m456p678s9s [1111z<] +9s"
+
+
+@pytest.mark.parametrize("argv,words", [
+    ([NO_KONG, "--kong-replacement", "--self-drawn"], "needs a kong"),
+    ([NO_KONG, "--robbing-kong", "--self-drawn"], "never self-drawn"),
+    ([NO_KONG, "--kong-replacement", "--self-drawn", "--rules", "sichuan", "--void-suit", "s"], "needs a kong"),
+    ([NO_KONG, "--robbing-kong", "--self-drawn", "--rules", "sichuan", "--void-suit", "s"], "never self-drawn"),
+    ([NO_KONG, "--after-kong-discard"], "Sichuan fan"),
+    ([NO_KONG, "--void-suit", "s"], "Sichuan rule"),
+    ([NO_KONG, "--after-kong-discard", "--self-drawn", "--rules", "sichuan"], "not self-drawn"),
+    ([KONG, "--kong-replacement"], "give --self-drawn"),
+    ([KONG, "--kong-replacement", "--self-drawn", "--robbing-kong"], "never self-drawn"),
+    (["123m456p789s11z13s +1s", "--robbing-kong"], "cannot also stand"),
+])
+def test_cli_refuses_impossible_situations(argv, words, capsys):
+    code = cli.main(["score", *argv])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_USAGE and err.count("\n") == 1 and words in err and ".txt" in err
+
+
+def test_possible_situations_still_score(capsys):
+    assert cli.main(["score", KONG, "--kong-replacement", "--self-drawn"]) == 0
+    assert "杠上开花" in capsys.readouterr().out
+    assert cli.main(["score", "123m456p789s11z13s +2s", "--robbing-kong"]) == 0
+    assert "抢杠和" in capsys.readouterr().out
+
+
+def test_every_row_has_a_clause_for_each_rule_system_it_applies_to():
+    for c in CONTRADICTIONS:
+        assert set(c.rules) <= set(c.clauses) and all(".txt" in c.clauses[r] for r in c.rules), c.id
+    assert len({c.id for c in CONTRADICTIONS}) == len(CONTRADICTIONS)
+
+
+_flags = st.fixed_dictionaries({k: st.booleans() for k in
+                                ("self_drawn", "kong_replacement", "robbing_kong", "last_tile", "last_copy")})
+
+
+@settings(max_examples=300, deadline=None)
+@given(_flags, st.sampled_from([KONG, NO_KONG, "123m456p789s11z13s +2s", "123m456p789s11z12s +3s"]))
+def test_accepted_mcr_flags_are_honoured_by_the_engine(flags, text):
+    """No accepted combination is impossible: the MCR engine drops a situational fan that cannot apply, so a
+    flag the check lets through must show as its fan."""
+    hand = parse_hand(text, Situation(**flags))
+    try:
+        check(hand.situation, "mcr", hand)
+    except SituationError as e:
+        assert e.exit_code == errors.EXIT_USAGE
+        return
+    res = mcr.score(hand)
+    fans = {f.id for f in res.fans}
+    if res.is_win and flags["kong_replacement"]:
+        assert "out_with_replacement_tile" in fans
+    if res.is_win and flags["robbing_kong"]:
+        assert "robbing_the_kong" in fans
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.fixed_dictionaries({k: st.booleans() for k in ("self_drawn", "kong_replacement", "robbing_kong",
+                                                          "after_kong_discard")}))
+def test_accepted_sichuan_flags_are_consistent(flags):
+    hand = parse_hand("123m456m789m5p [2222p<] +5p", Situation(**flags))
+    if contradictions(hand.situation, "sichuan", hand):
+        return
+    assert not (flags["robbing_kong"] and flags["self_drawn"])
+    assert not (flags["after_kong_discard"] and (flags["self_drawn"] or flags["kong_replacement"]))
+    assert not flags["kong_replacement"] or flags["self_drawn"]
