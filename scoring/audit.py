@@ -210,7 +210,7 @@ def _ruleset(rules: str, profile: Optional[str]) -> str:
         raise AuditError(f"unknown rules {rules!r}: use 'mcr' or 'sichuan'")
     if rules == "sichuan":
         return "sichuan"
-    return "mcr-competition" if profile == "competition" else "mcr"
+    return "mcr-competition" if (profile or "").startswith("competition") else "mcr"
 
 
 def _codes(tiles) -> str:

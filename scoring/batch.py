@@ -46,7 +46,7 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
                 d["profile"] = default_profile
         hand, rules, profile = hand_from_dict(d)
         try:
-            check_situation(hand.situation, rules, hand)
+            check_situation(hand.situation, rules, hand, profile)
         except SituationError as e:
             raise JsonInputError(str(e)) from None
         score = _engine(rules)

@@ -20,6 +20,8 @@ COMPETITION_TOUCHES = {
     # what those fans exclude, or what a lost 九莲宝灯 / 平和 gives back
     "all_pungs", "no_honors", "full_flush", "one_voided_suit", "outside_hand", "pung_terminals_honors",
     "chicken_hand",
+    # what the house fans imply by the non-repetition principle (FanDef.implied)
+    "all_green", "all_honors", "all_terminals", "seven_pairs", "pure_straight",
     # a different reading of the same tiles may win once a wait or concealment fan changes
     "short_straight", "pure_double_chow", "mixed_double_chow", "two_terminal_chows", "double_pung",
     "two_concealed_pungs", "three_concealed_pungs",

@@ -78,3 +78,43 @@ def test_accepted_sichuan_flags_are_consistent(flags):
     assert not (flags["robbing_kong"] and flags["self_drawn"])
     assert not (flags["after_kong_discard"] and (flags["self_drawn"] or flags["kong_replacement"]))
     assert not flags["kong_replacement"] or flags["self_drawn"]
+
+
+HAND = "123m456p678s234s5z +5z"
+
+
+@pytest.mark.parametrize("argv,code,words", [
+    ([HAND, "--profile", "competition", "--heavenly-hand", "--self-drawn"], 0, "天和"),
+    ([HAND, "--profile", "competition", "--earthly-hand", "--seat-wind", "S"], 0, "地和"),
+    ([HAND, "--profile", "competition", "--human-hand"], 0, "人和"),
+    ([HAND, "--heavenly-hand", "--self-drawn"], 2, "house fans"),
+    ([HAND, "--profile", "competition", "--heavenly-hand", "--self-drawn", "--seat-wind", "S"], 2, "dealer"),
+    ([HAND, "--profile", "competition", "--heavenly-hand"], 2, "dealer"),
+    ([HAND, "--profile", "competition", "--earthly-hand"], 2, "non-dealer"),
+    ([HAND, "--profile", "competition", "--earthly-hand", "--human-hand", "--seat-wind", "S"], 2, "exclude each other"),
+    (["123m456p234s5z [678s<] +5z", "--profile", "competition", "--human-hand"], 2, "claimed meld"),
+    ([HAND, "--winning-tile-not-apart"], 2, "competition variant"),
+])
+def test_first_deal_flags(argv, code, words, capsys):
+    got = cli.main(["score", *argv])
+    out, err = capsys.readouterr()
+    assert got == code and words in (out if code == 0 else err), (out, err)
+
+
+def test_winning_tile_not_apart_loses_the_wait_fans_in_competition(capsys):
+    assert cli.main(["score", "123m456p789s11z13s +2s", "--profile", "competition"]) == 0
+    assert "坎张" in capsys.readouterr().out
+    assert cli.main(["score", "123m456p789s11z13s +2s", "--profile", "competition", "--winning-tile-not-apart"]) == 0
+    assert "坎张" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text,literal_extra", [("22334466888s66z +8s", {"all_green", "seven_pairs"}),
+                                                ("1122334455667z +7z", {"all_honors", "seven_pairs"})])
+def test_house_fans_do_not_count_what_they_imply(text, literal_extra):
+    hand = parse_hand(text)
+    comp = {f.id for f in mcr.score(hand, "competition").fans}
+    lit = {f.id for f in mcr.score(hand, "competition_literal").fans}
+    assert not comp & literal_extra and literal_extra <= lit
+    from mjtable.scoring.mcr.fantable import all_rows
+    for fid in comp - {"concealed_hand"}:
+        assert not set(all_rows()[fid].implied) & comp

@@ -81,7 +81,8 @@ def _png_bytes(img) -> bytes:
 
 def situation_from_args(a):
     return pipeline.situation(a.seat_wind, a.round_wind, a.self_drawn, a.last_tile, a.kong_replacement,
-                              a.robbing_kong, a.last_copy, a.void_suit, a.after_kong_discard)
+                              a.robbing_kong, a.last_copy, a.void_suit, a.after_kong_discard, a.heavenly_hand,
+                              a.earthly_hand, a.human_hand, a.winning_tile_not_apart)
 
 
 # ------------------------------------------------------------------------------------------ output
@@ -161,7 +162,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _add_common(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--rules", choices=RULES, default="mcr", help="rule system (default mcr)")
-    ap.add_argument("--profile", help="rule profile: mcr default|competition, sichuan sbr2025")
+    ap.add_argument("--profile", help="rule profile: mcr default|competition|competition_literal|mcr1998, sichuan sbr2025")
     ap.add_argument("--seat-wind", choices=sorted(WINDS), default="E", type=str.upper, help="门风 (default E)")
     ap.add_argument("--round-wind", choices=sorted(WINDS), default="E", type=str.upper, help="圈风 (default E)")
     ap.add_argument("--self-drawn", action="store_true", help="自摸: won on a self-drawn tile")
@@ -171,6 +172,11 @@ def _add_common(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--last-copy", action="store_true", help="和绝张: the winning tile is the last copy")
     ap.add_argument("--after-kong-discard", action="store_true", help="Sichuan 杠上炮")
     ap.add_argument("--void-suit", choices=sorted(VOID), help="Sichuan 定缺 suit")
+    ap.add_argument("--heavenly-hand", action="store_true", help="天和 (competition profile): East, self-drawn")
+    ap.add_argument("--earthly-hand", action="store_true", help="地和 (competition profile): on East's first discard")
+    ap.add_argument("--human-hand", action="store_true", help="人和 (competition profile): ready from the deal")
+    ap.add_argument("--winning-tile-not-apart", action="store_true",
+                    help="the winning tile was not set apart (competition profile: no 边/坎/钓/绝张/九莲宝灯)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     ap.add_argument("-v", "--verbose", action="store_true", help="also print timings")
 

@@ -47,14 +47,18 @@ VOID = {"m": T.MAN, "p": T.PIN, "s": T.SOU}
 
 def situation(seat_wind: str = "E", round_wind: str = "E", self_drawn: bool = False, last_tile: bool = False,
               kong_replacement: bool = False, robbing_kong: bool = False, last_copy: bool = False,
-              void_suit: Optional[str] = None, after_kong_discard: bool = False) -> Situation:
+              void_suit: Optional[str] = None, after_kong_discard: bool = False, heavenly_hand: bool = False,
+              earthly_hand: bool = False, human_hand: bool = False,
+              winning_tile_not_apart: bool = False) -> Situation:
     """How the hand was won, from the CLI's and the API's words: winds E/S/W/N, void suit m/p/s."""
     try:
         return Situation(self_drawn=bool(self_drawn), seat_wind=WINDS[str(seat_wind).upper()],
                          prevalent_wind=WINDS[str(round_wind).upper()], last_tile=bool(last_tile),
                          kong_replacement=bool(kong_replacement), robbing_kong=bool(robbing_kong),
                          last_copy=bool(last_copy), void_suit=None if void_suit is None else VOID[void_suit],
-                         after_kong_discard=bool(after_kong_discard))
+                         after_kong_discard=bool(after_kong_discard), heavenly_win=bool(heavenly_hand),
+                         earthly_win=bool(earthly_hand), human_win=bool(human_hand),
+                         winning_tile_apart=not winning_tile_not_apart)
     except KeyError as e:
         raise UsageError(f"bad situation value {e.args[0]!r} (winds E S W N, void suit m p s)") from None
 
@@ -257,7 +261,7 @@ def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optio
     from mjtable.scoring.audit import AuditError
     from mjtable.scoring.audit import review as audit_review
     prof = check_rules(rules, profile)
-    check_situation(sit, rules)
+    check_situation(sit, rules, profile=prof)
     out = Reading(rules, prof, sit, table, layout)
     t0 = time.perf_counter()
     try:
@@ -272,7 +276,7 @@ def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optio
         sc = rev.scores[seat]
         out.seat, out.hand, out.result, out.note = seat, sc.hand, sc.result, sc.note
         if sc.hand is not None and not (sc.result is not None and sc.result.problems):
-            check_situation(sit, rules, sc.hand)      # the flags against the hand as read
+            check_situation(sit, rules, sc.hand, prof)    # the flags against the hand as read
     out.ms["score"] = (time.perf_counter() - t0) * 1000
     return out
 

@@ -43,7 +43,8 @@ def _plan(prof: Profile):
     for r in rows:
         groups.setdefault(r.group, []).append((r.id, r.predicate))
     excl = tuple((r.id, tuple(e for e in r.excludes if e not in prof.excludes_remove.get(r.id, ()))
-                  + tuple(prof.excludes_add.get(r.id, ()))) for r in rows)
+                  + tuple(prof.excludes_add.get(r.id, ()))
+                  + (r.implied if prof.house_non_repetition else ())) for r in rows)
     return tuple((g, tuple(p)) for g, p in groups.items()), tuple((fid, ex) for fid, ex in excl if ex)
 
 

@@ -117,7 +117,8 @@ def self_drawn(c):
 
 # ---- competition variant house fans ----
 
-@fan(101, "heavenly_hand", "天和", "Heavenly Hand", 88, ("self_drawn",), house=True, group="situation")
+@fan(101, "heavenly_hand", "天和", "Heavenly Hand", 88, ("self_drawn",), house=True, group="situation",
+     implied=("fully_concealed_hand", "concealed_hand"))
 def heavenly_hand(c):
     """The dealer wins on the first 14 tiles."""
     return c.flags["heavenly"]
@@ -129,7 +130,7 @@ def earthly_hand(c):
     return c.flags["earthly"]
 
 
-@fan(108, "human_hand", "人和", "Human Hand", 48, house=True, group="situation")
+@fan(108, "human_hand", "人和", "Human Hand", 48, house=True, group="situation", implied=("concealed_hand",))
 def human_hand(c):
     """Ready from the deal (13 tiles), never changed, then won."""
     return c.flags["human"]

@@ -82,7 +82,8 @@ def _pairs_of(c, kinds):
 
 
 @fan(102, "all_knitted_full", "全靠", "Pure Straight with Middle Chow", 88,
-     ("full_flush", "tile_hog", "all_chows"), house=True, group="sets")
+     ("full_flush", "tile_hog", "all_chows"), house=True, group="sets",
+     implied=("pure_straight", "pure_double_chow", "no_honors"))
 def all_knitted_full(c):
     """One suit: 1-9 plus 456, with a pair of 5 (123 456 789 456 55)."""
     if c.form != "regular" or c.pair is None or c.pair >= 27 or c.pair % 9 != 4:
@@ -91,28 +92,29 @@ def all_knitted_full(c):
     return c.chows == (s, s + 3, s + 3, s + 6)
 
 
-@fan(103, "green_seven_pairs", "绿七对", "All Green Seven Pairs", 88, ("tile_hog",), house=True, group="tiles")
+@fan(103, "green_seven_pairs", "绿七对", "All Green Seven Pairs", 88, ("tile_hog",), house=True, group="tiles",
+     implied=("all_green", "seven_pairs"))
 def green_seven_pairs(c):
     """Seven pairs of 23468 bamboo and Green dragons."""
     return _pairs_of(c, GREEN)
 
 
 @fan(104, "honors_seven_pairs_full", "字全七对", "Seven Pairs of All Honours", 88, ("outside_hand",), house=True,
-     group="tiles")
+     group="tiles", implied=("all_honors", "seven_pairs"))
 def honors_seven_pairs_full(c):
     """A pair of each of the seven honours."""
     return c.form == "seven_pairs" and c.kinds == HONORS
 
 
 @fan(106, "honors_seven_pairs", "字七对", "Honours Seven Pairs", 64, ("outside_hand", "tile_hog"), house=True,
-     group="tiles")
+     group="tiles", implied=("all_honors", "seven_pairs"))
 def honors_seven_pairs(c):
     """Seven pairs of honours, not all seven kinds (a 4-of-a-kind is two pairs)."""
     return _pairs_of(c, HONORS) and c.kinds != HONORS
 
 
 @fan(107, "terminals_seven_pairs", "清幺九七对", "Terminals Seven Pairs", 64,
-     ("outside_hand", "tile_hog", "no_honors"), house=True, group="tiles")
+     ("outside_hand", "tile_hog", "no_honors"), house=True, group="tiles", implied=("all_terminals", "seven_pairs"))
 def terminals_seven_pairs(c):
     """Seven pairs of 1s and 9s."""
     return _pairs_of(c, TERMINALS)

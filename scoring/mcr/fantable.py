@@ -29,6 +29,7 @@ class FanDef:
     predicate: Optional[Callable] = None
     house: bool = False          # only in profiles that enable the competition variant's extra fans
     group: str = "hand"          # what the predicate reads (see context.Ctx.group_key); results cached per group
+    implied: tuple = ()          # house fans: fans the row implies by the 不重复原则 beyond its printed 不计 list
 
     @property
     def excludes_ids(self) -> tuple:
@@ -36,14 +37,15 @@ class FanDef:
 
 
 def fan(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes: tuple = (), house: bool = False,
-        group: str = "hand"):
+        group: str = "hand", implied: tuple = ()):
     """Register a table row with the decorated predicate. ``group`` names the part of the context the
     predicate reads ("tiles", "sets", "winds", "situation", "waits"; "hand" = anything, never cached)."""
     def deco(pred):
         if id_ in _ROWS:
             raise ValueError(f"fan {id_} registered twice")
         family = pred.__module__.rsplit(".", 1)[-1].removeprefix("fans_")
-        _ROWS[id_] = FanDef(number, id_, name_cn, name_en, value, tuple(excludes), family, pred, house, group)
+        _ROWS[id_] = FanDef(number, id_, name_cn, name_en, value, tuple(excludes), family, pred, house, group,
+                            tuple(implied))
         return pred
     return deco
 

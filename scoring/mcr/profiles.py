@@ -6,7 +6,7 @@ its reason, and ``scoring/mcr/README.md`` documents them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 class UnknownProfile(ValueError):
@@ -26,6 +26,7 @@ class Profile:
     excludes_add: dict = field(default_factory=dict)   # fan id -> extra 不计 entries
     excludes_remove: dict = field(default_factory=dict)  # fan id -> 不计 entries of the table that do not apply
     deduct_implied_pungs: bool = False  # 字一色/混幺九: honour-pung fans count 1 less per pung (implied 幺九刻)
+    house_non_repetition: bool = False  # house fans also exclude the fans they imply (FanDef.implied; 不重复原则)
     differences: tuple = ()            # (key, description) — what differs from the 1998 table and why
 
 
@@ -77,6 +78,7 @@ COMPETITION = Profile(
     knitted_tile_hog=False,
     extra_fans=True,
     deduct_implied_pungs=True,
+    house_non_repetition=True,
     excludes_add={k: v for k, v in _COMMON_PRACTICE.items() if k != "four_concealed_pungs"},
     excludes_remove={**{k: ("concealed_hand",) for k in _CONCEALED_ALWAYS},
                      "nine_gates": ("concealed_hand", "fully_concealed_hand")},
@@ -94,13 +96,22 @@ COMPETITION = Profile(
          "pung +3 (核分实例 3). Shown as the row 'implied_terminal_pung' (-1 each)."),
         ("house_fans", "Extra fans: 天和 88 (不计自摸), 全靠 88 (不计清一色/四归一/平和), 绿七对 88 (不计四归一), "
          "字全七对 88 (不计全带幺), 地和 64 (不计门前清), 字七对 64 (不计全带幺/四归一), 清幺九七对 64 "
-         "(不计全带幺/四归一/无字), 人和 48, 全单刻 24 (不计碰碰和/无字). Their 不计 lists are taken literally "
-         "('单一四归一' read as 四归一); the fans they sit on (七对, 字一色, 清龙 ...) still count. 天和/地和/人和 "
-         "come from Situation.heavenly_win/earthly_win/human_win."),
+         "(不计全带幺/四归一/无字), 人和 48, 全单刻 24 (不计碰碰和/无字), with 'single 四归一' read as 四归一. "
+         "天和/地和/人和 come from Situation.heavenly_win/earthly_win/human_win."),
+        ("house_non_repetition", "The house fans also do not count the fans they necessarily imply (不重复原则, "
+         "mcr-wmo-2006.txt 3.9 (1)): 绿七对 not 绿一色/七对, 字全七对 and 字七对 not 字一色/七对, 清幺九七对 not "
+         "清幺九/七对, 全靠 not 清龙/一般高/无字, 天和 not 不求人/门前清, 人和 not 门前清. The variant's printed "
+         "lists do not name them: the profile competition_literal keeps the printed lists alone."),
     ),
 )
 
-PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, COMPETITION, MCR1998)}
+COMPETITION_LITERAL = replace(
+    COMPETITION, name="competition_literal", house_non_repetition=False,
+    description="The competition variant with the house fans' printed 不计 lists alone: 绿七对 also counts "
+                "绿一色 and 七对, 字全七对 also 字一色 and 七对, and so on (no 不重复原则 beyond the print).",
+    differences=tuple(d for d in COMPETITION.differences if d[0] != "house_non_repetition"))
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, COMPETITION, COMPETITION_LITERAL, MCR1998)}
 
 
 def get_profile(name) -> Profile:
