@@ -40,16 +40,18 @@ class Rule:
     penalty_cn: str    # the text's penalty, quoted (shortened)
     penalty_en: str    # short English gloss
     severity: str = "violation"
+    note: str = ""     # the project's own remark on the quote (not the text's words), shown in brackets
 
     @property
     def penalty(self) -> str:
-        return f"{self.penalty_cn} — {self.penalty_en}"
+        note = f"（{self.note}）" if self.note else ""
+        return f"{self.penalty_cn}{note} — {self.penalty_en}"
 
 
 W, C, S = "mcr-wmo-2006.txt", "competition-variant.txt", "sichuan-sbr-2025.txt"
 _NOT_SIDEWAYS_MCR = Rule("illegal_meld", f"{W} 3.6.5; 3.11.1",
-                         "有违例、犯规或干扰竞赛的言行,由裁判员当场给予警告（3.6.5 摆牌未定专门罚则）",
-                         "no specific penalty; a warning (3.11.1)", "warning")
+                         "有违例、犯规或干扰竞赛的言行,由裁判员当场给予警告",
+                         "no specific penalty; a warning (3.11.1)", "warning", note="3.6.5 摆牌未定专门罚则")
 _NOT_SIDEWAYS_COMP = Rule("illegal_meld", f"{C} 行牌 7",
                           "凡吃、碰、杠上家的那张牌，要横放在该副牌左边…如果由于未按规定摆放而造成其他家误和，则由乱放牌者负全责",
                           "placement rule; if it causes a false win by another player, the misplacer pays for it all",
@@ -91,8 +93,9 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
     ("mcr", "wrong_side"): _NOT_SIDEWAYS_MCR,
     ("mcr", "not_sideways"): _NOT_SIDEWAYS_MCR,
     ("mcr", "concealed_kong_shown"): Rule("illegal_meld", f"{W} 3.6.8 2; 3.11.1",
-        "暗杠…并扣放在立牌前（未定专门罚则，3.11.1 警告）",
-        "a concealed kong lies face down during play; no specific penalty, a warning", "warning"),
+        "暗杠…并扣放在立牌前",
+        "a concealed kong lies face down during play; no specific penalty, a warning", "warning",
+        note="未定专门罚则，3.11.1 警告"),
     ("mcr", "concealed_kong_hidden"): Rule("illegal_meld", f"{W} 3.6.8 2",
         "暗杠…但在和牌或荒牌后必须亮明,以便其它三家核查",
         "after the win the concealed kong must be turned up for checking", "warning"),
@@ -109,11 +112,11 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "诈和:尚差一张(或以上)才能听牌,却误以为已经听牌…判该盘停和陪打,并向各家罚付20分",
         "not even tenpai: barred from winning this hand and pays 20 to each player"),
     ("mcr", "false_win_miscount"): Rule("false_win", f"{W} 3.11.6 6(2), 8",
-        "诈和…判该盘停和陪打,并向各家罚付20分（手牌张数不符）",
-        "win declared with a wrong tile count: barred from winning, pays 20 to each player"),
+        "诈和…判该盘停和陪打,并向各家罚付20分",
+        "win declared with a wrong tile count: barred from winning, pays 20 to each player", note="手牌张数不符"),
     ("mcr", "winning_tile_not_apart"): Rule("winning_tile_not_apart", f"{W} 3.4.28",
-        "单放:自摸成“和”的那一张牌,不可随意放入立牌中,应单独摆放,以便核查（未定罚则）",
-        "the winning tile must lie apart for checking; no penalty stated", "warning"),
+        "单放:自摸成“和”的那一张牌,不可随意放入立牌中,应单独摆放,以便核查",
+        "the winning tile must lie apart for checking; no penalty stated", "warning", note="未定罚则"),
     # --- MCR, competition variant (overrides)
     ("mcr-competition", "exposed_tile"): Rule("exposed_tile", f"{C} 行牌 21",
         "行牌过程中，将手牌暴露于桌面，暴露张须依次打出", "exposed tiles must be discarded in turn"),
@@ -164,17 +167,19 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "108 tiles, 4 of each; check for a misreading first, cheating is category 1 (loss/suspension)",
         "warning"),
     ("sichuan", "foreign_tile"): Rule("too_many_copies", f"{S} 第二条一",
-        "四川麻将（SBR）使用万子、饼子、条子三种花色的数牌，不使用字牌，共计 108 张（未定罚则）",
-        "no honours or flowers in a Sichuan set: check the set or the recognition", "warning"),
+        "四川麻将（SBR）使用万子、饼子、条子三种花色的数牌，不使用字牌，共计 108 张",
+        "no honours or flowers in a Sichuan set: check the set or the recognition", "warning", note="未定罚则"),
     ("sichuan", "chow_in_sichuan"): replace(_WRONG_MELD_SC, clause=f"{S} 第七条一; 第十二条八（四）"),
     ("sichuan", "not_a_set"): _WRONG_MELD_SC,
     ("sichuan", "wrong_side"): _NOT_SIDEWAYS_SC,
     ("sichuan", "not_sideways"): _NOT_SIDEWAYS_SC,
     ("sichuan", "concealed_kong_display"): Rule("illegal_meld", f"{S} 第七条五（一）; 第十二条十二",
-        "暗杠时，先将 4 张相同的牌一起亮出，再将两侧的两张扣放（未列举的行为，酌情判罚）",
-        "concealed kong: middle two face up, outer two face down; no specific penalty", "warning"),
-    ("sichuan", "void_suit_tiles"): Rule("void_suit_tiles", f"{S} 第六条三; 第十二条十（一）",
-        "主动花猪…按第二类判罚尺度判罚（扣盘分 2 分，或扣当盘副分 24 分），停和陪打",
+        "暗杠时，先将 4 张相同的牌一起亮出，再将两侧的两张扣放",
+        "concealed kong: middle two face up, outer two face down; no specific penalty", "warning",
+        note="未列举的行为，酌情判罚"),
+    ("sichuan", "void_suit_tiles"): Rule("void_suit_tiles", f"{S} 第六条三; 第十二条十（一）; 第十一条（二）",
+        "主动花猪将被视为严重犯规行为，扣分并停和陪打；选手在本副比赛中主动花猪，按第二类判罚尺度判罚；"
+        "第二类判罚尺度：扣盘分 2 分，或扣当盘副分 24 分",
         "active 花猪: 24 deal points (or 2 table points) deducted, barred from winning this deal"),
     ("sichuan", "void_suit_win"): Rule("void_suit_tiles", f"{S} 第六条一; 第十二条十一（一）",
         "不允许碰、杠、和这种花色的牌；诈和…按第二类判罚尺度判罚，当副牌该选手所获得的杠分均应退回",

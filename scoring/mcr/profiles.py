@@ -99,7 +99,7 @@ COMPETITION = Profile(
          "(不计全带幺/四归一/无字), 人和 48, 全单刻 24 (不计碰碰和/无字), with 'single 四归一' read as 四归一. "
          "天和/地和/人和 come from Situation.heavenly_win/earthly_win/human_win."),
         ("house_non_repetition", "The house fans also do not count the fans they necessarily imply (不重复原则, "
-         "mcr-wmo-2006.txt 3.9 (1)): 绿七对 not 绿一色/七对, 字全七对 and 字七对 not 字一色/七对, 清幺九七对 not "
+         "mcr-wmo-2006.txt 3.9.1 5(1)): 绿七对 not 绿一色/七对, 字全七对 and 字七对 not 字一色/七对, 清幺九七对 not "
          "清幺九/七对, 全靠 not 清龙/一般高/无字, 天和 not 不求人/门前清, 人和 not 门前清. The variant's printed "
          "lists do not name them: the profile competition_literal keeps the printed lists alone."),
     ),
