@@ -1,0 +1,89 @@
+"""Flowers and seasons: which boxes are flowers (not a suit tile read as one), and each counted once."""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import replace
+
+import numpy as np
+from mjtable.scoring import tiles as T
+
+from .base import FLOWER_BESIDE, ISOLATED, TOUCH_CLOSE, WEAK_FLOWER
+from .melds import _likeliest
+from .rows import _describe, _Tile
+
+
+def _distinct_flowers(flowers: list[_Tile], notes: list[str]) -> tuple[int, ...]:
+    """The flowers' kinds. A set holds one of each flower: if two read the same, the most likely distinct
+    reading among the candidate kinds is taken (and reported); without one, the reading stays as it is."""
+    kinds = tuple(t.kind for t in flowers)
+    if len(set(kinds)) == len(kinds) or len(kinds) > 8:
+        return kinds
+    options = [[(k, p) for k, p in (t.det.candidates or ((t.kind, 1.0),)) if T.is_flower(k)] or [(t.kind, 1.0)]
+               for t in flowers]
+    best, _ = _likeliest(options, lambda ks: len(set(ks)) == len(ks))
+    if best is None:
+        return kinds
+    best = tuple(best)
+    notes.append("flowers read " + " ".join(T.code(k) for k in kinds) + ": each flower is unique; read as "
+                 + " ".join(T.code(k) for k in best))
+    return best
+
+
+def _isolated(t: _Tile, others: list[_Tile]) -> bool:
+    return all(math.hypot(o.x - t.x, o.y - t.y) > ISOLATED * t.w for o in others if o is not t)
+
+
+def _flowers_inside_rows(tiles: list[_Tile]) -> list[str]:
+    """A weak flower box in a row of suit tiles (touching one on each side, or at the row's end touching one and
+    no flower) belongs to the hand or its melds (two stacked tiles of an added kong found as one box, a
+    sideways tile misread, say): it is read as its likeliest suit tile. Returns notes."""
+    notes = []
+    for t in tiles:
+        if T.is_flower(t.kind) and t.det.confidence < WEAK_FLOWER and _inside_a_row(t, tiles):
+            k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
+            if k is not None:
+                notes.append(f"weak flower box {_describe(t)} lies in a row of suit tiles: read as {T.code(k)}")
+                t.det = replace(t.det, kind=k)
+    return notes
+
+
+def _touching(t: _Tile, tiles: list[_Tile], flowers: bool, reach: float = 1.4) -> list[_Tile]:
+    """Face-up tiles near this one (centres closer than ``reach`` x the larger scale): flowers, or suit tiles.
+    Touching tiles' centres lie about 1.0 scale apart (an upright and a sideways one), tiles set apart by a
+    gap 1.3 or more."""
+    return [o for o in tiles if o is not t and T.is_flower(o.kind) == flowers and not o.back
+            and math.hypot(o.x - t.x, o.y - t.y) < reach * max(o.s, t.s)]
+
+
+def _inside_a_row(t: _Tile, tiles: list[_Tile]) -> bool:
+    """Suit tiles touch this one on opposite sides, or one touches it closely and no flower is near."""
+    if _touching(t, tiles, flowers=False, reach=TOUCH_CLOSE) and not _touching(t, tiles, flowers=True):
+        return True
+    near = _touching(t, tiles, flowers=False)
+    for a, b in itertools.combinations(near, 2):
+        va, vb = np.array([a.x - t.x, a.y - t.y]), np.array([b.x - t.x, b.y - t.y])
+        if float(va @ vb) < -0.8 * float(np.linalg.norm(va) * np.linalg.norm(vb)):
+            return True
+    return False
+
+
+def _flowers_beside_flowers(tiles: list[_Tile]) -> list[str]:
+    """A tile touching a flower whose reading gives a flower some chance is a flower too (flowers lie together,
+    apart from the hand; their faces are pictures the classifier may take for a suit tile). Returns notes."""
+    notes = []
+    grew = True
+    while grew:
+        grew = False
+        flowers = [t for t in tiles if T.is_flower(t.kind)]
+        for t in tiles:
+            if T.is_flower(t.kind) or t.back:
+                continue
+            options = [(k, p) for k, p in t.det.candidates if T.is_flower(k) and p >= FLOWER_BESIDE]
+            if options and any(math.hypot(f.x - t.x, f.y - t.y) < 1.2 * max(f.s, t.s) for f in flowers):
+                k = options[0][0]
+                notes.append(f"tile {_describe(t)} touches the flowers and may be {T.code(k)} "
+                             f"(p={options[0][1]:.2f}): read as {T.code(k)}")
+                t.det = replace(t.det, kind=k)
+                grew = True
+    return notes

@@ -1,0 +1,462 @@
+"""Melds and the seats they were claimed from: reading a group of tiles as chows, pungs and kongs, mending a misread
+tile, added kongs stacked on a claimed tile.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from dataclasses import replace
+from typing import Optional
+
+import numpy as np
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import CHOW, KONG, PUNG, Meld
+from mjtable.scoring.table import (
+    MeldOnTable,
+    source_of_sideways,
+)
+
+from ..types import SIDEWAYS
+from .base import (
+    ASPECT,
+    HALF_GAP,
+    LEAN_MARGIN,
+    LEAN_MIN,
+    MERGED_TALL,
+    MERGED_WIDE,
+    REJOIN_GAP,
+    STACK_NEAR,
+    STACK_SQUARE,
+    STACK_WEAK,
+    WEAK_END,
+)
+from .rows import _describe, _label_axis, _median, _Tile
+
+
+def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optional[str]]:
+    """Interpret a group as a meld. Returns the meld on the table and a problem message (or None).
+    guess: allow the readings that complete a group from part of it (not for a piece cut from a longer run)."""
+    added = [t for t in g if t.added]
+    flat = [t for t in g if not t.added]
+    tiles = tuple(None if t.back else t.kind for t in flat)
+    sides = [i for i, t in enumerate(flat) if t.side]
+    sideways = sides[0] if len(sides) == 1 else None
+    mot = MeldOnTable(tiles, sideways, None)
+    shown = [t for t in tiles if t is not None] + [t.kind for t in added if not t.back]
+    desc = f"[{_codes(tiles)}]"
+    if any(not 0 <= t < T.N_KINDS for t in shown):
+        return mot, f"meld {desc}: holds a tile that cannot be melded"
+    if len(sides) > 1:
+        return mot, f"meld {desc}: {len(sides)} sideways tiles, cannot tell the source"
+    n = len(flat) + len(added)
+    face_down = tiles.count(None)
+    if face_down or (sideways is None and n == 4 and not added):
+        # a concealed kong: four tiles, at least one face down, the face-up ones alike
+        problem = None
+        if guess and not sides and not added and n == 3 and len(set(shown)) == 1:
+            # three of a concealed kong's four: one tile was not found; its place completes the pattern
+            # (face down at both ends, or face up at both ends)
+            k = shown[0]
+            full = {(None, k, k): (None, k, k, None), (k, k, None): (None, k, k, None),
+                    (k, None, None): (k, None, None, k),
+                    (None, None, k): (k, None, None, k)}.get(tiles)
+            if full is not None:
+                return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
+                        f"concealed kong [{_codes(full)}]: one of its tiles not found (read from the three shown)")
+        if (len(sides) == 1 and tiles[sides[0]] is None and not added and set(shown) <= {T.WHITE}
+                and (n == 3 or n == 4 and face_down in (1, 4))):
+            # a claimed set of white dragons whose sideways tile, or all of whose tiles, were taken for backs
+            # (the face is blank in some sets; no face-down tile lies sideways in a meld)
+            full = (T.WHITE,) * len(tiles)
+            meld = Meld(PUNG if n == 3 else KONG, T.WHITE, concealed=False, source=source_of_sideways(sides[0], n))
+            return (replace(mot, tiles=full, meld=meld),
+                    f"meld {desc}: read as [{_codes(full)}] (blank white dragons taken for backs: no face-down "
+                    f"tile lies sideways in a meld)")
+        if sides or n != 4:
+            problem = f"meld {desc}: face-down tiles but not a concealed kong of 4"
+        elif not shown:
+            problem = f"concealed kong {desc}: no tile face up, cannot tell which"
+        elif len(set(shown)) != 1 or not face_down:
+            problem = (f"concealed kong {desc}: face-up tiles differ" if face_down
+                       else f"meld {desc}: no sideways tile")
+            fix = _repair_meld(flat, _concealed_kong)
+            if fix is not None:
+                kinds, changed = fix
+                tiles = tuple(None if k == T.BACK else k for k in kinds)
+                shown = [k for k in tiles if k is not None]
+                return (replace(mot, tiles=tiles, meld=Meld(KONG, shown[0], concealed=True)),
+                        f"{problem} as read; read as [{_codes(tiles)}] ({changed})")
+        if problem:
+            return mot, problem
+        k = shown[0]
+        if k == T.WHITE and tiles not in ((None, k, k, None), (k, None, None, k)) and face_down == 3:
+            # a white dragon's face is blank in some sets: one face up among three backs is a kong shown face
+            # down at both ends, one of its middle faces taken for a back
+            full = (None, k, k, None)
+            return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
+                    f"concealed kong {desc}: read as [{_codes(full)}] (a blank white dragon taken for a back)")
+        if face_down == 1:
+            # a concealed kong is laid with two faces and two backs, the ends alike: three faces and one back
+            # is one back read as a face (a pale back taken for a blank white dragon, say). The back shown says
+            # which: at an end, both ends are backs; in the middle, both middles are
+            full = (None, k, k, None) if tiles[0] is None or tiles[3] is None else (k, None, None, k)
+            return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
+                    f"concealed kong {desc}: read as [{_codes(full)}] (two faces and two backs, ends alike)")
+        return replace(mot, meld=Meld(KONG, k, concealed=True)), None
+    if sideways is None:
+        return mot, f"meld {desc}: no sideways tile"
+    note = None
+    kind = _set_kind(shown)
+    if kind is None:
+        fix = _repair_meld(flat + added, lambda ks: T.BACK not in ks and _set_kind(ks) is not None)
+        if fix is None and guess:
+            fix = _odd_one_out(flat + added)
+        if fix is None:
+            return mot, f"meld {desc}: not a chow, pung or kong"
+        kinds, note = fix
+        tiles = tuple(kinds[:len(flat)])
+        shown = list(kinds)
+        kind = _set_kind(shown)
+        mot = replace(mot, tiles=tiles)
+        note = f"meld {desc}: not a set as read; read as [{_codes(tiles)}] ({note})"
+    ts = sorted(shown)
+    source = source_of_sideways(sideways, len(flat))
+    claimed = tiles[sideways] if kind == CHOW else None
+    return replace(mot, meld=Meld(kind, ts[0], concealed=False, source=source, claimed=claimed,
+                                  added=bool(added))), note
+
+
+def _set_kind(shown: list[int]) -> Optional[str]:
+    """PUNG, CHOW or KONG if the face-up tiles of a claimed meld form one, else None."""
+    ts = sorted(shown)
+    n = len(ts)
+    if n == 3 and ts[0] == ts[2]:
+        return PUNG
+    if n == 3 and T.is_suited(ts[0]) and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2 and T.suit(ts[0]) == T.suit(ts[2]):
+        return CHOW
+    if n == 4 and ts[0] == ts[3]:
+        return KONG
+    return None
+
+
+# A claimed meld on the table is a chow, pung or kong: if the tiles as read are not one, the most likely set
+# among the classifier's other candidates is taken when it is at least this likely relative to the reading
+# (an illegal meld really laid down is far rarer than one misread tile). The change is reported.
+REPAIR_RATIO = 0.02
+
+
+EDGE_WEAK = 0.3         # a box on the frame's edge less sure than this and ...
+
+
+EDGE_CUT = 0.6          # ... narrower than this many times the median box is cut by the frame
+
+
+ODD_UNSURE = 0.6        # a claimed meld's one odd tile among alike ones, read less surely than this, is one of them
+
+
+def _codes(tiles) -> str:
+    return " ".join("back" if t is None else T.code(t) for t in tiles)
+
+
+def _concealed_kong(kinds: list[int]) -> bool:
+    """Four tiles shown as a concealed kong: at least one face down, the face-up ones one playing kind."""
+    faces = {k for k in kinds if k != T.BACK}
+    return len(kinds) == 4 and T.BACK in kinds and len(faces) == 1 and 0 <= min(faces) < T.N_KINDS
+
+
+def _likeliest(options: list, valid) -> tuple[Optional[list[int]], float]:
+    """The likeliest choice of one (kind, probability) per tile that ``valid`` accepts, and its probability."""
+    best, best_p = None, 0.0
+    for combo in itertools.product(*options):
+        p = math.prod(q for _, q in combo)
+        if p > best_p and valid([k for k, _ in combo]):
+            best, best_p = [k for k, _ in combo], p
+    return best, best_p
+
+
+def _repair_meld(ts: list[_Tile], valid) -> Optional[tuple[list[int], str]]:
+    """The most likely reading that ``valid`` accepts, from the detections' candidate kinds (a face-down tile
+    is kind BACK): (kinds in order, what changed), or None."""
+    options = [t.det.candidates or ((t.kind, 1.0),) for t in ts]
+    if len(options) > 4 or all(len(o) == 1 and o[0][0] == t.kind for o, t in zip(options, ts)):
+        return None         # nothing else to read (a locator's face-up vote may leave the kind off the list)
+    read_p = math.prod(dict(o).get(t.kind, 1e-3) for o, t in zip(options, ts))
+    best, best_p = _likeliest(options, valid)
+    if best is None or best_p < REPAIR_RATIO * read_p:
+        return None
+    changed = ", ".join(f"{T.code(t.kind)}->{T.code(k)} p={dict(o)[k]:.2f}"
+                        for t, k, o in zip(ts, best, options) if k != t.kind)
+    return best, changed
+
+
+def _odd_one_out(ts: list[_Tile]) -> Optional[tuple[list[int], str]]:
+    """A claimed meld of 3 or 4 face-up tiles, all alike but one read unsurely: no chow holds two alike tiles,
+    so it is a pung (kong) of them and the odd tile was misread. (kinds in order, what changed), or None."""
+    kinds = [t.kind for t in ts]
+    if len(ts) not in (3, 4) or T.BACK in kinds:
+        return None
+    k, n = Counter(kinds).most_common(1)[0]
+    odd = next((t for t in ts if t.kind != k), None)
+    if n != len(ts) - 1 or odd is None:
+        return None
+    p = dict(odd.det.candidates).get(odd.kind, odd.det.confidence)   # no candidates: a file's confidence
+    if p >= ODD_UNSURE:
+        return None
+    return [k] * len(ts), f"{T.code(odd.kind)}->{T.code(k)} p={p:.2f}: only a pung holds two alike tiles"
+
+
+def _chunk_ok(g: list[_Tile]) -> bool:
+    """A run of tiles that reads as exactly one meld (as read, or repaired from the candidates; not the
+    readings that complete a group from part of it, which are for a group on its own, never a piece cut from
+    a longer run)."""
+    if len(g) not in (3, 4):
+        return False
+    mot = _read_meld(g, guess=False)[0]
+    return mot.meld is not None and len(mot.tiles) + sum(t.added for t in g) == len(g)
+
+
+def _gap_after(a: _Tile, b: _Tile) -> float:
+    ext = (a.w * (ASPECT if a.side else 1) + b.w * (ASPECT if b.side else 1)) / 2
+    return ((b.u - a.u) - ext) / ((a.w + b.w) / 2)
+
+
+def _partition_melds(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
+    """Split a run of melds laid too close together into single melds (each a valid chow/pung/kong with one
+    sideways tile, or a concealed kong), cutting where the gaps are largest. None if no such split exists."""
+    n = len(g)
+    best: list[Optional[tuple[float, list[int]]]] = [None] * (n + 1)
+    best[0] = (0.0, [])
+    for i in range(n):
+        if best[i] is None:
+            continue
+        for size in (3, 4):
+            j = i + size
+            if j > n or not _chunk_ok(g[i:j]):
+                continue
+            score = best[i][0] + (_gap_after(g[j - 1], g[j]) if j < n else 0.0)
+            if best[j] is None or score > best[j][0]:
+                best[j] = (score, best[i][1] + [j])
+    if best[n] is None:
+        return None
+    cuts = [0] + best[n][1]
+    return [g[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def _melds_of(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
+    """The melds a run reads as: itself if it is one, else its split into melds; None if neither."""
+    return [g] if _chunk_ok(g) else _partition_melds(g)
+
+
+def _melds_ok(g: list[_Tile]) -> bool:
+    """A run that reads as one meld or splits into melds."""
+    return _melds_of(g) is not None
+
+
+def _split_melds(g: list[_Tile]) -> tuple[list[list[_Tile]], Optional[_Tile]]:
+    """A run where melds lie, as melds: (the melds, or [g] when it reads as none; the box left out to read
+    it, or None). A run that reads as no melds may without one box: much less sure than the run (WEAK_END x
+    the median), or face down (an object or a shadow the locator took for a back beside a meld); the least
+    sure such box of the three least sure is left out."""
+    parts = _melds_of(g)
+    if parts is not None or len(g) < 4:
+        return parts or [g], None
+    median = _median([t.det.confidence for t in g])
+    for t in sorted((t for t in g if t.det.confidence < WEAK_END * median or t.back),
+                    key=lambda t: t.det.confidence)[:3]:
+        parts = _melds_of([o for o in g if o is not t])
+        if parts is not None:
+            return parts, t
+    return [g], None
+
+
+def _rejoin(groups: list[list[_Tile]]) -> list[list[_Tile]]:
+    """Neighbouring groups in a row of melds that are no melds on their own but are together, and lie less
+    than REJOIN_GAP tile widths apart, are one: a gap opened inside a meld (a box too narrow for its tile, a
+    sideways tile not seen as one)."""
+    out: list[list[_Tile]] = []
+    for g in groups:
+        if (out and not (_melds_ok(out[-1]) and _melds_ok(g)) and _gap_after(out[-1][-1], g[0]) < REJOIN_GAP
+                and not any(t.back for t in out[-1] + g) and _melds_ok(out[-1] + g)):
+            out[-1] = out[-1] + g
+        else:
+            out.append(list(g))
+    return out
+
+
+def _lone_backs(g: list[_Tile]) -> bool:
+    """Face-down tiles alone in a group: a concealed kong only as four; fewer or more belong nowhere, unless
+    they are three with one lying across (a claimed pung of blank white dragons, _blank_set)."""
+    return all(t.back for t in g) and len(g) != 4 and not _blank_set(g)
+
+
+def _blank_set(g: list[_Tile]) -> bool:
+    """Three or four backs with exactly one lying across their row: no face-down tile lies sideways in a meld,
+    so this is a claimed pung or kong of white dragons, whose face is blank in some sets."""
+    return 3 <= len(g) <= 4 and all(t.back for t in g) and sum(t.side for t in g) == 1
+
+
+def _is_meld_group(g: list[_Tile]) -> bool:
+    """A group laid out as a meld: it holds a sideways or face-down tile, or it is four tiles the classifier
+    finds likelier to be a concealed kong with pale backs read as faces than what it read."""
+    if 2 <= len(g) <= 5 and any(t.side or t.back for t in g):
+        return True
+    return len(g) == 4 and _repair_meld(g, _concealed_kong) is not None
+
+
+def _extent(t: _Tile, theta: float) -> tuple[float, float]:
+    """The box's extent along the row (u) and across it (v) in the row frame."""
+    x1, y1, x2, y2 = t.det.box
+    c, s = math.cos(theta), math.sin(theta)
+    us = [x * c + y * s for x in (x1, x2) for y in (y1, y2)]
+    vs = [-x * s + y * c for x in (x1, x2) for y in (y1, y2)]
+    return max(us) - min(us), max(vs) - min(vs)
+
+
+def _merged_added_pair(g: list[_Tile], theta: float) -> Optional[_Tile]:
+    """An added kong (加杠) whose claimed tile and the tile stacked on it came out as ONE box: two upright tiles
+    of one kind beside a box longer along the row than theirs (a tile lying sideways) and also taller (a second
+    tile on it). Turns that box into the claimed tile and returns a second tile for the added one."""
+    if len(g) != 3 or any(t.back or t.added for t in g):
+        return None
+    ext = [_extent(t, theta) for t in g]
+    for i, t in enumerate(g):
+        others = [o for j, o in enumerate(g) if j != i]
+        if others[0].kind != others[1].kind or any(o.side for o in others) or not 0 <= others[0].kind < T.N_KINDS:
+            continue
+        du = float(np.mean([e[0] for j, e in enumerate(ext) if j != i]))
+        dv = float(np.mean([e[1] for j, e in enumerate(ext) if j != i]))
+        if ext[i][0] >= MERGED_WIDE * du and ext[i][1] >= MERGED_TALL * dv:
+            kind = others[0].kind
+            t.det = replace(t.det, kind=kind, orientation=SIDEWAYS)
+            t.side = True
+            return _Tile(t.i, t.det, t.x, t.y, t.s, t.u, t.v - 0.5 * t.w, t.w, side=True, added=True)
+    return None
+
+
+def _split_merged_pair(g: list[_Tile], theta: float, notes: list[str]) -> None:
+    """_merged_added_pair on a group: the second tile joins it, and a note says so."""
+    pair = _merged_added_pair(g, theta)
+    if pair is not None:
+        g.append(pair)
+        notes.append(f"one box {_describe(pair)} covers the claimed tile of a kong and the tile added on it (加杠): "
+                     f"read as two {T.code(pair.kind)}")
+
+
+def _wide_in_row(t: _Tile, tiles: list[_Tile], theta: float) -> bool:
+    """A face-up box not marked sideways but as long along the row as a sideways tile (MERGED_WIDE times its
+    upright neighbours): a claimed tile whose label missed that it lies across (or one box over it and more)."""
+    if t.side or t.back:
+        return False
+    ups = [_extent(n, theta)[0] for n in tiles if n is not t and not n.side and not n.back
+           and abs(n.v - t.v) < 0.5 * t.w and 0 < abs(n.u - t.u) < 2.5 * t.w]
+    return bool(ups) and _extent(t, theta)[0] >= MERGED_WIDE * _median(ups)
+
+
+def _stack_added(tiles: list[_Tile], theta: float) -> list[_Tile]:
+    """Tiles stacked on a claimed sideways tile (an added kong, 加杠): the same kind, lying the same way,
+    just beyond it (farther from the player). Marks them (added, sideways) and returns them. The stacked tile
+    may already be read as sideways (when it shares the meld's row) or not (a row of its own). The claimed tile
+    may be labelled upright if its box is as long as a sideways tile's and a sideways-labelled tile lies on it."""
+    out = []
+    for t in tiles:
+        if t.added or t in out:
+            continue
+        wide = _wide_in_row(t, tiles, theta)
+        if not t.side and not wide:
+            continue
+        # the meld's other tiles, beside the sideways one in its row
+        beside = {n.kind for n in tiles if n is not t and not n.back and abs(n.v - t.v) < 0.5 * t.w
+                  and 0 < abs(n.u - t.u) < 1.6 * t.w}
+        for o in tiles:
+            if o is t or o.added or o in out or t.back or o.back or (wide and not o.side):
+                continue
+            # the claimed tile under the added one may show only a sliver: its box is smaller than a tile, and
+            # either box's size bounds how far apart they may lie
+            w, lo = max(t.w, o.w), min(t.w, o.w)
+            if not (abs(o.u - t.u) < 0.4 * w and STACK_NEAR * lo < t.v - o.v < 1.6 * w):
+                continue
+            same_way = (wide or _label_axis(o.det.orientation) == _label_axis(t.det.orientation)
+                        if _label_axis(o.det.orientation) is not None else True)
+            if o.kind == t.kind:
+                if not same_way:
+                    continue
+            elif abs(o.u - t.u) < STACK_SQUARE * w:
+                # the claimed tile under the added one shows only its edge, the added one lies on it: two boxes
+                # squarely one on the other are one kind, the meld's (shown beside them), or else the surer one's
+                # if the other is much less sure and they lie the same way
+                weak, sure = (t, o) if t.det.confidence < o.det.confidence else (o, t)
+                kinds = {o.kind, t.kind} & beside
+                if len(kinds) == 1:
+                    kind = kinds.pop()
+                elif same_way and weak.det.confidence < STACK_WEAK * sure.det.confidence:
+                    kind = sure.kind
+                else:
+                    continue
+                for x in (o, t):
+                    if x.kind != kind:
+                        x.det = replace(x.det, kind=kind, orientation=SIDEWAYS)
+            else:
+                continue
+            o.added = o.side = True
+            if wide:                        # both are one kind by now: the claimed tile lies across
+                t.side = True
+                t.det = replace(t.det, orientation=SIDEWAYS)
+            out.append(o)
+            break
+    return out
+
+
+def _halves(rows: list[list[_Tile]], gap: float = HALF_GAP) -> list[tuple[_Tile, _Tile]]:
+    """Neighbouring face-up boxes in a row whose centres are too close for two tiles (touching tiles' centres
+    are a tile width apart or more): one tile, mostly a sideways one, found as two overlapping halves."""
+    out = []
+    for r in rows:
+        if len(r) < 2:
+            continue
+        w = float(np.median([t.w for t in r]))
+        taken: set[int] = set()
+        for a, b in zip(r, r[1:]):
+            if (a.back or b.back or a.added or b.added or id(a) in taken or T.is_flower(a.kind) != T.is_flower(b.kind)
+                    or b.u - a.u >= gap * w or abs(b.v - a.v) >= 0.35 * w):
+                continue
+            out.append((a, b))
+            taken |= {id(a), id(b)}
+    return out
+
+
+def _merge_halves(a: _Tile, b: _Tile) -> tuple[_Tile, _Tile]:
+    """(one tile over both boxes, the box dropped): the surer box's reading over the union of the two."""
+    keep, drop = (a, b) if a.det.confidence >= b.det.confidence else (b, a)
+    x1, y1 = min(a.det.box[0], b.det.box[0]), min(a.det.box[1], b.det.box[1])
+    x2, y2 = max(a.det.box[2], b.det.box[2]), max(a.det.box[3], b.det.box[3])
+    det = replace(keep.det, box=(x1, y1, x2, y2), orientation_p=())
+    t = _Tile(keep.i, det, (x1 + x2) / 2, (y1 + y2) / 2, math.sqrt((x2 - x1) * (y2 - y1)))
+    t.w = max(a.w, b.w)
+    return t, drop
+
+
+def _merge_all(tiles: list[_Tile], pairs) -> tuple[list[_Tile], list[_Tile], list[str]]:
+    """Tiles with each pair of halves merged; the dropped boxes; a note for each."""
+    gone = {id(x) for p in pairs for x in p}
+    merged, dropped, notes = [], [], []
+    for a, b in pairs:
+        t, d = _merge_halves(a, b)
+        merged.append(t)
+        dropped.append(d)
+        notes.append(f"boxes {_describe(a)} and {_describe(b)} lie over one tile (a sideways tile found as two "
+                     f"halves): read as one {T.code(t.kind)}")
+    return [t for t in tiles if id(t) not in gone] + merged, dropped, notes
+
+
+def _promote_widest(g: list[_Tile]) -> bool:
+    """A set of three or four face-up tiles where melds lie, none marked sideways, one of them clearly the
+    widest along the row: a claimed meld whose sideways tile the labels missed (a face alike turned a quarter:
+    1p, 8s, 5z). Marks that tile sideways; True if it did."""
+    if not 3 <= len(g) <= 4 or any(t.side or t.back or t.added for t in g) or _set_kind([t.kind for t in g]) is None:
+        return False
+    lean = sorted(g, key=lambda t: -t.lean)
+    if lean[0].lean >= LEAN_MIN and lean[0].lean - lean[1].lean >= LEAN_MARGIN:
+        lean[0].side = True
+        return True
+    return False

@@ -1,0 +1,87 @@
+"""The overhead view: a camera above the table, four seats read with their rivers."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from mjtable.scoring import tiles as T
+from mjtable.scoring.table import (
+    SEATS,
+    PlayerArea,
+    TableState,
+)
+
+from ..types import Detection
+from .base import (
+    FAINT,
+    FAINT_BOX,
+    HALF_GAP_MELDS,
+    OVERHEAD,
+    Layout,
+    LayoutError,
+    Placed,
+)
+from .flowers import _distinct_flowers
+from .melds import _halves, _merge_all
+from .rivers import _read_seat, _river_model
+from .rows import _box_score, _dedupe, _nn_angle, _rotate, _Tile, _tiles
+from .seats import _centre_correction, _overhead_width_factor, _seat_frames, _zones
+
+
+def parse_overhead(dets: list[Detection]) -> Layout:
+    """Read an overhead frame of the whole table (self at the bottom of the frame, to within 45 degrees)."""
+    if not dets:
+        raise LayoutError("no tiles detected")
+    kept, dropped = _dedupe(dets, weak_dup=True)
+    placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
+    unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
+    # among a hundred tiles, a face-up box the detector is this unsure of is a shadow or a seam, not a tile;
+    # a white dragon goes by its box alone: the face is blank in some sets, so the locator and the classifier
+    # dispute it with a back (a sure box is a tile, face up), and pale cards and discs on the cloth read as one
+    # (an unsure box is not a tile, however sure the classifier)
+    faint = [i for i in kept if (dets[i].kind == T.WHITE and _box_score(dets[i]) < FAINT_BOX)
+             or (dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < FAINT)]
+    kept = [i for i in kept if i not in faint]
+    placed.update({i: Placed(dets[i], None, "unplaced") for i in faint})
+    unplaced += [f"faint detection of {T.code(dets[i].kind)} (confidence {dets[i].confidence:.2f}) not placed"
+                 for i in faint]
+    tiles = _tiles(dets, kept)
+    phi = _nn_angle(np.array([(t.x, t.y) for t in tiles]), 4)
+    _rotate(tiles, phi)
+    # tile width: from neighbours along rows, whatever their direction
+    k = _overhead_width_factor(tiles)
+    for t in tiles:
+        t.w = k * t.s
+    us, vs = [t.u for t in tiles], [t.v for t in tiles]
+    cu, cv = (min(us) + max(us)) / 2, (min(vs) + max(vs)) / 2
+    frames = _seat_frames(tiles, phi, k, cu, cv)
+    du, dv = _centre_correction(frames)
+    if du or dv:
+        frames = _seat_frames(tiles, phi, k, cu + du, cv + dv)
+    # in the meld areas only: a tile lying loose on the table may overlap a discard or a hand
+    pairs = [p for sr in frames.values() for p in _halves(_zones(sr)[2], HALF_GAP_MELDS)]
+    if pairs:
+        tiles, halves, half_notes = _merge_all(tiles, pairs)
+        for t in tiles:
+            t.w = k * t.s
+        unplaced += half_notes
+        for t in halves:
+            placed[t.i] = Placed(t.det, None, "duplicate")
+        frames = _seat_frames(tiles, phi, k, cu + du, cv + dv)
+    river = _river_model(frames)
+    players = []
+    notes: list[str] = []
+    flowers: list[tuple[PlayerArea, _Tile]] = []
+    for seat in SEATS:
+        area, assign, seat_notes = _read_seat(seat, frames[seat], river[seat])
+        players.append(area)
+        notes += [f"{seat}: {n}" for n in seat_notes]
+        for t, group in assign:
+            placed[t.i] = Placed(t.det, seat if group != "unplaced" else None, group, t.side)
+        flowers += [(area, t) for t, group in assign if group == "flower"]
+    # a set holds one of each flower, on the whole table
+    kinds = _distinct_flowers([t for _, t in flowers], notes)
+    for area in players:
+        area.flowers = tuple(k for (a, _), k in zip(flowers, kinds) if a is area)
+    table = TableState(players=players, unplaced=unplaced + notes)
+    return Layout(table, [placed[i] for i in sorted(placed)], OVERHEAD, math.degrees(phi))

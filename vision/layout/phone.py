@@ -1,0 +1,249 @@
+"""The phone view: one player's finished hand photographed, read into the self seat."""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+from mjtable.scoring import tiles as T
+from mjtable.scoring.table import (
+    PlayerArea,
+    TableState,
+)
+
+from ..types import Detection
+from .base import PHONE, WIN_GAP, Layout, LayoutError, Placed
+from .flowers import (
+    _distinct_flowers,
+    _flowers_beside_flowers,
+    _flowers_inside_rows,
+    _isolated,
+)
+from .melds import (
+    EDGE_CUT,
+    EDGE_WEAK,
+    _halves,
+    _is_meld_group,
+    _lone_backs,
+    _merge_all,
+    _promote_widest,
+    _read_meld,
+    _split_melds,
+    _split_merged_pair,
+    _stack_added,
+)
+from .rows import (
+    _dedupe,
+    _describe,
+    _direction_votes,
+    _frame,
+    _median,
+    _nn_angle,
+    _rotate,
+    _split_groups,
+    _Tile,
+    _tiles,
+)
+from .winning import _apart_cost, _row_index, _structure_says_flip
+
+
+def _cut_by_frame(dets: list[Detection], kept: list[int], frame: Optional[tuple[int, int]]) -> list[int]:
+    """Weak boxes on the frame's edge, much narrower than a tile: a tile (or an object) cut by the frame."""
+    if frame is None or len(kept) < 2:
+        return []
+    w, h = frame
+    med = _median([min(b[2] - b[0], b[3] - b[1]) for b in (dets[i].box for i in kept)])
+    out = []
+    for i in kept:
+        x1, y1, x2, y2 = dets[i].box
+        if ((x1 <= 1 or y1 <= 1 or x2 >= w - 1 or y2 >= h - 1) and dets[i].confidence < EDGE_WEAK
+                and min(x2 - x1, y2 - y1) < EDGE_CUT * med):
+            out.append(i)
+    return out
+
+
+def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) -> Layout:
+    """Read a phone photo of one player's finished hand. frame: the image's (width, height), when known."""
+    if not dets:
+        raise LayoutError("no tiles detected")
+    kept, dropped = _dedupe(dets)
+    placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
+    unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
+    cut = _cut_by_frame(dets, kept, frame)
+    if len(cut) < len(kept):
+        kept = [i for i in kept if i not in cut]
+        for i in cut:
+            placed[i] = Placed(dets[i], None, "unplaced")
+            x1, y1, x2, y2 = dets[i].box
+            unplaced.append(f"weak narrow box {T.code(dets[i].kind)} at ({(x1 + x2) / 2:.0f},{(y1 + y2) / 2:.0f}) "
+                            f"on the frame's edge: a tile or an object cut by the frame, not placed")
+    tiles = _tiles(dets, kept)
+    unplaced += _flowers_beside_flowers(tiles) + _flowers_inside_rows(tiles)
+    flowers = [t for t in tiles if T.is_flower(t.kind)]
+    core = [t for t in tiles if not T.is_flower(t.kind)] or tiles
+    theta = _nn_angle(np.array([(t.x, t.y) for t in core]), 2)
+    fr = _frame(core, theta)
+    vote = _direction_votes(core, fr.theta)
+    if vote < 0 or (vote == 0 and _structure_says_flip(fr)):
+        fr = _frame(core, fr.theta + math.pi, refine=False)
+    theta = fr.theta
+    pairs = _halves(fr.rows)
+    halves: list[_Tile] = []
+    if pairs:
+        core, halves, half_notes = _merge_all(core, pairs)
+        unplaced += half_notes
+        fr = _frame(core, theta, refine=False)
+    for t in halves:
+        placed[t.i] = Placed(t.det, None, "duplicate")
+    _rotate(flowers, theta)
+    for t in flowers:
+        t.w = fr.k * t.s
+
+    # stacked tiles (added kong) leave their row and join the meld below them
+    for t in _stack_added(core, fr.theta):
+        for g in fr.groups:
+            if t in g:
+                g.remove(t)
+        host = min((g for g in fr.groups if any(o.side and o.kind == t.kind for o in g)),
+                   key=lambda g: min(abs(o.u - t.u) + abs(o.v - t.v) for o in g))
+        host.append(t)
+    for g in fr.groups:
+        _split_merged_pair(g, fr.theta, unplaced)
+    groups = []
+    shadows: list[tuple[_Tile, str]] = []
+    for g in fr.groups:
+        if g and any(t.side or t.back for t in g):
+            parts, spoiler = _split_melds(g)
+            if spoiler is not None:
+                where = "at the end of a meld" if spoiler in (g[0], g[-1]) else "between melds"
+                shadows.append((spoiler, f"{where}: a shadow, not a tile (the melds read without it)"))
+            groups += parts
+        elif g:
+            groups.append(g)
+
+    loose_backs = [g for g in groups if _lone_backs(g)]
+    # face-down tiles far from every other tile: an object on the table, not a concealed kong of this hand
+    far_backs = [g for g in groups if all(t.back for t in g) and g not in loose_backs
+                 and all(_isolated(t, [o for o in core if o not in g]) for t in g)]
+    groups = [g for g in groups if g not in loose_backs and g not in far_backs]
+    for g in groups:
+        # one face-down box beside one face-up tile is no meld (a meld is three or four tiles): a shadow beside a
+        # tile set apart, such as the winning tile
+        if len(g) == 2 and sum(t.back for t in g) == 1 and not any(t.side for t in g):
+            t = next(t for t in g if t.back)
+            g.remove(t)
+            shadows.append((t, "beside a lone tile: a meld is three or four tiles; a shadow, not a tile"))
+    # a set of three or four face-up tiles apart in a row of melds, one of them clearly the widest along the
+    # row: a claimed meld whose sideways tile the labels missed (a face alike turned a quarter: 1p, 8s, 5z)
+    is_meld = [_is_meld_group(g) for g in groups]
+    meld_rows = {_row_index(fr.rows, g[0]) for g, m in zip(groups, is_meld) if m}
+    for n, g in enumerate(groups):
+        if not is_meld[n] and _row_index(fr.rows, g[0]) in meld_rows and _promote_widest(g):
+            is_meld[n] = True
+    melds = [g for g, m in zip(groups, is_meld) if m]
+    rest = [g for g, m in zip(groups, is_meld) if not m]
+    for g in melds:                 # a meld cut from a longer run of melds may be an added kong seen as one box
+        _split_merged_pair(g, fr.theta, unplaced)
+    # the concealed tiles of a finished hand are shown face up: a face-down box inside the hand row (a shadow,
+    # say) is not a tile of it, and the space it bridged may be the gap before the winning tile
+    in_row = [t for g in rest for t in g if t.back and len(g) > 1]
+    if in_row:
+        rest = [h for g in rest for h in (_split_groups([t for t in g if not t.back]) if len(g) > 1 else [g])
+                if h]
+    area = PlayerArea(seat="self")
+    notes: list[str] = [f"face-down tile(s) {', '.join(_describe(t) for t in g)} are not a concealed kong "
+                        f"(4 tiles): not placed" for g in loose_backs]
+    notes += [f"face-down tiles {', '.join(_describe(t) for t in g)} lie far from the hand: not placed"
+              for g in far_backs]
+    loose_backs += far_backs
+    notes += [f"face-down box {_describe(t)} inside the concealed row: not a tile of the hand" for t in in_row]
+    loose_backs.append(in_row)
+    notes += [f"box {_describe(t)} {why}" for t, why in shadows]
+    loose_backs.append([t for t, _ in shadows])
+    stray: list[_Tile] = [t for g in rest if len(g) == 1 for t in g if _isolated(t, core)]
+    stray += [t for g in loose_backs for t in g]
+    rest = [g for g in rest if not (len(g) == 1 and g[0] in stray)]
+
+    mots = []
+    for g in melds:
+        mot, problem = _read_meld(g)
+        mots.append(mot)
+        if problem:
+            notes.append(problem)
+    n_melds = len(melds)
+    expected = 13 - 3 * n_melds
+
+    # one tile too many for the melds shown and one detection much less sure than the rest: drop it, and say so
+    loose = [t for g in rest for t in g]
+    if len(loose) == expected + 2 and len(loose) >= 3:
+        weakest = min(loose, key=lambda t: t.det.confidence)
+        median = float(np.median([t.det.confidence for t in loose]))
+        if weakest.det.confidence < 0.5 and weakest.det.confidence < 0.7 * median:
+            rest = [h for g in rest for h in ([[t for t in g if t is not weakest]] if weakest in g else [g]) if h]
+            stray.append(weakest)
+            notes.append(f"dropped the least sure detection {_describe(weakest)} "
+                         f"(confidence {weakest.det.confidence:.2f}): one tile too many in the hand")
+    multi = [g for g in rest if len(g) > 1]
+    singles = [g[0] for g in rest if len(g) == 1]
+    main = max(multi, key=len) if multi else None
+    concealed = [t for g in multi for t in g]
+    winning: Optional[_Tile] = None
+    if singles:
+        winning = min(singles, key=lambda t: _apart_cost(t, main))
+        others = [t for t in singles if t is not winning]
+        others.sort(key=lambda t: _apart_cost(t, main))
+        while others and len(concealed) < expected:
+            concealed.append(others.pop(0))
+        stray += others
+    elif main is not None and len(concealed) == expected + 1 and len(main) >= 2:
+        # no tile stands apart but the hand has one tile too many: the winning tile was set apart by less
+        # than a group gap. Take the last tile of the row if its gap is clearly the widest there (of two
+        # tiles: wider than touching tiles' spacing).
+        row = sorted(main, key=lambda t: t.u)
+        d = [b.u - a.u for a, b in zip(row, row[1:])]
+        typical = float(np.median(d[:-1])) if len(d) > 1 else (row[0].w + row[1].w) / 2
+        if d[-1] > WIN_GAP * typical and d[-1] == max(d):
+            winning = row[-1]
+            concealed.remove(winning)
+            notes.append(f"winning tile {_describe(winning)} taken from the end of the hand row: "
+                         f"set apart by a narrow gap")
+    concealed.sort(key=lambda t: (_row_index(fr.rows, t), t.u))
+    # a concealed kong shown as 4 face-down tiles in the hand row cannot be part of the hand
+    if any(t.back for t in concealed):
+        notes.append(f"{sum(t.back for t in concealed)} face-down tile(s) among the concealed tiles")
+    n_have = len(concealed) + (0 if winning is None else 1)
+    if n_have != expected + 1:
+        notes.append(f"hand shows {len(concealed)} concealed tile(s)"
+                     f"{' + winning tile' if winning is not None else ''} with {n_melds} meld(s);"
+                     f" a finished hand needs {expected} + 1")
+    for t in stray:
+        if not any(_describe(t) in n for n in notes):
+            notes.append(f"tile {_describe(t)} is not part of the hand")
+
+    area.concealed = tuple(t.kind for t in concealed if not t.back)
+    area.concealed_face_down = sum(t.back for t in concealed)
+    area.melds = tuple(mots)
+    area.winning_tile = winning.kind if winning is not None else None
+    area.winning_tile_apart = winning is not None
+    far = [t for t in flowers if _isolated(t, core + flowers)]
+    flowers = [t for t in flowers if t not in far]
+    stray += far
+    for t in far:
+        notes.append(f"tile {_describe(t)} is not part of the hand")
+    flowers.sort(key=lambda t: (round(t.v / max(t.w, 1e-6)), t.u))
+    area.flowers = _distinct_flowers(flowers, notes)
+    area.declared_win = True
+
+    for t in concealed:
+        placed[t.i] = Placed(t.det, "self", "concealed", t.side)
+    for n, g in enumerate(melds):
+        for t in g:
+            placed[t.i] = Placed(t.det, "self", f"meld:{n}", t.side or t.added)
+    if winning is not None:
+        placed[winning.i] = Placed(winning.det, "self", "winning", winning.side)
+    for t in flowers:
+        placed[t.i] = Placed(t.det, "self", "flower", t.side)
+    for t in stray:
+        placed[t.i] = Placed(t.det, None, "unplaced", t.side)
+    table = TableState(players=[area], unplaced=unplaced + notes)
+    return Layout(table, [placed[i] for i in sorted(placed)], PHONE, math.degrees(theta))

@@ -1,0 +1,307 @@
+"""The overhead view's zones of a seat: hand, melds, flowers, the discard river and exposed tiles."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+import numpy as np
+from mjtable.scoring import tiles as T
+from mjtable.scoring.table import (
+    PlayerArea,
+)
+
+from ..types import UPRIGHT
+from .base import ASPECT, LONE_WEAK
+from .melds import (
+    _blank_set,
+    _lone_backs,
+    _promote_widest,
+    _read_meld,
+    _rejoin,
+    _split_melds,
+)
+from .rows import _describe, _mean, _median, _split_groups, _Tile
+from .seats import (
+    END_OFF_GRID,
+    END_PAIR,
+    GRID_BETTER,
+    GRID_MIN_BOXES,
+    GRID_PITCH,
+    HAND_END_GAP,
+    HAND_END_WEAK,
+    HAND_END_WEAK_EXTRA,
+    HAND_GAP,
+    MELD_ZONE,
+    RIVER_COLS,
+    RIVER_OWN,
+    _River,
+    _river_start,
+    _SeatRows,
+    _zones,
+)
+
+
+def _river_model(frames: dict[str, _SeatRows]) -> dict[str, Optional[_River]]:
+    """Each seat's river grid: its own first row, if that row lies where the other seats' rivers start
+    (the table is symmetric) or holds RIVER_OWN tiles or more (tiles lie exposed one by one, not in rows; the
+    table's centre, and so where the others start, can be off by a tile); otherwise the median start of the
+    others (the seat discarded nothing yet and the tiles found there are exposed ones)."""
+    starts = {seat: _river_start(sr) for seat, sr in frames.items()}
+    known = {s: v for s, v in starts.items() if v is not None}
+    if not known:
+        return {s: None for s in frames}
+    y_med = float(np.median([v[0] / v[2] for v in known.values()]))
+    x_med = float(np.median([v[1] / v[2] for v in known.values()]))
+    out: dict[str, Optional[_River]] = {}
+    for seat, sr in frames.items():
+        st = starts[seat]
+        pitch = sr.pitch
+        if st is not None and (st[3] >= RIVER_OWN or abs(st[0] / pitch - y_med) < 1.2
+                               and (len(known) < 3 or abs(st[1] / pitch - x_med) < 1.5)):
+            y0, x0 = st[0] / pitch, st[1] / pitch
+        else:
+            y0, x0 = y_med, x_med
+        out[seat] = _River(y0, x0, _col_pitch(sr) / pitch, _row_pitch(sr) / pitch)
+    return out
+
+
+def _col_pitch(sr: _SeatRows) -> float:
+    _, _, _, riverz = _zones(sr)
+    d = [b.u - a.u for r in riverz for a, b in zip(r, r[1:]) if b.u - a.u < 1.5 * sr.pitch]
+    return float(np.median(d)) if len(d) >= 2 else sr.pitch
+
+
+def _row_pitch(sr: _SeatRows) -> float:
+    _, _, _, riverz = _zones(sr)
+    ys = sorted(float(np.mean([t.v for t in r])) for r in riverz if len(r) >= 2)
+    d = [b - a for a, b in zip(ys, ys[1:]) if b - a < 1.9 * sr.pitch]
+    return float(np.median(d)) if d else ASPECT * sr.pitch
+
+
+def _count_touching(row: list[_Tile], pitch: float) -> int:
+    """How many touching tiles a row holds, from its length rather than its boxes: a standing hand seen from
+    above is a bar of identical backs whose seams barely show, so boxes split or merge inside it, while its
+    two ends are clear."""
+    if len(row) < 2 or pitch <= 0:
+        return len(row)
+    us = sorted(t.u for t in row)
+    # the bar's own clean seams say its spacing too (perspective shrinks a far hand against its river): both
+    # estimates are noisy, their mean is the better one
+    clean = [b - a for a, b in zip(us, us[1:]) if 0.85 * pitch < b - a < 1.2 * pitch]
+    if len(clean) >= 3:
+        pitch = (pitch + float(np.median(clean))) / 2
+    length = us[-1] - us[0]
+    n = int(round(length / pitch)) + 1
+    if len(row) < GRID_MIN_BOXES:
+        return n
+
+    def misfit(k):        # how far the boxes sit from a grid of k touching tiles spanning the bar, in pitches
+        p = length / (k - 1)
+        return float(np.median([abs(u - us[0] - round((u - us[0]) / p) * p) / p for u in us]))
+
+    # the boxes themselves sit on a grid of the bar's true count; a count one off drifts off it along the bar
+    # (the pitch estimate is off by a tenth when perspective makes a far seat's river look smaller)
+    options = [k for k in (n - 1, n + 1)
+               if k >= 2 and GRID_PITCH[0] * pitch <= length / (k - 1) <= GRID_PITCH[1] * pitch]
+    best = min(options, key=misfit, default=None)
+    if best is not None and misfit(best) < GRID_BETTER * misfit(n):
+        return best
+    return n
+
+
+def _main_run(row: list[_Tile], pitch: float) -> tuple[list[_Tile], list[_Tile]]:
+    """Split a row where neighbours are HAND_GAP pitches or more apart: (the run with most boxes, the rest)."""
+    row = sorted(row, key=lambda t: t.u)
+    runs = [[row[0]]]
+    for a, b in zip(row, row[1:]):
+        if b.u - a.u >= HAND_GAP * pitch:
+            runs.append([])
+        runs[-1].append(b)
+    main = max(runs, key=len)
+    off = [t for r in runs if r is not main for t in r]
+    # a weak box at an end with a tile's space or more before it is a shadow or a neighbour's tile, not the
+    # bar's end (the bar's own boxes touch; a tile missed inside it leaves sure boxes on both sides)
+    med = float(np.median([t.det.confidence for t in main]))
+    for end, nxt in ((0, 1), (-1, -2)):
+        if (len(main) >= 3 and abs(main[end].u - main[nxt].u) >= HAND_END_GAP * pitch
+                and main[end].det.confidence < HAND_END_WEAK * med):
+            off.append(main.pop(end))
+    # the bar's boxes touch (a pitch apart) or skip a missed tile (two pitches): a box at an end half a tile
+    # off that grid is not the bar's (an object or its shadow in line with it), unless it is a merged pair
+    s_med = _median([t.s for t in main])
+    for end, nxt in ((0, 1), (-1, -2)):
+        while (len(main) >= 4 and main[end].s < END_PAIR * s_med
+               and END_OFF_GRID[0] * pitch < abs(main[end].u - main[nxt].u) < END_OFF_GRID[1] * pitch):
+            off.append(main.pop(end))
+    return main, off
+
+
+def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
+    area = PlayerArea(seat=seat, concealed=None, winning_tile_apart=False)
+    assign: list[tuple[_Tile, str]] = []
+    notes: list[str] = []
+    hand, walls, meldz, riverz = _zones(sr)
+    if hand:
+        # a row of backs where melds lie (inside the hand row, well outside the wall) holding three or four with
+        # one across: a claimed set of blank white dragons the locator called face down (and the flowers beside
+        # it), not a wall (a wall lies along)
+        inner = _mean([t.v for t in hand]) - MELD_ZONE * sr.w
+        for r in [r for r in walls if _mean([t.v for t in r]) > inner
+                  and any(_blank_set(g) for g in _split_groups(r))]:
+            walls.remove(r)
+            meldz.append(r)
+    exposed: list[_Tile] = []
+    flowers: list[_Tile] = []
+    for r in walls:
+        for t in r:
+            if t.back:
+                assign.append((t, "wall"))
+            elif T.is_flower(t.kind):
+                # a flower lies face up wherever it is put: one in line with a wall is the seat's, not exposed
+                flowers.append(t)
+            else:
+                assign.append((t, "exposed"))
+                exposed.append(t)
+    # melds and flowers
+    mots = []
+    for r in meldz:
+        rests = []
+        for g in _split_groups(r):
+            flowers += [t for t in g if T.is_flower(t.kind)]
+            rest = [t for t in g if not T.is_flower(t.kind)]
+            if rest:
+                rests.append(rest)
+        for rest in _rejoin(rests):
+            if len(rest) == 1 and not rest[0].back:
+                # one face-up tile on its own where melds lie is no meld: a tile exposed there, or if the
+                # detector is unsure of it, a shadow or a reflection
+                t = rest[0]
+                if t.det.confidence < LONE_WEAK:
+                    notes.append(f"lone weak box {_describe(t)} in the meld area: not placed")
+                    assign.append((t, "unplaced"))
+                else:
+                    exposed.append(t)
+                    assign.append((t, "exposed"))
+                continue
+            if _lone_backs(rest):
+                notes.append(f"face-down tile(s) {', '.join(_describe(t) for t in rest)} in the meld area are "
+                             f"not a concealed kong (4 tiles): not placed")
+                assign += [(t, "unplaced") for t in rest]
+                continue
+            chunks, spoiler = _split_melds(rest)
+            if spoiler is not None:
+                notes.append(f"box {_describe(spoiler)} in seat {seat}'s melds, which read without it: "
+                             f"a shadow, not a tile")
+                assign.append((spoiler, "unplaced"))
+            for chunk in chunks:
+                _promote_widest(chunk)
+                mot, problem = _read_meld(chunk)
+                n = len(mots)
+                mots.append(mot)
+                if problem:
+                    notes.append(problem)
+                for t in chunk:
+                    assign.append((t, f"meld:{n}"))
+    area.melds = tuple(mots)
+    if hand:
+        area.concealed_face_down, shown = _read_hand(seat, hand, sr.pitch, len(mots), assign, notes)
+        exposed = shown + exposed
+    flowers.sort(key=lambda t: t.u)
+    area.flowers = tuple(t.kind for t in flowers)
+    for t in flowers:
+        assign.append((t, "flower"))
+    # river and exposed tiles
+    discards, exp2, fl2 = _read_river([t for r in riverz for t in r], river, sr.pitch, notes)
+    area.discards = tuple(t.kind for t in discards)
+    if fl2:
+        area.flowers += tuple(t.kind for t in fl2)
+        assign += [(t, "flower") for t in fl2]
+    # a face-down tile off the river grid shows nothing: not an exposed tile, but nowhere a tile should be
+    stray = [t for t in exp2 if t.back]
+    exp2 = [t for t in exp2 if not t.back]
+    for t in stray:
+        notes.append(f"face-down tile in the river zone at ({t.x:.0f},{t.y:.0f}), not placed")
+    exposed += exp2
+    area.exposed = tuple(t.kind for t in exposed)
+    assign += ([(t, "discard") for t in discards] + [(t, "exposed") for t in exp2]
+               + [(t, "unplaced") for t in stray])
+    return area, assign, notes
+
+
+def _read_hand(seat: str, hand: list[_Tile], pitch: float, n_melds: int, assign: list, notes: list[str]):
+    """A seat's hand row seen from above: (how many face-down tiles, the face-up tiles in it). Appends to
+    ``assign`` and ``notes``."""
+    # a hand is one bar: boxes set off from it by a wide gap are something else lying in line with it
+    hand, off = _main_run(hand, pitch)
+    for t in off:
+        notes.append(f"{_describe(t)} in line with the hand row but apart from it: not placed")
+        assign.append((t, "unplaced"))
+    # the row's length counts the tiles; face-up ones in it (shown tiles) are not face-down ones
+    n = _count_touching(hand, pitch)
+    # a very weak box at an end that makes a drawn hand's size (14 - 3 x melds) out of a waiting one's, or an
+    # impossible size out of a drawn one's: a shadow (the detector's colour check leaves a shadow found as a back
+    # this unsure), not a tile; a merely weak end box is mostly a real tile half out of sight
+    legal = (13 - 3 * n_melds, 14 - 3 * n_melds)
+    ends = sorted(hand, key=lambda t: t.u)[:: max(1, len(hand) - 1)] if len(hand) >= 4 else []
+    med = _median([t.det.confidence for t in hand])
+    weak = min(ends, key=lambda t: t.det.confidence, default=None)
+    if (weak is not None and weak.back and weak.det.confidence < HAND_END_WEAK_EXTRA * med
+            and n != legal[0] and n - 1 in legal):
+        hand = [t for t in hand if t is not weak]
+        n -= 1
+        notes.append(f"weak box {_describe(weak)} at the end of seat {seat}'s hand row: not counted "
+                     f"({n} tiles with {n_melds} meld(s); one more would be {n + 1})")
+        assign.append((weak, "unplaced"))
+    backs = [t for t in hand if t.back]
+    face_down = max(len(backs) and 1, n - (len(hand) - len(backs)))
+    if face_down != len(backs):
+        notes.append(f"seat {seat}: hand row of {len(backs)} face-down boxes is {face_down} tiles long")
+    for t in hand:
+        assign.append((t, "concealed" if t.back else "exposed"))
+    return face_down, [t for t in hand if not t.back]
+
+
+def _read_river(ts: list[_Tile], river: Optional[_River], w: float, notes: list[str]):
+    """Discards in order (slots of a grid 6 wide, filled row by row) and the exposed tiles around them."""
+    flowers = [t for t in ts if T.is_flower(t.kind)]
+    ts = [t for t in ts if not T.is_flower(t.kind)]
+    if river is None or not ts:
+        return [], ts, flowers
+    slots: dict[int, tuple[float, _Tile]] = {}
+    off: list[_Tile] = []
+    for t in sorted(ts, key=lambda t: (t.v, t.u)):
+        c = (t.u / w - river.x0) / river.px
+        r = (t.v / w - river.y0) / river.py
+        ci, ri = round(c), round(r)
+        res = abs(c - ci) + abs(r - ri) + (1.0 if t.back else 0.0)    # a face-up tile wins a shared slot
+        tol = 0.2 if t.back else 0.35         # a 'back' must sit squarely in its slot to be taken as a discard
+        if abs(c - ci) > tol or abs(r - ri) > tol or not 0 <= ci < RIVER_COLS or ri < 0:
+            off.append(t)
+            continue
+        idx = ri * RIVER_COLS + ci
+        if idx in slots:                     # two tiles on one slot: the better aligned one is the discard
+            if slots[idx][0] <= res:
+                off.append(t)
+                continue
+            off.append(slots[idx][1])
+        slots[idx] = (res, t)
+    slots = {k: v[1] for k, v in slots.items()}
+    discards: list[_Tile] = []
+    last = -1
+    order = sorted(slots)
+    for n, idx in enumerate(order):
+        # two or more empty slots before it, or one empty slot before the very last tile: not in the river
+        if idx - last > 2 or (idx - last == 2 and n == len(order) - 1):
+            off.append(slots[idx])
+            continue
+        if idx - last == 2:
+            notes.append(f"discard slot {last + 1} empty (a tile missed?)")
+        discards.append(slots[idx])
+        last = idx
+    # discards lie face up: a 'face-down' tile in its slot of the river is a blank white dragon (in a set with
+    # pale backs the two look alike)
+    for n, t in enumerate(discards):
+        if t.back:
+            notes.append(f"face-down box {_describe(t)} in river slot {n}: read as a white dragon")
+            t.det = replace(t.det, kind=T.WHITE, orientation=UPRIGHT)
+    return discards, off, flowers
