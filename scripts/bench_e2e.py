@@ -160,7 +160,7 @@ def tile_match(dets, objects) -> tuple[int, int, int, int]:
 
 def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
     """told: the scenes' kind is given (as `mjtable --kind`), else guessed from the frame (the default)."""
-    from mjtable.vision.detector import load_image
+    from mjtable.vision.images import load_image
     res = {"n": len(gts), "exact": Counter(), "hands": Counter(), "score": Counter(), "ms": [], "ms_gt": [],
            "tiles": Counter(), "fail": [], "why": Counter()}
     overhead = kind == "overhead"

@@ -31,7 +31,7 @@ def _fail(msg: str) -> int:
 
 def _image_loader():
     try:
-        from mjtable.vision.detector import load_image
+        from mjtable.vision.images import load_image
         return load_image
     except ImportError:
         import cv2

@@ -24,7 +24,14 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scoring import tiles as T
-from mjtable.vision.detector import CLASSIFIER, LOCATOR, OVERHEAD_LOCATOR, REFINER, TileDetector, load_image
+from mjtable.vision.detector import (
+    CLASSIFIER,
+    LOCATOR,
+    OVERHEAD_LOCATOR,
+    REFINER,
+    TileDetector,
+)
+from mjtable.vision.images import load_image
 from mjtable.vision.metrics import IOU_THRESHOLDS, DetectionEvaluator, box_iou
 
 # parts of the detector measured without and with (--compare-KEY): TileDetector argument set to None for

@@ -2,20 +2,41 @@
 import re
 import subprocess
 import sys
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
 import pytest
-
 from mjtable.datasets.generate import main as generate_main
 from mjtable.datasets.generate import make_scene
 from mjtable.scoring import tiles as T
-from mjtable.vision.detector import (CROP, LOCATOR, ODD_BACK_FACTOR, ODD_BACK_REF, ImageError, TileDetector, crop_tile,
-                             crops_to_tensor, decode_raw, decode_yolo, image_orientation_probs, letterbox, load_image,
-                             nms, odd_backs, overhead_like, refine_boxes, refine_crops, to_blob, vote_boxes,
-                             yolo_anchors, yolo_output, REFINE_MARGIN, REFINE_SCALE, REFINE_SIZE)
+from mjtable.vision.detector import (
+    CROP,
+    LOCATOR,
+    ODD_BACK_FACTOR,
+    ODD_BACK_REF,
+    REFINE_MARGIN,
+    REFINE_SCALE,
+    REFINE_SIZE,
+    TileDetector,
+    crop_tile,
+    crops_to_tensor,
+    decode_raw,
+    decode_yolo,
+    image_orientation_probs,
+    letterbox,
+    nms,
+    odd_backs,
+    overhead_like,
+    refine_boxes,
+    refine_crops,
+    to_blob,
+    vote_boxes,
+    yolo_anchors,
+    yolo_output,
+)
+from mjtable.vision.images import ImageError, load_image
 from mjtable.vision.metrics import box_iou
 from mjtable.vision.types import ORIENTATIONS, Detection
 
@@ -232,9 +253,9 @@ def test_byte_input_gives_the_int8_models_outputs_bit_for_bit(tmp_path):
     1/255 is left alone."""
     import onnx
     import onnxruntime as ort
-    from onnx import TensorProto, helper, numpy_helper
-    from mjtable.scripts.runtime_graph import BYTE_INPUT, byte_input
     from mjtable.scripts.quantize_models import quantize
+    from mjtable.scripts.runtime_graph import BYTE_INPUT, byte_input
+    from onnx import TensorProto, helper, numpy_helper
 
     rng = np.random.default_rng(5)
     w = numpy_helper.from_array(rng.normal(0, 0.5, (4, 3, 3, 3)).astype(np.float32), "w")
@@ -709,7 +730,7 @@ def test_classifier_kind_weights():
 
 
 def test_jpeg_size_reads_the_frame_header(tmp_path):
-    from mjtable.vision.detector import jpeg_size
+    from mjtable.vision.images import jpeg_size
     head = (ROOT / "examples" / "phone_win.jpg").read_bytes()
     assert jpeg_size(head) == (640, 480)
     ok, png = cv2.imencode(".png", np.zeros((5, 7, 3), np.uint8))
@@ -722,8 +743,8 @@ def test_a_large_phone_photo_is_decoded_at_a_smaller_scale_and_read_alike(detect
     hand is read as from the 640 px original; a PNG is decoded whole."""
     from mjtable.datasets.ground_truth import from_json
     from mjtable.scripts.bench_e2e import area_key
+    from mjtable.vision.images import KEEP_SIDE
     from mjtable.vision.pipeline import read_image
-    from mjtable.vision.detector import KEEP_SIDE
     img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
     big = tmp_path / "big.jpg"
     cv2.imwrite(str(big), cv2.resize(img, (4032, 3024), interpolation=cv2.INTER_CUBIC), [cv2.IMWRITE_JPEG_QUALITY, 92])

@@ -19,7 +19,8 @@ Orientation: face_down for a back; otherwise the crop direction turned back to t
 Many faces look the same both ways up (4 dots, 8 bamboo ...), so upside_down needs a clear vote
 (UPSIDE_DOWN_MIN); otherwise the more likely of upright/sideways is taken.
 
-    from mjtable.vision.detector import TileDetector, load_image, ImageError
+    from mjtable.vision.detector import TileDetector
+    from mjtable.vision.images import load_image
     dets = TileDetector().detect(load_image("photo.jpg"))
 """
 from __future__ import annotations
@@ -31,11 +32,11 @@ from typing import Optional
 
 import cv2
 import numpy as np
-
-from mjtable import errors
-from mjtable.errors import InputError
 from mjtable.scoring import tiles as T
 
+from mjtable import errors
+
+from .images import ImageError
 from .metrics import box_iou
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
 
@@ -53,7 +54,6 @@ CROP_PAD = 0.04
 UPSIDE_DOWN_MIN = 0.75
 ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks like an overhead view ...
 ROUTE_BACKS = 12         # ... which has at least this many face-down tiles (walls, hands seen from behind)
-KEEP_SIDE = 1280          # a JPEG is decoded at 1/2, 1/4 or 1/8 scale while its longer side stays at least this
 BOX_VOTE = 0.7            # a kept box is the score-weighted mean of the boxes overlapping it this much
 ODD_BACK_REF = 12         # a frame with at least this many sure backs (>= 0.5): a face-down box whose colour lies ...
 ODD_BACK_DIST = 25.0      # ... this far (Lab, lightness weighted ODD_BACK_L) from the median colour of ...
@@ -98,102 +98,8 @@ def table_like(found) -> bool:
     return len(boxes) - n_faces >= ROUTE_BACKS and overhead_like(len(boxes), n_faces, across)
 
 
-class ImageError(InputError, ValueError):
-    """A file that cannot be read as an image."""
-
-
 class ModelError(errors.ModelError, RuntimeError):
     """A missing or unusable model file."""
-
-
-MAX_PIXELS = 50_000_000          # an image over this many pixels is refused before it is decoded
-MAX_FILE_BYTES = 100 << 20       # and a file over 100 MB before it is read
-
-
-def load_image(path) -> np.ndarray:
-    """Read an image file as a BGR uint8 array; ImageError with a readable message otherwise."""
-    p = Path(path)
-    if not p.exists():
-        raise ImageError(f"not an image: {p} does not exist")
-    if p.is_dir():
-        raise ImageError(f"not an image: {p} is a directory")
-    if not p.is_file():                 # a FIFO, a device or a socket: reading it could block for ever
-        raise ImageError(f"not an image: {p} is not a regular file")
-    try:
-        if p.stat().st_size > MAX_FILE_BYTES:
-            raise ImageError(f"not an image: {p} is larger than {MAX_FILE_BYTES >> 20} MB")
-        data = np.fromfile(str(p), dtype=np.uint8)
-    except OSError as e:
-        raise ImageError(f"not an image: cannot read {p} ({e.strerror or e})") from None
-    return decode_image(data, str(p))
-
-
-def image_header(data: bytes) -> tuple[str, int, int]:
-    """(format, width, height) from an image file's header, without decoding its pixels (Pillow reads only
-    the header). ImageError for data that no known image format starts like."""
-    import warnings
-    from PIL import Image, UnidentifiedImageError
-    import io
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as im:
-                return im.format or "?", int(im.size[0]), int(im.size[1])
-    except Image.DecompressionBombError:       # beyond Pillow's own limit, which is above ours
-        raise ImageError(f"too large (over {2 * Image.MAX_IMAGE_PIXELS // 10**6} megapixels; at most "
-                         f"{MAX_PIXELS // 10**6})") from None
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as e:
-        raise ImageError(f"not a readable image file (corrupt or unknown format: {e})") from None
-
-
-def decode_image(data: np.ndarray, name: str = "the image") -> np.ndarray:
-    """The bytes of an image file (uint8 array) -> BGR uint8 array; ImageError naming ``name`` otherwise.
-    The format and the pixel count are checked from the header first: over MAX_PIXELS is refused undecoded."""
-    if data.size == 0:
-        raise ImageError(f"not an image: {name} is empty")
-    if data.size > MAX_FILE_BYTES:
-        raise ImageError(f"not an image: {name} is larger than {MAX_FILE_BYTES >> 20} MB")
-    try:
-        fmt, w, h = image_header(data.tobytes())
-    except ImageError as e:
-        raise ImageError(f"not an image: {name} is {e}") from None      # "too large ..." or "not a readable ..."
-    if w * h > MAX_PIXELS:
-        raise ImageError(f"not an image: {name} is too large ({w}x{h} pixels; at most {MAX_PIXELS // 10**6} "
-                         f"megapixels)")
-    size = jpeg_size(data[:1 << 18].tobytes())
-    factor = 1
-    while size is not None and factor < 8 and max(size) / (2 * factor) >= KEEP_SIDE:
-        factor *= 2
-    # a phone's 12 MP photo decodes in about a tenth of the time at half scale (the JPEG's own DCT scaling),
-    # and its tiles stay 60+ px wide for the 64 px crops
-    flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
-            8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
-    img = cv2.imdecode(data, flag)
-    if img is None or img.size == 0:
-        raise ImageError(f"not an image: {name} is not a readable image file (corrupt or unknown format)")
-    return img
-
-
-def jpeg_size(head: bytes) -> Optional[tuple[int, int]]:
-    """(width, height) from a JPEG's frame header (SOFn) in its first bytes; None if not a JPEG or not found."""
-    if head[:2] != b"\xff\xd8":
-        return None
-    i, n = 2, len(head)
-    while i + 9 < n:
-        if head[i] != 0xFF:
-            return None
-        marker = head[i + 1]
-        if marker == 0xFF:                      # fill byte
-            i += 1
-            continue
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            h, w = int.from_bytes(head[i + 5:i + 7], "big"), int.from_bytes(head[i + 7:i + 9], "big")
-            return (w, h) if w and h else None
-        if marker == 0xD8 or 0xD0 <= marker <= 0xD7 or marker == 0x01:   # no length field
-            i += 2
-            continue
-        i += 2 + int.from_bytes(head[i + 2:i + 4], "big")
-    return None
 
 
 def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:

@@ -72,8 +72,8 @@ def check_rules(rules: str, profile: Optional[str]) -> str:
 
 def load_image(source) -> np.ndarray:
     """A BGR uint8 image from a path, the bytes of an image file, or an array already decoded."""
-    from .detector import decode_image
-    from .detector import load_image as load_file
+    from .images import decode_image
+    from .images import load_image as load_file
     if isinstance(source, np.ndarray):
         if source.ndim != 3 or source.shape[2] != 3 or source.dtype != np.uint8 or min(source.shape[:2]) < 1:
             raise InputError(f"not an image: want a BGR uint8 array of shape (h, w, 3), got {source.dtype} "
