@@ -216,3 +216,32 @@ def test_any_line_gives_one_record(line):
     text, _ = batch.to_json_line(out)
     json.loads(text)
     text.encode("utf-8")
+
+
+# ------------------------------------------------------------------------------------------ layout
+
+
+_box = st.tuples(st.floats(0, 600), st.floats(0, 600), st.floats(0.5, 80), st.floats(0.5, 80))
+_det = st.tuples(_box, st.integers(0, 42), st.sampled_from(["upright", "sideways", "upside_down", "face_down"]),
+                 st.floats(0.001, 1.0), st.booleans())
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_det, min_size=0, max_size=24), st.sampled_from(["phone", "overhead"]))
+def test_layout_reads_or_refuses_any_boxes_without_warnings(items, kind):
+    """Any valid boxes (in a row or scattered, any kinds and orientations) give a layout or a LayoutError:
+    no other exception, and no numpy warning on stderr."""
+    import warnings
+    from mjtable.vision.layout import Layout, LayoutError, parse
+    from mjtable.vision.types import Detection
+    dets = []
+    for (x, y, w, h), kind_id, ori, conf, in_row in items:
+        if in_row:                                  # tiles touching in a row, as hands and rivers lie
+            x, y = 20 + 33 * len(dets), 100.0
+        dets.append(Detection((x, y, x + w, y + h), kind_id, ori, conf))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            assert isinstance(parse(dets, kind, (640, 480)), Layout)
+        except LayoutError:
+            pass

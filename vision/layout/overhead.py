@@ -45,6 +45,8 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     placed.update({i: Placed(dets[i], None, "unplaced") for i in faint})
     unplaced += [f"faint detection of {T.code(dets[i].kind)} (confidence {dets[i].confidence:.2f}) not placed"
                  for i in faint]
+    if not kept:
+        raise LayoutError(f"no tiles: the {len(dets)} detection(s) are duplicates or too faint to place")
     tiles = _tiles(dets, kept)
     phi = _nn_angle(np.array([(t.x, t.y) for t in tiles]), 4)
     _rotate(tiles, phi)

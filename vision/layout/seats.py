@@ -245,7 +245,8 @@ def _seat_pitch(sr: _SeatRows, default: float) -> float:
         return default
     # the low end of the spacings is touching tiles; their median, not the low end itself, is their spacing
     low = float(np.percentile(d, 30))
-    return float(np.median([x for x in d if 0.9 * low <= x <= 1.1 * low]))
+    near = [x for x in d if 0.9 * low <= x <= 1.1 * low]     # empty when rows overlap back to front
+    return float(np.median(near)) if near else default
 
 
 def _river_start(sr: _SeatRows) -> Optional[tuple[float, float, float, int]]:
