@@ -1,6 +1,6 @@
 """Audit generated scenes two ways and print the finding counts side by side.
 
-    python scripts/audit_ground_truth.py [--gt data/synth/test/gt] [--rules mcr|sichuan] [--profile NAME] [--limit N]
+    python -m mjtable.scripts.audit_ground_truth [--gt data/synth/test/gt] [--rules mcr|sichuan] [--profile NAME] [--limit N]
 
 Reference (baseline): the audit run on the ground-truth table state of each scene.
 Compared: the audit run on the table state the layout parser rebuilds from the ground-truth boxes

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Photo to score, end to end, on generated scenes the detector was not trained on.
 
-    python scripts/bench_e2e.py [--phone 200] [--overhead 100] [--seed 20261122] [--data data] [--no-cold]
+    python -m mjtable.scripts.bench_e2e [--phone 200] [--overhead 100] [--seed 20261122] [--data data] [--no-cold]
                                 [--overhead-size 1080 640 ...] [--told-kind] [--allow-seen]
                                 [--without router vote refiner odd-back overhead-classifier]
 

@@ -2,7 +2,7 @@
 end to end beside the 640x480 originals in the same run, and the decoding at reduced scale (mjtable.vision.detector
 .load_image) beside decoding the whole file.
 
-    python scripts/bench_large_photo.py [--n 40] [--seed 20261122] [--size 4032x3024]
+    python -m mjtable.scripts.bench_large_photo [--n 40] [--seed 20261122] [--size 4032x3024]
 
 Blown-up scenes are softer than a real 12 MP photo (no new detail), so the accuracy column says that the
 reduced decoding loses nothing the 640 px original had; the time columns are what a phone photo costs.

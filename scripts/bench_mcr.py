@@ -1,6 +1,6 @@
 """Benchmark: MCR scoring speed of mjtable.scoring.mcr against the reference engine pymahjonggb on the same hands.
 
-    python scripts/bench_mcr.py [--n 20000] [--seed 1]
+    python -m mjtable.scripts.bench_mcr [--n 20000] [--seed 1]
 
 Single-threaded; prints hands/s and the ratio to the reference for:
 

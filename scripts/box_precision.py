@@ -1,6 +1,6 @@
 """Where the detector's box error lies, and what per-edge precision a mAP50-95 figure asks for.
 
-    python scripts/box_precision.py [--synth data/synth/test] [--limit N] [--float] [--conf 0.01]
+    python -m mjtable.scripts.box_precision [--synth data/synth/test] [--limit N] [--float] [--conf 0.01]
                                     [--refiner models/tile_refiner.onnx | --refiner none]
 
 On a labelled split (YOLO dir[:glob], as in evaluate_detector_figures.py), for the committed detector (int8

@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """Measure the tile detector on any YOLO-labelled image folder.
 
-    python scripts/evaluate_detector.py DATA_DIR --names NAMES.yaml [--json] [--model models/x.onnx]
-    python scripts/evaluate_detector.py DATA_DIR --names NAMES.yaml --predictions PRED_DIR
+    python -m mjtable.scripts.evaluate_detector DATA_DIR --names NAMES.yaml [--json] [--model models/x.onnx]
+    python -m mjtable.scripts.evaluate_detector DATA_DIR --names NAMES.yaml --predictions PRED_DIR
 
 DATA_DIR holds images/ and labels/ (YOLO txt; polygon rows are turned into boxes). NAMES.yaml is the set's
 ultralytics data.yaml (``names:`` as a list or {index: name}) or a JSON file with ``names``; see vision/names.py

@@ -1,7 +1,7 @@
 """Detector figures: mAP50 / mAP50-95 on a synthetic test split and on the held-out real photos, confusions
 of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime on 2 threads.
 
-    python scripts/evaluate_detector_figures.py [--locator models/tile_locator.onnx] [--float | --compare]
+    python -m mjtable.scripts.evaluate_detector_figures [--locator models/tile_locator.onnx] [--float | --compare]
         [--overhead-locator models/tile_locator_overhead.onnx | --overhead-locator none] [--compare-overhead]
         [--compare-routing] [--compare-vote] [--compare-odd-back] [--compare-overhead-classifier]
         [--refiner models/tile_refiner.onnx | --refiner none] [--compare-refine]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Check the scoring engines against hands whose results you know.
 
-    python scripts/evaluate_scoring.py HANDS.jsonl [--json] [--show N]
+    python -m mjtable.scripts.evaluate_scoring HANDS.jsonl [--json] [--show N]
 
 Each line is a hand as ``python -m mjtable.scoring.batch`` reads it (docs/evaluation.md) plus an ``expected`` object
 with any of ``is_win`` (bool), ``total``, ``base`` (ints), ``fans`` (list of fan names, Chinese or English, or

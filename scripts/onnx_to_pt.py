@@ -1,6 +1,6 @@
 """Recover a trainable ultralytics checkpoint from an exported YOLO ONNX model (when the .pt was lost).
 
-    python scripts/onnx_to_pt.py models/tile_locator.onnx runs/detector/recovered.pt [--calib DIR]
+    python -m mjtable.scripts.onnx_to_pt models/tile_locator.onnx runs/detector/recovered.pt [--calib DIR]
 
 The model may have its head split (scripts/runtime_graph.py): the DFL's weights are fixed, not learned.
 The export fuses each BatchNorm into its convolution (conv weight and bias). Building the same network from

@@ -5,7 +5,7 @@
    before ``_jpg.rf.``; Roboflow augmented copies of one photo stay together), ~20% of photos held out.
 2. A "binary" copy of each YOLO dir for the two-stage design: class 0 = face-up tile, 1 = face-down tile.
 
-    python scripts/prepare_detector_data.py [--real DIR] [--out data] [--heldout 0.2] [--seed 0]
+    python -m mjtable.scripts.prepare_detector_data [--real DIR] [--out data] [--heldout 0.2] [--seed 0]
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Quantize the detector's ONNX models to int8 (onnxruntime static quantization, QDQ, per-channel weights).
 
-    python scripts/quantize_models.py [--locator models/tile_locator.onnx] [--classifier models/tile_classifier.onnx]
+    python -m mjtable.scripts.quantize_models [--locator models/tile_locator.onnx] [--classifier models/tile_classifier.onnx]
                                       [--overhead-locator models/tile_locator_overhead.onnx]
                                       [--overhead-classifier models/tile_classifier_overhead.onnx]
                                       [--refiner models/tile_refiner.onnx]

@@ -12,7 +12,7 @@
   put in BGR order. The same outputs bit for bit, without building the float input (about 1 ms each for an
   overhead frame's locator pass and its classifier batch).
 
-    python scripts/runtime_graph.py models/tile_locator_int8.onnx [more.onnx ...] [--out DIR]
+    python -m mjtable.scripts.runtime_graph models/tile_locator_int8.onnx [more.onnx ...] [--out DIR]
 
 Rewrites each model in place (or into --out); a model already in the runtime's form is left as it is.
 scripts/train_detector.py --export splits the head of the float model it writes; scripts/quantize_models.py

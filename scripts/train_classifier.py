@@ -1,7 +1,7 @@
 """Train the tile crop classifier (stage 2): kind (0..41, 42 = back) + which way the tile's top points in the
 crop (up / left / down / right), plain torch on CPU.
 
-    python scripts/train_classifier.py --out runs/classifier/main --minutes 10 [--resume] [--export models/tile_classifier.onnx]
+    python -m mjtable.scripts.train_classifier --out runs/classifier/main --minutes 10 [--resume] [--export models/tile_classifier.onnx]
 
 Crops come from YOLO dirs (boxes jittered like a detector's, turned to portrait exactly as the runtime does,
 mjtable.vision.detector.crop_tile). Synthetic dirs also have angles/*.txt, which give the direction of the tile's top;

@@ -1,8 +1,8 @@
 """Train the YOLO tile localiser offline on CPU (ultralytics, model built from yaml, no downloads).
 
-    python scripts/train_detector.py --name bin512 --mode binary --imgsz 512 --epochs 30 [--hours 0.5]
-    python scripts/train_detector.py --name bin512 --resume          # continue from runs/detector/NAME/weights/last.pt
-    python scripts/train_detector.py --name bin512 --export models/tile_locator.onnx   # head split, see below
+    python -m mjtable.scripts.train_detector --name bin512 --mode binary --imgsz 512 --epochs 30 [--hours 0.5]
+    python -m mjtable.scripts.train_detector --name bin512 --resume          # continue from runs/detector/NAME/weights/last.pt
+    python -m mjtable.scripts.train_detector --name bin512 --export models/tile_locator.onnx   # head split, see below
 
 --mode binary : 2 classes (0 = face-up tile, 1 = face-down tile); the crop classifier gives the kind (two-stage).
 --mode tiles  : 43 classes (tile ids 0..41, 42 = back), one stage.

@@ -1,10 +1,10 @@
 """Train the box refiner: a small CNN that reads a crop around a located box (mjtable.vision.detector.refine_crops)
 and moves each of its four edges to the tile's silhouette, plain torch on CPU.
 
-    python scripts/train_refiner.py --out runs/refiner/w8s24 --minutes 22 [--size 24] [--width 8] [--resume]
+    python -m mjtable.scripts.train_refiner --out runs/refiner/w8s24 --minutes 22 [--size 24] [--width 8] [--resume]
                                     [--export models/tile_refiner.onnx]
-    python scripts/train_refiner.py --out runs/refiner/w8s24 --minutes 0 --export models/tile_refiner.onnx
-    python scripts/quantize_models.py --only refiner      # models/tile_refiner_int8.onnx, the runtime default
+    python -m mjtable.scripts.train_refiner --out runs/refiner/w8s24 --minutes 0 --export models/tile_refiner.onnx
+    python -m mjtable.scripts.quantize_models --only refiner      # models/tile_refiner_int8.onnx, the runtime default
 
 Training boxes are the labelled boxes of synthetic YOLO dirs with each edge moved at random (normal, JITTER of
 the box's size; a quarter of them JITTER_WIDE), as a locator's boxes are off; the target is the move back.

@@ -2,7 +2,7 @@
 overhead view of a table (-> run the overhead locator first) or anything else (a phone photo of a hand, a
 close-up: -> the general locator). Plain torch on CPU, a few minutes.
 
-    python scripts/train_router.py --out runs/router/r1 --epochs 8 --export models/view_router.onnx
+    python -m mjtable.scripts.train_router --out runs/router/r1 --epochs 8 --export models/view_router.onnx
 
 The runtime (mjtable.vision.detector.TileDetector.locate_for) never trusts it alone: a frame it calls overhead must
 still look like a whole table on the overhead locator's boxes, or the general pass runs as before. A wrong

@@ -184,7 +184,8 @@ def _add_common(ap: argparse.ArgumentParser) -> None:
 def _photo_parser(prog: str) -> argparse.ArgumentParser:
     ap = _Parser(prog=prog, description="Score the Mahjong hand on a photo.",
                                  epilog="Other commands: mjtable score NOTATION | mjtable audit PHOTO | "
-                                        "mjtable batch. Exit codes: see the module doc (mjtable --help-exit).")
+                                        "mjtable batch | mjtable video VIDEO. mjtable --help-exit lists the exit "
+                                        "codes, mjtable --version the version.")
     ap.add_argument("photo", help="image file (jpg/png)")
     ap.add_argument("--kind", choices=KINDS, default="auto",
                     help="phone photo of one hand, or overhead frame of the table (default: guess)")

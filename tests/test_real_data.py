@@ -1,0 +1,58 @@
+"""Loaders of the real-photo material: the Chinese photo set's split by photo and the Camerash crops' labels."""
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from mjtable.scoring import tiles as T
+from mjtable.scripts import evaluate_crops, prepare_real_chinese as prc
+from mjtable.vision.names import load_names
+
+
+def _photo(path: Path, rows: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), np.full((32, 32, 3), 200, np.uint8))
+    lab = path.parent.parent / "labels" / (path.stem + ".txt")
+    lab.parent.mkdir(parents=True, exist_ok=True)
+    lab.write_text("\n".join(rows) + "\n")
+
+
+def test_split_by_photo_maps_classes_and_keeps_copies_together(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "data.yaml").write_text("names: ['f1', 'm1', 'p1', 's1', 'z5', 'f8']\n")
+    for i in range(8):
+        _photo(src / "photos" / "images" / f"p{i}_jpg.rf.a{i}.jpg", [f"{i % 6} 0.5 0.5 0.1 0.2"])
+    for k in range(3):                                 # three augmented copies of each of two photos
+        _photo(src / "augmented" / "images" / f"p0_jpg.rf.c{k}.jpg", ["1 0.5 0.5 0.1 0.2"])
+        _photo(src / "augmented" / "images" / f"q_jpg.rf.c{k}.jpg", ["5 0.5 0.5 0.1 0.2", "9 0.1 0.1 0.1 0.1"])
+    out = tmp_path / "out"
+    counts = prc.prepare(src, out, heldout=0.5, seed=0)
+    held = {p.name.split("_jpg.rf.")[0] for p in (out / "heldout" / "images").iterdir()}
+    train = {p.name.split("_jpg.rf.")[0] for p in (out / "train" / "images").iterdir()}
+    assert len(held) == 4 and not held & train and "q" in train
+    assert counts["heldout"] == (4, 4)
+    # a held-out photo's augmented copies are trained on nowhere
+    assert ("p0" in held) == (not any(p.name.startswith("p0_jpg.rf.c") for p in (out / "train" / "images").iterdir()))
+    # labels in tile ids: f1 -> 34, m1 -> 0, f8 -> 41; the unknown class 9 is dropped
+    q = (out / "train" / "labels" / "q_jpg.rf.c0.txt").read_text().split()
+    assert q == ["41", "0.5", "0.5", "0.1", "0.2"]
+    p1 = next((out / s / "labels" / "p1_jpg.rf.a1.txt") for s in ("train", "heldout")
+              if (out / s / "labels" / "p1_jpg.rf.a1.txt").exists())
+    assert p1.read_text().split()[0] == "0"
+    assert load_names(out / "names.yaml") == {t: t for t in range(T.N_KINDS + 8)}
+
+
+def test_camerash_labels_map_to_tile_ids():
+    m = evaluate_crops.camerash_tile
+    assert [m(1), m(9), m(10), m(19), m(27)] == [9, 17, 18, 0, 8]
+    assert [m(28), m(31), m(32), m(33), m(34)] == [T.EAST, T.NORTH, T.RED, T.GREEN, T.WHITE]
+    assert [m(35), m(38), m(39), m(42)] == [34, 37, 38, 41]
+
+
+def test_crops_are_read_on_cloth_with_their_box(tmp_path):
+    crop = np.zeros((90, 60, 3), np.uint8)
+    img, box = evaluate_crops.on_cloth(crop)
+    x1, y1, x2, y2 = box
+    assert img.shape == (192, 129, 3) and (y2 - y1) == 64 and (x2 - x1) == 43
+    assert (img[y1:y2, x1:x2] == 0).all() and (img[0, 0] == evaluate_crops.CLOTH).all()
