@@ -97,7 +97,7 @@ def _finding_item(i: int, f: Finding) -> tuple[str, list[str]]:
 
 
 def build(table: TableState, situation: Situation, rules: str, profile: Optional[str],
-          rev: Review) -> list[Block]:
+          rev: Review, doubts: tuple[str, ...] = ()) -> list[Block]:
     prof = resolve_profile(rules, profile)
     blocks = [Block("h1", "裁判报告 Referee report"),
               Block("p", f"规则 Rules: {RULES_NAME.get((rules, prof), f'{rules} / {prof}')}"),
@@ -111,6 +111,9 @@ def build(table: TableState, situation: Situation, rules: str, profile: Optional
         blocks.append(Block("list", items=[_finding_item(i, f) for i, f in enumerate(rev.findings, 1)]))
     else:
         blocks.append(Block("p", "未发现违规 No violation found."))
+    if doubts:
+        blocks.append(Block("h2", "存疑牌张 Doubtful tiles (the score depends on them: check them on the photo)"))
+        blocks.append(Block("list", items=[(d, []) for d in doubts]))
     if table.unplaced:
         blocks.append(Block("h2", "识别说明 Reading notes (not placed, or read with a correction)"))
         blocks.append(Block("list", items=[(u, []) for u in table.unplaced]))
@@ -186,10 +189,11 @@ def to_html(blocks: list[Block]) -> str:
 
 
 def referee_report(table: TableState, situation: Situation, rules: str = "mcr", profile: Optional[str] = None,
-                   fmt: str = "md", rev: Optional[Review] = None) -> str:
-    """The whole report as text. ``rev`` lets a caller reuse an audit it already ran (mjtable.scoring.audit.review)."""
+                   fmt: str = "md", rev: Optional[Review] = None, doubts: tuple[str, ...] = ()) -> str:
+    """The whole report as text. ``rev`` lets a caller reuse an audit it already ran (mjtable.scoring.audit.review);
+    ``doubts`` names the tiles of the scored hand that were read with doubt (the reader's, not the rules')."""
     if fmt not in FORMATS:
         raise ReportError(f"unknown report format {fmt!r}: use md or html")
     rev = rev if rev is not None else review(table, situation, rules, profile)
-    blocks = build(table, situation, rules, profile, rev)
+    blocks = build(table, situation, rules, profile, rev, doubts)
     return to_markdown(blocks) if fmt == "md" else to_html(blocks)

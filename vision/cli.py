@@ -133,6 +133,8 @@ def to_text(out: Reading, verbose: bool = False) -> str:
         lines.append("Audit: no violation found")
     for u in out.table.unplaced:
         lines.append(f"Reading note: {u}")
+    for x in out.doubts:
+        lines.append(f"Doubtful tile: {x} — the score depends on it: check it on the photo")
     if verbose and out.ms:
         lines.append("Time: " + ", ".join(f"{k} {v:.1f} ms" for k, v in out.ms.items()))
     return "\n".join(lines) + "\n"
@@ -262,7 +264,8 @@ def cmd_audit(argv: list[str]) -> int:
     img, out = _photo_reading(a)
     from mjtable.scoring.report import referee_report
     try:
-        text = referee_report(out.table, out.situation, a.rules, a.profile, fmt=a.format, rev=out.review)
+        text = referee_report(out.table, out.situation, a.rules, a.profile, fmt=a.format, rev=out.review,
+                              doubts=[str(x) for x in out.doubts])
     except ValueError as e:
         raise UnreadableError(f"cannot build the report: {e}") from None
     png = _png_bytes(_annotated(img, out))

@@ -38,6 +38,8 @@ from mjtable.errors import (
 from .types import Detection
 
 KINDS = ("auto", "phone", "overhead")
+DOUBT = 0.6                 # a tile of the scored hand read with less than this probability is doubtful
+HAND_GROUPS = ("concealed", "winning", "flower")    # and "meld:<i>": the groups a scored hand is made of
 WINDS = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
 VOID = {"m": T.MAN, "p": T.PIN, "s": T.SOU}
 
@@ -202,6 +204,19 @@ def locate(img: np.ndarray, detector, kind: str = "auto") -> View:
     return View(dets, k, lay, {"detect": (t1 - t0) * 1000, "layout": (time.perf_counter() - t1) * 1000})
 
 
+@dataclass(frozen=True)
+class Doubt:
+    """A tile of the scored hand the classifier was unsure of, with its next likeliest kinds."""
+    group: str                                   # concealed, winning, flower or meld:<i>
+    kind: int
+    p: float
+    alternatives: tuple[tuple[int, float], ...]
+
+    def __str__(self) -> str:
+        alt = ", ".join(f"{T.code(k)} {q:.2f}" for k, q in self.alternatives)
+        return f"{T.code(self.kind)} ({self.group}) read with p {self.p:.2f}" + (f"; or {alt}" if alt else "")
+
+
 @dataclass
 class Reading:
     """Everything one run found: what lies on the table, the hand, its score, the findings, the timings."""
@@ -217,6 +232,20 @@ class Reading:
     findings: list[Finding] = field(default_factory=list)
     review: object = None                  # mjtable.scoring.audit.Review, reused by the referee report
     ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def doubts(self) -> list[Doubt]:
+        """The tiles of the scored hand read with a probability under DOUBT: the score depends on them."""
+        if self.layout is None or self.seat is None or self.hand is None:
+            return []
+        out = []
+        for p in self.layout.placed:
+            if p.seat != self.seat or not (p.group in HAND_GROUPS or p.group.startswith("meld:")):
+                continue
+            p_kind, others = _belief(p.det)
+            if p.det.kind != T.BACK and p_kind < DOUBT:
+                out.append(Doubt(p.group, p.det.kind, p_kind, others))
+        return out
 
     @property
     def kind(self) -> Optional[str]:
@@ -236,12 +265,35 @@ class Reading:
              "timing_ms": {k: round(v, 2) for k, v in self.ms.items()}}
         if self.layout is not None:
             d["kind"] = self.layout.kind
+            d["tiles"] = [_tile_dict(p) for p in self.layout.placed]
+            d["doubtful"] = [{"kind": T.code(x.kind), "group": x.group, "p": round(x.p, 3),
+                              "alternatives": [{"kind": T.code(k), "p": round(q, 3)} for k, q in x.alternatives]}
+                             for x in self.doubts]
         if self.hand is not None:
             try:
                 d["hand"] = hand_to_dict(self.hand)
             except NotationError:
                 d["hand"] = None
         return d
+
+
+def _tile_dict(p) -> dict:
+    """A placed detection: where it lies, what it was read as, how sure, and the next two likeliest kinds."""
+    d = p.det
+    p_kind, others = _belief(d)
+    return {"box": [round(v, 1) for v in d.box], "kind": T.code(d.kind), "orientation": d.orientation,
+            "confidence": round(d.confidence, 3), "p": round(p_kind, 3), "seat": p.seat, "group": p.group,
+            "alternatives": [{"kind": T.code(k), "p": round(q, 3)} for k, q in others]}
+
+
+def _belief(d: Detection) -> tuple[float, tuple[tuple[int, float], ...]]:
+    """The classifier's probability of the kind the tile was read as (after any correction by the layout
+    parser), and its next two likeliest kinds; a detection without candidates (from a file) counts its
+    confidence."""
+    if not d.candidates:
+        return d.confidence, ()
+    p = next((q for k, q in d.candidates if k == d.kind), 0.0)
+    return p, tuple((k, q) for k, q in d.candidates if k != d.kind)[:2]
 
 
 def _player_dict(p: PlayerArea) -> dict:
