@@ -157,3 +157,17 @@ def test_ap_agrees_with_ultralytics_on_random_scenes():
     np.testing.assert_allclose(ours[:, 1], ap.mean(1), atol=0.015)
     assert r.map50 == pytest.approx(ap[:, 0].mean(), abs=0.01)
     assert 0.5 < r.map50 < 0.95                   # the scene is imperfect, so this compares something
+
+
+def test_agnostic_recall_and_a_family_mean():
+    from mjtable.vision.metrics import DetectionEvaluator
+    ev = DetectionEvaluator(num_classes=43)
+    gt = [[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10]]
+    # the first found as its kind, the second found as another kind, the third missed, the fourth a flower found
+    ev.add(gt, [3, 4, 5, 36], [[0, 0, 10, 10], [20, 0, 30, 10], [60, 0, 70, 10], [90, 0, 99, 9]],
+           [3, 7, 36, 8], [0.9, 0.8, 0.7, 0.6])
+    r = ev.result()
+    assert r.agnostic_recall == 0.75
+    assert r.mean_ap50([34, 35, 36]) == 1.0 and r.mean_ap50([4]) == 0.0
+    import math
+    assert math.isnan(r.mean_ap50([41]))

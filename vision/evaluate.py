@@ -172,6 +172,7 @@ def report_to_dict(rep: Report, k_confusions: int = 10) -> dict:
         "dropped_predictions": rep.dropped,
         "precision": _num(r.precision), "recall": _num(r.recall),
         "map50": _num(r.map50), "map50_95": _num(r.map50_95),
+        "agnostic_recall50": _num(r.agnostic_recall), "flowers_ap50": _num(r.mean_ap50(T.FLOWERS)),
         "ms_per_image": None if rep.ms_per_image is None else round(rep.ms_per_image, 1),
         "per_class": {T.code(c): {"name_cn": T.chinese(c), "ground_truth": cr.n_gt, "predictions": cr.n_pred,
                                   "precision": _num(cr.precision), "recall": _num(cr.recall),
@@ -193,6 +194,8 @@ def format_report(rep: Report, k_confusions: int = 10) -> str:
            + (f"  (dropped {rep.dropped} of kinds the set does not label)" if rep.dropped else ""),
            f"precision {_f(r.precision)}  recall {_f(r.recall)}  mAP50 {_f(r.map50)}  mAP50-95 {_f(r.map50_95)}"
            + ("" if rep.ms_per_image is None else f"  {rep.ms_per_image:.1f} ms/image"),
+           f"any tile found at IoU 0.5 (class-agnostic recall) {_f(r.agnostic_recall)}  "
+           f"flowers and seasons AP50 {_f(r.mean_ap50(T.FLOWERS))}",
            "",
            f"{'class':<10}{'gt':>6}{'pred':>6}{'P':>8}{'R':>7}{'AP50':>7}{'AP50-95':>8}"]
     for c, cr in r.per_class.items():

@@ -179,6 +179,19 @@ class EvalResult:
     def worst_confusions(self, k: int = 10, include_background: bool = True) -> list[Confusion]:
         return worst_confusions(self.confusion, k, include_background)
 
+    @property
+    def agnostic_recall(self) -> float:
+        """Share of ground-truth boxes that some prediction covers at IoU >= 0.5, whatever its class."""
+        if self.confusion is None or not self.n_gt:
+            return float("nan")
+        bg = self.confusion.shape[0] - 1
+        return 1.0 - float(self.confusion[:bg, bg].sum()) / self.n_gt
+
+    def mean_ap50(self, classes) -> float:
+        """Mean AP50 over those of ``classes`` that occur in the ground truth (nan if none does)."""
+        aps = [self.per_class[c].ap50 for c in classes if c in self.per_class and self.per_class[c].n_gt]
+        return float(np.mean(aps)) if aps else float("nan")
+
 
 class DetectionEvaluator:
     """Accumulates ground truth and predictions image by image; ``result()`` gives the metrics."""
