@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Optional
 
 from mjtable import __version__
-from mjtable.errors import (EXIT_CODES, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MjtableError, NotAWinError, OutputError, UnreadableError, UsageError)
+from mjtable.errors import (EXIT_CODES, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputError,
+                            MjtableError, NotAWinError, OutputError, UnreadableError, UsageError)
 from mjtable.scoring import tiles as T
 from mjtable.scoring.engines import RULES
 from mjtable.scoring.hand import Hand
@@ -36,7 +37,7 @@ from mjtable.scoring.table import MeldOnTable
 from . import pipeline
 from .pipeline import KINDS, VOID, WINDS, FileDetector, Reading
 
-SUBCOMMANDS = ("score", "audit", "batch", "video")
+SUBCOMMANDS = ("score", "audit", "batch", "video", "settle")
 
 
 # ------------------------------------------------------------------------------------------ helpers
@@ -164,7 +165,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _add_common(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--rules", choices=RULES, default="mcr", help="rule system (default mcr)")
-    ap.add_argument("--profile", help="rule profile: mcr default|competition|competition_literal|mcr1998, sichuan sbr2025")
+    ap.add_argument("--profile",
+                    help="rule profile: mcr default|competition|competition_literal|mcr1998, sichuan sbr2025")
     ap.add_argument("--seat-wind", choices=sorted(WINDS), default="E", type=str.upper, help="门风 (default E)")
     ap.add_argument("--round-wind", choices=sorted(WINDS), default="E", type=str.upper, help="圈风 (default E)")
     ap.add_argument("--self-drawn", action="store_true", help="自摸: won on a self-drawn tile")
@@ -175,7 +177,8 @@ def _add_common(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--after-kong-discard", action="store_true", help="Sichuan 杠上炮")
     ap.add_argument("--void-suit", choices=sorted(VOID), help="Sichuan 定缺 suit")
     ap.add_argument("--heavenly-hand", action="store_true", help="天和 (competition profile): East, self-drawn")
-    ap.add_argument("--earthly-hand", action="store_true", help="地和 (competition profile): on East's first discard")
+    ap.add_argument("--earthly-hand", action="store_true",
+                    help="地和 (competition profile): on East's first discard")
     ap.add_argument("--human-hand", action="store_true", help="人和 (competition profile): ready from the deal")
     ap.add_argument("--winning-tile-not-apart", action="store_true",
                     help="the winning tile was not set apart (competition profile: no 边/坎/钓/绝张/九莲宝灯)")
@@ -335,6 +338,31 @@ def cmd_video(argv: list[str]) -> int:
     return EXIT_OK
 
 
+def cmd_settle(argv: list[str]) -> int:
+    ap = _Parser(prog="mjtable settle", description="Settle a Sichuan SBR 2025 deal (血战到底: 刮风下雨, wins, "
+                 "流局 查花猪/查大叫, penalties) from its events, as JSON or the short text form of "
+                 "mjtable.scoring.settle_io; a zero-sum table, each line citing its clause.")
+    ap.add_argument("deal", nargs="?", default="-", help="file with the deal's events (default: stdin)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    a = ap.parse_args(argv)
+    from mjtable.scoring import settle_io
+    limit = 1 << 20
+    try:
+        if a.deal == "-":
+            text = sys.stdin.read(limit + 1)
+        else:
+            with open(a.deal, encoding="utf-8") as f:
+                text = f.read(limit + 1)
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read the deal {a.deal}: {e}") from None
+    if len(text) > limit:
+        raise InputError(f"the deal {a.deal} is larger than 1 MB")
+    s = settle_io.settle(text)
+    sys.stdout.write(json.dumps(settle_io.settle_dict(s), ensure_ascii=False) + "\n" if a.json
+                     else settle_io.settle_text(s))
+    return EXIT_OK
+
+
 def cmd_batch(argv: list[str]) -> int:
     from mjtable.scoring import batch
     return batch.main(argv)
@@ -350,8 +378,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(f"mjtable {__version__}")
             return EXIT_OK
         if argv and argv[0] in SUBCOMMANDS:
-            return {"score": cmd_score, "audit": cmd_audit, "batch": cmd_batch,
-                    "video": cmd_video}[argv[0]](argv[1:])
+            return {"score": cmd_score, "audit": cmd_audit, "batch": cmd_batch, "video": cmd_video,
+                    "settle": cmd_settle}[argv[0]](argv[1:])
         return cmd_photo(argv)
     except MjtableError as e:
         print(f"mjtable: error: {e}", file=sys.stderr)

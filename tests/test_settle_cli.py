@@ -1,0 +1,86 @@
+"""`mjtable settle`: a Sichuan deal's events as text or JSON -> a zero-sum table citing its clauses."""
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mjtable import errors
+from mjtable.scoring import settle_io
+from mjtable.vision import cli
+
+# the hand-worked deal of tests/test_settlement.py::test_a_whole_deal_by_hand
+TEXT = """# kongs, a 杠上炮 一炮多响, then a draw
+kong 1 concealed
+kong 0 melded from 2
+win 2,3 1fan,3fan from 0 kong
+draw 0 333p44p55p [111m<] [222m^] void s
+draw 1 1357m2468p11m99p5p void s discards 1s
+"""
+JSON = {"events": [{"kong": {"seat": 1, "kind": "concealed"}}, {"kong": {"seat": 0, "kind": "melded", "discarder": 2}},
+                   {"win": {"winners": [2, 3], "fans": [1, 3], "discarder": 0, "kong_discard": True}}],
+        "draw": {"0": {"hand": "333p44p55p [111m<] [222m^]", "void_suit": "s"},
+                 "1": {"hand": "1357m2468p11m99p5p", "void_suit": "s", "discards": "1s"}}}
+
+
+def test_text_and_json_settle_the_worked_deal(tmp_path, capsys):
+    a, b = settle_io.settle(TEXT), settle_io.settle(json.dumps(JSON))
+    assert a.transfers == b.transfers == [-12 + 2 + 2, 6 - 6 - 2, 0 + 2, 6 + 2]
+    assert [i.kind for i in a.ledger] == [i.kind for i in b.ledger]
+    f = tmp_path / "deal.txt"
+    f.write_text(TEXT, encoding="utf-8")
+    assert cli.main(["settle", str(f), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["transfers"] == a.transfers and sum(out["transfers"]) == 0
+    assert all(item["clause"].startswith("sichuan-sbr-2025.txt 第") for item in out["ledger"])
+    assert cli.main(["settle", str(f)]) == 0
+    text = capsys.readouterr().out
+    assert "total         0" in text and "查大叫" in text and "第十条三（四）" in text
+
+
+def test_penalties_are_paid_to_nobody():
+    s = settle_io.settle("kong 1 concealed\nfalsewin 1\nwin 0 1fan self\n")
+    assert sum(s.transfers) == 0 and s.penalties[1] == -24
+    assert s.transfers[1] == 0                   # the false win returned its kong and pays nothing more
+
+
+@pytest.mark.parametrize("text,words", [
+    ("kong 5 concealed", "seat"),
+    ("win 0 2fan from 0", "discarder"),
+    ("win 0 xfan self", "fans as"),
+    ("hop 1", "cannot read"),
+    ("win 0 1fan self\nwin 0 1fan self", "already won"),
+    ("draw 0 123m void x", "void suit"),
+    ('{"events": [{"kong": {"seat": 1}}]}', "kind"),
+    ("{nope", "invalid JSON"),
+])
+def test_bad_deals_are_refused_in_one_line(tmp_path, capsys, text, words):
+    f = tmp_path / "deal.txt"
+    f.write_text(text, encoding="utf-8")
+    assert cli.main(["settle", str(f)]) == errors.EXIT_BAD_HAND
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err
+
+
+_event = st.one_of(
+    st.tuples(st.just("kong"), st.integers(0, 3), st.sampled_from(["concealed", "added", "added late"])),
+    st.tuples(st.just("kongfrom"), st.integers(0, 3), st.integers(0, 3)),
+    st.tuples(st.just("win"), st.integers(0, 3), st.integers(0, 6), st.one_of(st.none(), st.integers(0, 3))))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_event, max_size=8))
+def test_any_deal_settles_to_zero_or_is_refused(events):
+    lines = []
+    for e in events:
+        if e[0] == "kong":
+            lines.append(f"kong {e[1]} {e[2]}")
+        elif e[0] == "kongfrom":
+            lines.append(f"kong {e[1]} melded from {e[2]}")
+        else:
+            lines.append(f"win {e[1]} {e[2]}fan " + ("self" if e[3] is None else f"from {e[3]}"))
+    try:
+        s = settle_io.settle("\n".join(lines))
+    except settle_io.DealError as e:
+        assert "\n" not in str(e)
+        return
+    assert sum(s.transfers) == 0 and all(p <= 0 for p in s.penalties)
