@@ -207,7 +207,7 @@ def rule_for(ruleset: str, case: str) -> Rule:
 
 def _finding(rs: str, case: str, seat: Optional[str], message: str) -> Finding:
     r = rule_for(rs, case)
-    return Finding(r.kind, seat, message, r.clause, r.penalty, r.severity)
+    return Finding(r.kind, seat, message, r.clause, r.penalty, r.severity, case)
 
 
 def _ruleset(rules: str, profile: Optional[str]) -> str:

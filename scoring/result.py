@@ -50,3 +50,4 @@ class Finding:
     clause: str          # rule file and clause, e.g. "mcr-wmo-2006.txt §…"
     penalty: str         # the penalty the text prescribes
     severity: str = "violation"   # "violation" or "warning"
+    case: str = ""       # the audit catalogue's case (scoring.audit.CATALOGUE), e.g. "chow_not_from_left"

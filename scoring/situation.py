@@ -74,7 +74,8 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
     Contradiction("robbing_kong_tile_held", BOTH, lambda s, h, p: s.robbing_kong and _holds_robbed_tile(h),
                   "a robbed kong's tile cannot also stand in the winner's hand (its other three copies are in "
                   "the pung it was added to)",
-                  {"mcr": f"{W} 第八条 47 抢杠和 和他人自抓开明杠的牌", "sichuan": f"{S} 第十条二（六）⑨ 抢杠：和其他选手加杠的牌"}),
+                  {"mcr": f"{W} 第八条 47 抢杠和 和他人自抓开明杠的牌",
+                   "sichuan": f"{S} 第十条二（六）⑨ 抢杠：和其他选手加杠的牌"}),
     Contradiction("after_kong_discard_in_mcr", ("mcr",), lambda s, h, p: s.after_kong_discard,
                   "a win on the discard after a kong (杠上炮) is a Sichuan fan; MCR has no such situation",
                   {"mcr": f"{S} 第十条二（六）⑧ 杠上炮 (Sichuan only)"}),
@@ -91,7 +92,8 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
     Contradiction("first_deal_not_in_profile", BOTH, lambda s, h, p: any(getattr(s, k) for k in _FIRST_DEAL)
                   and not _house(p),
                   "天和, 地和 and 人和 are house fans of the competition variant: use --profile competition",
-                  {"mcr": f"{C} 新增番种 1 天和, 5 地和, 8 人和", "sichuan": f"{C} 新增番种 1 天和, 5 地和, 8 人和 (MCR only)"}),
+                  {"mcr": f"{C} 新增番种 1 天和, 5 地和, 8 人和",
+                   "sichuan": f"{C} 新增番种 1 天和, 5 地和, 8 人和 (MCR only)"}),
     Contradiction("first_deal_twice", ("mcr",), lambda s, h, p: sum(getattr(s, k) for k in _FIRST_DEAL) > 1,
                   "天和, 地和 and 人和 exclude each other (the dealer's first draw, the dealer's first discard, "
                   "a hand ready from the deal)", {"mcr": f"{C} 新增番种 1 天和, 5 地和, 8 人和"}),

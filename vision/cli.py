@@ -32,6 +32,7 @@ from mjtable.scoring import tiles as T
 from mjtable.scoring.engines import RULES
 from mjtable.scoring.hand import Hand
 from mjtable.scoring.notation import chinese_hand, format_hand
+from mjtable.scoring.rulings import Facts
 from mjtable.scoring.table import MeldOnTable
 
 from . import pipeline
@@ -78,6 +79,11 @@ def _png_bytes(img) -> bytes:
     if not ok:
         raise OutputError("cannot encode the annotated image as PNG")
     return buf.tobytes()
+
+
+def referee_from_args(a) -> dict:
+    return {"referee": a.referee_profile,
+            "facts": Facts(a.found_within_round, a.hand_shown, a.tiles_mixed)}
 
 
 def situation_from_args(a):
@@ -182,6 +188,17 @@ def _add_common(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--human-hand", action="store_true", help="人和 (competition profile): ready from the deal")
     ap.add_argument("--winning-tile-not-apart", action="store_true",
                     help="the winning tile was not set apart (competition profile: no 边/坎/钓/绝张/九莲宝灯)")
+    ap.add_argument("--referee-profile", choices=("rules", "rulings"), default="rules",
+                    help="penalties as the rule text gives them (rules), or graded by the referee rulings 8 and 10 "
+                         "by what happened (rulings)")
+    for name, dest, value, what in (("--found-within-round", "found_within_round", True, "a wrong chow was found "
+                                     "within the round (ruling 8)"),
+                                    ("--found-later", "found_within_round", False, "found after the round"),
+                                    ("--hand-shown", "hand_shown", True,
+                                     "a false win's hand was laid open (ruling 10)"),
+                                    ("--hand-not-shown", "hand_shown", False, "it was not"),
+                                    ("--tiles-mixed", "tiles_mixed", True, "its tiles were mixed into the wall")):
+        ap.add_argument(name, dest=dest, action="store_const", const=value, default=None, help=what)
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     ap.add_argument("-v", "--verbose", action="store_true", help="also print timings")
 
@@ -213,7 +230,7 @@ def _photo_reading(a) -> tuple[object, Reading]:
     t1 = time.perf_counter()
     det = FileDetector(a.detections) if a.detections else pipeline.load_detector()
     t2 = time.perf_counter()
-    out = pipeline.read_image(img, det, situation_from_args(a), a.rules, a.profile, a.kind)
+    out = pipeline.read_image(img, det, situation_from_args(a), a.rules, a.profile, a.kind, **referee_from_args(a))
     out.ms = {"read": (t1 - t0) * 1000, "load_model": (t2 - t1) * 1000, **out.ms}
     return img, out
 
@@ -248,7 +265,7 @@ def cmd_score(argv: list[str]) -> int:
     ap.add_argument("notation", help="the hand; [..<] [..^] [..>] melds from left/across/right, +X winning tile")
     _add_common(ap)
     a = ap.parse_args(argv)
-    out = pipeline.read_notation(a.notation, situation_from_args(a), a.rules, a.profile)
+    out = pipeline.read_notation(a.notation, situation_from_args(a), a.rules, a.profile, **referee_from_args(a))
     _print(out, a)
     pipeline.verdict(out)
     return EXIT_OK
@@ -326,7 +343,8 @@ def cmd_video(argv: list[str]) -> int:
             sys.stdout.flush()
 
     rd, out = pipeline.read_video(a.video, det, situation_from_args(a), a.rules, a.profile, a.kind, a.every,
-                                  a.hold, a.max_frames, on_event=show, progress=not a.json)
+                                  a.hold, a.max_frames, on_event=show, progress=not a.json,
+                                  **referee_from_args(a))
     head = {"kind": rd.kind, "sampled": rd.sampled, "read": rd.read, "median_ms": round(rd.median_ms, 1),
             "skipped": [{"frame": f, "why": w} for f, w in rd.skipped],
             "events": [{"frame": e.frame, "time_s": round(e.time_s, 3), "seat": e.seat, "field": e.field,

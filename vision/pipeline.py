@@ -14,7 +14,7 @@ its exit code; ``verdict`` turns a reading without a winning hand into the right
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 import numpy as np
@@ -23,6 +23,7 @@ from mjtable.scoring.engines import RULES, resolve_profile
 from mjtable.scoring.hand import Hand, Situation
 from mjtable.scoring.notation import NotationError, parse_hand
 from mjtable.scoring.result import Finding, ScoreResult
+from mjtable.scoring.rulings import Facts, grade
 from mjtable.scoring.situation import check as check_situation
 from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState, sideways_index
 
@@ -308,8 +309,9 @@ def _player_dict(p: PlayerArea) -> dict:
 
 
 def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
-           layout=None) -> Reading:
-    """Table -> the declared winner's hand and score, and the audit's findings."""
+           layout=None, referee: str = "rules", facts: Optional[Facts] = None) -> Reading:
+    """Table -> the declared winner's hand and score, and the audit's findings (graded by the referee profile,
+    mjtable.scoring.rulings, with the facts of the case)."""
     from mjtable.scoring.audit import AuditError
     from mjtable.scoring.audit import review as audit_review
     prof = check_rules(rules, profile)
@@ -322,7 +324,12 @@ def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optio
         raise UnreadableError(f"cannot audit what was read: {e}") from None
     except ValueError as e:                  # an engine refusing a hand
         raise BadHandError(str(e)) from None
-    out.findings, out.review = rev.findings, rev
+    try:
+        findings = grade(rev.findings, referee, facts or Facts())
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    rev = replace(rev, findings=findings)
+    out.findings, out.review = findings, rev
     if rev.scores:
         seat = "self" if "self" in rev.scores else sorted(rev.scores)[0]
         sc = rev.scores[seat]
@@ -334,7 +341,7 @@ def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optio
 
 
 def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
-               kind: str = "auto") -> Reading:
+               kind: str = "auto", referee: str = "rules", facts: Optional[Facts] = None) -> Reading:
     """One frame already in memory -> Reading."""
     check_rules(rules, profile)
     view = locate(img, detector, kind)
@@ -342,14 +349,14 @@ def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", pr
     table.rules = rules
     if view.kind == "phone" and rules == "sichuan" and sit.void_suit is not None:
         table.players[0].void_suit = sit.void_suit
-    out = review(table, sit, rules, profile, view.layout)
+    out = review(table, sit, rules, profile, view.layout, referee, facts)
     out.ms = {**view.ms, **out.ms}
     return out
 
 
 def read_video(path, detector, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
                kind: str = "auto", every: float = 1.0, hold: int = 2, max_frames: Optional[int] = None,
-               on_event=None, progress: bool = False):
+               on_event=None, progress: bool = False, referee: str = "rules", facts: Optional[Facts] = None):
     """A video -> (mjtable.vision.video.VideoReading, Reading of the settled table). InputError (exit 3) for a
     file that is not a readable video, UnreadableError (4) when no sampled frame could be read."""
     from .layout import Layout
@@ -360,7 +367,7 @@ def read_video(path, detector, sit: Situation, rules: str = "mcr", profile: Opti
     if rd.read == 0:
         why = rd.skipped[0][1] if rd.skipped else "no frame"
         raise UnreadableError(f"nothing read on {rd.sampled} sampled frame(s) of {path}: {why}")
-    return rd, review(rd.table, sit, rules, profile, Layout(rd.table, [], rd.kind, 0.0))
+    return rd, review(rd.table, sit, rules, profile, Layout(rd.table, [], rd.kind, 0.0), referee, facts)
 
 
 def table_from_hand(hand: Hand) -> TableState:
@@ -377,14 +384,15 @@ def table_from_hand(hand: Hand) -> TableState:
     return TableState([area])
 
 
-def read_notation(text: str, sit: Situation, rules: str = "mcr", profile: Optional[str] = None) -> Reading:
+def read_notation(text: str, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
+                  referee: str = "rules", facts: Optional[Facts] = None) -> Reading:
     """A hand in text notation -> Reading (BadHandError, exit 6, for bad notation or an impossible hand)."""
     check_rules(rules, profile)
     try:
         hand = parse_hand(text, sit)
     except NotationError as e:
         raise BadHandError(f"bad notation: {e}") from None
-    out = review(table_from_hand(hand), sit, rules, profile)
+    out = review(table_from_hand(hand), sit, rules, profile, None, referee, facts)
     problems = out.result.problems if out.result is not None else hand.problems()
     if problems:                             # validated by the engine that scored it
         raise BadHandError(f"impossible hand {text!r}: {'; '.join(problems)}")
