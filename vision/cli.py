@@ -38,7 +38,7 @@ from mjtable.scoring.table import MeldOnTable
 from . import pipeline
 from .pipeline import KINDS, VOID, WINDS, FileDetector, Reading
 
-SUBCOMMANDS = ("score", "audit", "batch", "video", "settle")
+SUBCOMMANDS = ("score", "audit", "batch", "video", "settle", "serve")
 
 
 # ------------------------------------------------------------------------------------------ helpers
@@ -381,6 +381,25 @@ def cmd_settle(argv: list[str]) -> int:
     return EXIT_OK
 
 
+def cmd_serve(argv: list[str]) -> int:
+    ap = _Parser(prog="mjtable serve", description="The phone upload page, the JSON API, live table events and the "
+                 "broadcast overlay (http://HOST:PORT/, /overlay, /docs).")
+    ap.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    ap.add_argument("--port", type=_positive(int), default=8000)
+    ap.add_argument("--source", help="live source for /api/events and /overlay: a video file, a camera index or a URL")
+    ap.add_argument("--kind", choices=KINDS, default="auto", help="the live source's view (default: decide once)")
+    ap.add_argument("--every", type=_positive(float), default=1.0, metavar="SECONDS", help="live: sample period")
+    ap.add_argument("--max-upload-mb", type=_positive(float), default=20.0, help="largest photo accepted (413 above)")
+    a = ap.parse_args(argv)
+    try:
+        from .web.app import serve
+    except ImportError as e:
+        raise UsageError(f"the web server needs fastapi, uvicorn, sse-starlette and python-multipart ({e})") from None
+    det = pipeline.load_detector()
+    serve(a.host, a.port, detector=det, source=a.source, max_upload_mb=a.max_upload_mb, every=a.every, kind=a.kind)
+    return EXIT_OK
+
+
 def cmd_batch(argv: list[str]) -> int:
     from mjtable.scoring import batch
     return batch.main(argv)
@@ -397,7 +416,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             return EXIT_OK
         if argv and argv[0] in SUBCOMMANDS:
             return {"score": cmd_score, "audit": cmd_audit, "batch": cmd_batch, "video": cmd_video,
-                    "settle": cmd_settle}[argv[0]](argv[1:])
+                    "settle": cmd_settle, "serve": cmd_serve}[argv[0]](argv[1:])
         return cmd_photo(argv)
     except MjtableError as e:
         print(f"mjtable: error: {e}", file=sys.stderr)

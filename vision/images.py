@@ -59,8 +59,10 @@ def image_header(data: bytes) -> tuple[str, int, int]:
     except Image.DecompressionBombError:       # beyond Pillow's own limit, which is above ours
         raise ImageError(f"too large (over {2 * Image.MAX_IMAGE_PIXELS // 10**6} megapixels; at most "
                          f"{MAX_PIXELS // 10**6})") from None
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as e:
-        raise ImageError(f"not a readable image file (corrupt or unknown format: {e})") from None
+    except UnidentifiedImageError:
+        raise ImageError("not a readable image file (corrupt or unknown format)") from None
+    except (OSError, ValueError, SyntaxError) as e:
+        raise ImageError(f"not a readable image file (corrupt: {e})") from None
 
 
 def decode_image(data: np.ndarray, name: str = "the image") -> np.ndarray:

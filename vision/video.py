@@ -45,6 +45,7 @@ class Event:
     seat: str
     field: str
     text: str
+    now: str = ""          # the field's whole settled value after the change, as text (a river's every tile)
 
 
 @dataclass
@@ -102,6 +103,19 @@ def iter_frames(path, every: float = 1.0, max_frames: Optional[int] = None) -> I
 
 def _tiles(ts) -> str:
     return " ".join(T.code(t) for t in ts)
+
+
+def value_text(name: str, v) -> str:
+    """A field's whole value as text: tiles as codes, melds in notation."""
+    if v is None:
+        return ""
+    if name == "melds":
+        return " ".join(_meld(m) for m in v)
+    if name == "winning_tile":
+        return T.code(v)
+    if isinstance(v, (tuple, list)):
+        return _tiles(v)
+    return str(v)
 
 
 def _meld(m: MeldOnTable) -> str:
@@ -181,7 +195,7 @@ class Settler:
                 self.stable[key] = v
                 text = describe(name, before, v)
                 if text is not None:
-                    events.append(Event(f0, t0, p.seat, name, text))
+                    events.append(Event(f0, t0, p.seat, name, text, value_text(name, v)))
         return events
 
     def table(self, rules: str = "mcr") -> TableState:
