@@ -56,3 +56,18 @@ def test_crops_are_read_on_cloth_with_their_box(tmp_path):
     x1, y1, x2, y2 = box
     assert img.shape == (192, 129, 3) and (y2 - y1) == 64 and (x2 - x1) == 43
     assert (img[y1:y2, x1:x2] == 0).all() and (img[0, 0] == evaluate_crops.CLOTH).all()
+
+
+def test_evaluate_real_prints_each_classifier_side_by_side(capsys, monkeypatch, tmp_path):
+    """Without data folders it still reads the shared real crops and times a phone photo, per classifier."""
+    import json
+    from mjtable.scripts import evaluate_real
+    from mjtable.vision.detector import CLASSIFIER
+    monkeypatch.setattr(evaluate_real, "ROOT", tmp_path)          # no data/ folders there
+    assert evaluate_real.main(["--classifier", str(CLASSIFIER), str(CLASSIFIER), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == [str(CLASSIFIER)]                        # the same file twice is one row
+    row = out[str(CLASSIFIER)]
+    assert 0 < row["phone ms"] < 5000
+    crops = row["Camerash crops"]
+    assert 0.5 < crops["all"] <= 1.0 and set(crops) >= {"flowers", "characters"}

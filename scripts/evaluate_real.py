@@ -1,0 +1,104 @@
+"""The detector on every held-out set at once, for one or more crop classifiers side by side in one run.
+
+Sets (each skipped with a note when its folder is missing; make them with prepare_real_chinese,
+prepare_detector_data and datasets.generate):
+
+* real Chinese photos held out by photo (data/cmd/heldout): mAP50, mAP50-95, class-agnostic recall at IoU 0.5,
+  flowers' and seasons' AP50;
+* real riichi photos held out by photo (data/real/heldout);
+* synthetic scenes never trained on (data/synth/test9001 by default);
+* the Camerash real crops (shared/data/chinese_tiles_camerash), read on cloth: share read right, flowers apart;
+* milliseconds per 640x480 phone photo (the bundled example, median of 20, 2 threads).
+
+    python -m mjtable.scripts.evaluate_real --classifier models/tile_classifier.onnx runs/x/tile_classifier.onnx
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from mjtable.scoring import tiles as T
+from mjtable.scripts import evaluate_crops
+from mjtable.vision.detector import CLASSIFIER, TileDetector
+from mjtable.vision.evaluate import detector_predictor, evaluate
+from mjtable.vision.images import load_image
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "phone_win.jpg"
+# set -> (folder, the tile ids its labels use: they are written in tile ids by the prepare scripts)
+SETS = {"real Chinese (held out)": ("data/cmd/heldout", T.N_KINDS + 8),      # 34 kinds and 8 flowers, no backs
+        "real riichi (held out)": ("data/real/heldout", T.N_KINDS),          # the 34 playing kinds only
+        "synthetic": ("data/synth/test9001", T.N_CLASSES)}                  # every kind and backs
+
+
+def detector_figures(det: TileDetector, folder: Path, n_labelled: int) -> dict:
+    """Predictions of kinds the set does not label are dropped (vision.evaluate)."""
+    mapping = {t: t for t in range(n_labelled)}
+    r = evaluate(folder, mapping, detector_predictor(det), load_image, timed=False).result
+    return {"images": r.n_images, "map50": r.map50, "map50_95": r.map50_95, "agnostic_recall50": r.agnostic_recall,
+            "flowers_ap50": r.mean_ap50(T.FLOWERS)}
+
+
+def phone_ms(det: TileDetector, n: int = 20) -> float:
+    img = load_image(EXAMPLE)
+    det.detect(img)
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        det.detect(img)
+        times.append(time.perf_counter() - t0)
+    return 1000 * float(np.median(times))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--classifier", type=Path, nargs="+", default=[CLASSIFIER])
+    ap.add_argument("--synth", default=SETS["synthetic"][0])
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    sets = dict(SETS, synthetic=(a.synth, SETS["synthetic"][1]))
+    crops = []
+    if (evaluate_crops.CROPS / "tiles-data").exists():
+        for path, truth in evaluate_crops.read_crops(evaluate_crops.CROPS):
+            img = cv2.imread(str(path))
+            if img is not None:
+                crops.append((*evaluate_crops.on_cloth(img), truth))
+    out: dict = {}
+    for c in dict.fromkeys(a.classifier):
+        det = TileDetector(classifier=c)
+        row = {}
+        for name, (folder, n_labelled) in sets.items():
+            f = ROOT / folder
+            if (f / "images").exists():
+                row[name] = detector_figures(det, f, n_labelled)
+        if crops:
+            right = evaluate_crops.read_right(det, crops)
+            row["Camerash crops"] = {k: r / n for k, (r, n) in right.items() if n}
+        row["phone ms"] = phone_ms(det)
+        out[str(c)] = row
+    if a.json:
+        print(json.dumps(out))
+        return 0
+    for c, row in out.items():
+        print(f"== classifier {Path(c).parent.name}/{Path(c).name}")
+        for name, v in row.items():
+            if name == "phone ms":
+                print(f"  phone photo 640x480: {v:.1f} ms (median of 20)")
+            elif name == "Camerash crops":
+                print(f"  {name}: read right {v['all']:.3f}, flowers {v['flowers']:.3f}, characters "
+                      f"{v['characters']:.3f}, dots {v['dots']:.3f}, bamboo {v['bamboo']:.3f}, "
+                      f"honours {v['honours']:.3f}")
+            else:
+                print(f"  {name} ({v['images']} images): mAP50 {v['map50']:.3f}  mAP50-95 {v['map50_95']:.3f}  "
+                      f"agnostic recall {v['agnostic_recall50']:.3f}  flowers AP50 {v['flowers_ap50']:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
