@@ -123,3 +123,18 @@ def test_committed_camerash_sources_name_a_set_photo_for_every_crop():
     rows = prc.read_sources()
     assert len(rows) == 628 and all(p for p in rows.values())
     assert {prc.tile_set(p) for p in rows.values()} == {str(i) for i in range(1, 14)}
+
+
+def test_evaluate_real_reads_the_held_out_camerash_sets_when_split(capsys, monkeypatch, tmp_path):
+    import json
+    from mjtable.scripts import evaluate_real
+    from mjtable.vision.detector import CLASSIFIER
+    held = tmp_path / evaluate_real.CAMERASH_HELDOUT
+    (held / "images").mkdir(parents=True)
+    for i, tile in enumerate((0, 34, 41)):
+        cv2.imwrite(str(held / "images" / f"{i}.png"), np.full((60, 44, 3), 220, np.uint8))
+    prc.write_crop_labels(held, [(f"{i}.png", t, prc.tile_names()[t]) for i, t in enumerate((0, 34, 41))])
+    monkeypatch.setattr(evaluate_real, "ROOT", tmp_path)
+    assert evaluate_real.main(["--classifier", str(CLASSIFIER), "--json"]) == 0
+    crops = json.loads(capsys.readouterr().out)[str(CLASSIFIER)]["Camerash crops"]
+    assert crops["crops"] == "held-out sets" and crops["n"] == 3 and crops["n_flowers"] == 2
