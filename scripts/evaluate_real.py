@@ -6,8 +6,12 @@ prepare_detector_data and datasets.generate):
 * real Chinese photos held out by photo (data/cmd/heldout): mAP50, mAP50-95, class-agnostic recall at IoU 0.5,
   flowers' and seasons' AP50;
 * real riichi photos held out by photo (data/real/heldout);
-* synthetic scenes never trained on (data/synth/test9001 by default);
-* the Camerash real crops (shared/data/chinese_tiles_camerash), read on cloth: share read right, flowers apart;
+* synthetic scenes never trained on (data/synth/test9001 by default; several folders may be given, e.g. one of
+  the phone scenes alone, whose tiles the general classifier reads, while an overhead frame's go to the overhead
+  classifier);
+* the Camerash real crops, read on cloth as the runtime crops a located box: share read right, per family; the
+  tile sets held out by prepare_real_chinese (data/camerash/heldout) when that folder exists, otherwise every
+  crop of shared/data/chinese_tiles_camerash (right only for classifiers that never trained on them);
 * milliseconds per 640x480 phone photo (the bundled example, median of 20, 2 threads).
 
     python -m mjtable.scripts.evaluate_real --classifier models/tile_classifier.onnx runs/x/tile_classifier.onnx
@@ -25,6 +29,7 @@ import numpy as np
 
 from mjtable.scoring import tiles as T
 from mjtable.scripts import evaluate_crops
+from mjtable.scripts.prepare_real_chinese import read_crop_labels
 from mjtable.vision.detector import CLASSIFIER, TileDetector
 from mjtable.vision.evaluate import detector_predictor, evaluate
 from mjtable.vision.images import load_image
@@ -35,6 +40,7 @@ EXAMPLE = ROOT / "examples" / "phone_win.jpg"
 SETS = {"real Chinese (held out)": ("data/cmd/heldout", T.N_KINDS + 8),      # 34 kinds and 8 flowers, no backs
         "real riichi (held out)": ("data/real/heldout", T.N_KINDS),          # the 34 playing kinds only
         "synthetic": ("data/synth/test9001", T.N_CLASSES)}                  # every kind and backs
+CAMERASH_HELDOUT = "data/camerash/heldout"
 
 
 def detector_figures(det: TileDetector, folder: Path, n_labelled: int) -> dict:
@@ -59,16 +65,24 @@ def phone_ms(det: TileDetector, n: int = 20) -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--classifier", type=Path, nargs="+", default=[CLASSIFIER])
-    ap.add_argument("--synth", default=SETS["synthetic"][0])
+    ap.add_argument("--synth", nargs="+", default=[SETS["synthetic"][0]])
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    sets = dict(SETS, synthetic=(a.synth, SETS["synthetic"][1]))
+    sets = {k: v for k, v in SETS.items() if k != "synthetic"}
+    for i, folder in enumerate(a.synth):
+        sets["synthetic" if i == 0 else f"synthetic {Path(folder).name}"] = (folder, SETS["synthetic"][1])
     crops = []
-    if (evaluate_crops.CROPS / "tiles-data").exists():
-        for path, truth in evaluate_crops.read_crops(evaluate_crops.CROPS):
-            img = cv2.imread(str(path))
-            if img is not None:
-                crops.append((*evaluate_crops.on_cloth(img), truth))
+    held = ROOT / CAMERASH_HELDOUT
+    if (held / "labels.csv").exists():
+        listed, which = read_crop_labels(held), "held-out sets"
+    elif (evaluate_crops.CROPS / "tiles-data").exists():
+        listed, which = evaluate_crops.read_crops(evaluate_crops.CROPS), "all"
+    else:
+        listed, which = [], ""
+    for path, truth in listed:
+        img = cv2.imread(str(path))
+        if img is not None:
+            crops.append((*evaluate_crops.on_cloth(img), truth))
     out: dict = {}
     for c in dict.fromkeys(a.classifier):
         det = TileDetector(classifier=c)
@@ -80,6 +94,7 @@ def main(argv=None) -> int:
         if crops:
             right = evaluate_crops.read_right(det, crops)
             row["Camerash crops"] = {k: r / n for k, (r, n) in right.items() if n}
+            row["Camerash crops"].update(crops=which, n=len(crops), n_flowers=right["flowers"][1])
         row["phone ms"] = phone_ms(det)
         out[str(c)] = row
     if a.json:
@@ -91,7 +106,8 @@ def main(argv=None) -> int:
             if name == "phone ms":
                 print(f"  phone photo 640x480: {v:.1f} ms (median of 20)")
             elif name == "Camerash crops":
-                print(f"  {name}: read right {v['all']:.3f}, flowers {v['flowers']:.3f}, characters "
+                print(f"  {name} ({v['crops']}, {v['n']} crops, {v['n_flowers']} flowers): read right "
+                      f"{v['all']:.3f}, flowers {v.get('flowers', float('nan')):.3f}, characters "
                       f"{v['characters']:.3f}, dots {v['dots']:.3f}, bamboo {v['bamboo']:.3f}, "
                       f"honours {v['honours']:.3f}")
             else:

@@ -7,6 +7,12 @@ Crops come from YOLO dirs (boxes jittered like a detector's, turned to portrait 
 mjtable.vision.detector.crop_tile). Synthetic dirs also have angles/*.txt, which give the direction of the tile's top;
 the real photos only give the kind (the direction loss is masked for them). Random 180-degree turns move the
 direction label by two, so up/down (and left/right) are balanced.
+
+A --train / --val folder with a labels.csv (image,tile[,name]: plain crop folders of single-tile pictures, e.g.
+data/camerash/train from prepare_real_chinese) gives crops another way: DIR:crops_per_image:repeats makes that
+many crops of each picture, each pasted at a random size (36-110 px high) on a random plain background, a
+quarter of them lying sideways, and cut out with a jittered box as the runtime cuts a located one (their
+direction is not trained: the pictures' own turn is not known).
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scoring import tiles as T
+from mjtable.scripts.prepare_real_chinese import read_crop_labels
 from mjtable.vision.detector import CROP, crop_tile, crops_to_tensor
 
 
@@ -65,15 +72,59 @@ def _crops_of(args):
     return crops, kinds, ud
 
 
+def on_background(tile: np.ndarray, rng: random.Random) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A single-tile picture scaled to a random height, maybe turned sideways (a quarter of the time), pasted
+    in the middle of a random plain background with a margin of about a tile; (image, the tile's box)."""
+    if rng.random() < 0.25:
+        tile = cv2.rotate(tile, rng.choice([cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE]))
+    h, w = tile.shape[:2]
+    s = rng.uniform(36, 110) / max(h, w) if w > h else rng.uniform(36, 110) / h
+    th, tw = max(2, round(h * s)), max(2, round(w * s))
+    tile = cv2.resize(tile, (tw, th), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    mx, my = max(tw, th) // 2 + 2, max(tw, th) // 2 + 2
+    colour = [rng.randint(0, 255) for _ in range(3)]
+    canvas = np.empty((th + 2 * my, tw + 2 * mx, 3), np.uint8)
+    canvas[:] = colour
+    canvas[my:my + th, mx:mx + tw] = tile
+    return canvas, (mx, my, mx + tw, my + th)
+
+
+def _crops_of_picture(args):
+    """Crops of one single-tile picture of a plain crop folder (see the module's description)."""
+    img_path, kind, n, jitter, seed = args
+    rng = random.Random(seed)
+    tile = cv2.imread(str(img_path))
+    if tile is None:
+        return [], [], []
+    crops = []
+    for _ in range(n):
+        img, (x1, y1, x2, y2) = on_background(tile, rng)
+        bw, bh = x2 - x1, y2 - y1
+        j = [rng.uniform(-jitter, jitter) for _ in range(4)]
+        crops.append(crop_tile(img, (x1 + j[0] * bw, y1 + j[1] * bh, x2 + j[2] * bw, y2 + j[3] * bh))[0])
+    return crops, [kind] * n, [-1] * n
+
+
+def _job(args):
+    return _crops_of_picture(args[1:]) if args[0] == "picture" else _crops_of(args[1:])
+
+
 def collect(dirs: list[tuple[Path, int, int]], jitter: float, seed: int, workers: int = 2, side_repeat: int = 1):
-    """dirs: (YOLO dir, crops per image, repeats, file glob). Returns uint8 crops (N,64,64,3), kinds, updown (-1 = unknown)."""
+    """dirs: (YOLO dir or plain crop folder, crops per image, repeats, file glob). Returns uint8 crops
+    (N,64,64,3), kinds, updown (-1 = unknown)."""
     jobs = []
     for d, per_image, repeats, pattern in dirs:
+        if (d / "labels.csv").exists():
+            for k, (p, kind) in enumerate(read_crop_labels(d)):
+                if p.match(pattern + ".*"):
+                    jobs.append(("picture", p, kind, per_image * repeats, jitter,
+                                 seed * 1000003 + k + sum(map(ord, d.name))))
+            continue
         for k, p in enumerate(sorted((d / "images").glob(pattern + ".jpg"))):
-            jobs.append((p, per_image, jitter, seed * 1000003 + k + hash(d.name) % 1000, repeats, side_repeat))
+            jobs.append(("yolo", p, per_image, jitter, seed * 1000003 + k + hash(d.name) % 1000, repeats, side_repeat))
     crops, kinds, ud = [], [], []
     with Pool(workers) as pool:
-        for c, k, u in pool.imap(_crops_of, jobs, chunksize=16):
+        for c, k, u in pool.imap(_job, jobs, chunksize=16):
             crops += c
             kinds += k
             ud += u

@@ -71,3 +71,70 @@ def test_evaluate_real_prints_each_classifier_side_by_side(capsys, monkeypatch, 
     assert 0 < row["phone ms"] < 5000
     crops = row["Camerash crops"]
     assert 0.5 < crops["all"] <= 1.0 and set(crops) >= {"flowers", "characters"}
+
+
+def _camerash(tmp_path: Path) -> Path:
+    """A tiny Camerash-like folder: three set photos of random texture (two photos of set 1, one of set 2) and
+    crops cut from them, listed in tiles-data/data.csv with Camerash labels (one row twice)."""
+    rng = np.random.default_rng(0)
+    src = tmp_path / "camerash"
+    for sub in ("raw-images", "raw-tiles", "tiles-data"):
+        (src / sub).mkdir(parents=True)
+    rows, k = ["image-name,label,label-name"], 0
+    for photo in ("1-1.png", "1-2.png", "2.png"):
+        img = cv2.resize(rng.integers(0, 256, (40, 60, 3), dtype=np.uint8), (240, 160), interpolation=cv2.INTER_NEAREST)
+        cv2.imwrite(str(src / "raw-images" / photo), img)
+        for j in range(3):
+            k += 1
+            cv2.imwrite(str(src / "raw-tiles" / f"{k}.png"), img[20 + 30 * j:60 + 30 * j, 10 + 50 * j:40 + 50 * j])
+            rows.append(f"{k}.png,{[1, 35, 42][j]},x")
+    rows.append("1.png,1,x")                               # listed twice, counted once
+    (src / "tiles-data" / "data.csv").write_text("\n".join(rows) + "\n")
+    return src
+
+
+def test_camerash_crops_found_in_their_set_photo_and_held_out_by_set(tmp_path):
+    src = _camerash(tmp_path)
+    found = prc.match_sources(src)
+    assert {c: p for c, (p, _) in found.items()} == {f"{k}.png": ["1-1.png", "1-2.png", "2.png"][(k - 1) // 3]
+                                                      for k in range(1, 10)}
+    assert min(v for _, v in found.values()) > 0.99
+    sources_csv = tmp_path / "sources.csv"
+    prc.write_sources(sources_csv, found)
+    sources = prc.read_sources(sources_csv)
+    assert [prc.tile_set(p) for p in ("1-1.png", "1-2.png", "2.png", "10.jpg")] == ["1", "1", "2", "10"]
+    out = tmp_path / "out"
+    counts = prc.prepare_camerash(src, out, sources, heldout=0.3, seed=0)
+    assert sorted(n for n, _ in counts.values()) == [3, 6]              # 9 crops, not 10: the twice-listed one once
+    held = prc.read_crop_labels(out / "heldout")
+    train = prc.read_crop_labels(out / "train")
+    set_of = {f"{k}.png": prc.tile_set(sources[f"{k}.png"]) for k in range(1, 10)}
+    assert not {set_of[p.name] for p, _ in held} & {set_of[p.name] for p, _ in train}   # no set on both sides
+    assert all(p.exists() for p, _ in held + train)
+    # Camerash labels 1 (dots 1), 35 (spring), 42 (bamboo flower) -> tile ids 9, 34, 41, named as the names file
+    tiles = dict((p.name, t) for p, t in held + train)
+    assert [tiles[f"{k}.png"] for k in (1, 2, 3)] == [9, 34, 41]
+    assert (out / "train" / "labels.csv").read_text().splitlines()[0] == "image,tile,name"
+    assert prc.split_sets({"a": 10, "b": 10, "c": 10, "d": 70}, 0.0, 0) == set()
+    assert len(prc.split_sets({"a": 10, "b": 10, "c": 10}, 0.5, 3)) == 2
+
+
+def test_committed_camerash_sources_name_a_set_photo_for_every_crop():
+    rows = prc.read_sources()
+    assert len(rows) == 628 and all(p for p in rows.values())
+    assert {prc.tile_set(p) for p in rows.values()} == {str(i) for i in range(1, 14)}
+
+
+def test_evaluate_real_reads_the_held_out_camerash_sets_when_split(capsys, monkeypatch, tmp_path):
+    import json
+    from mjtable.scripts import evaluate_real
+    from mjtable.vision.detector import CLASSIFIER
+    held = tmp_path / evaluate_real.CAMERASH_HELDOUT
+    (held / "images").mkdir(parents=True)
+    for i, tile in enumerate((0, 34, 41)):
+        cv2.imwrite(str(held / "images" / f"{i}.png"), np.full((60, 44, 3), 220, np.uint8))
+    prc.write_crop_labels(held, [(f"{i}.png", t, prc.tile_names()[t]) for i, t in enumerate((0, 34, 41))])
+    monkeypatch.setattr(evaluate_real, "ROOT", tmp_path)
+    assert evaluate_real.main(["--classifier", str(CLASSIFIER), "--json"]) == 0
+    crops = json.loads(capsys.readouterr().out)[str(CLASSIFIER)]["Camerash crops"]
+    assert crops["crops"] == "held-out sets" and crops["n"] == 3 and crops["n_flowers"] == 2

@@ -1,0 +1,71 @@
+"""Real tile crops: the classifier trains on plain crop folders, and the shipped classifier reads real tiles."""
+import csv
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from mjtable.scripts import prepare_real_chinese as prc
+from mjtable.scripts import train_classifier as tc
+from mjtable.vision.detector import CLASSIFIER, TileDetector
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "real_crops"
+
+
+def _crop_folder(folder: Path, kinds: list[int]) -> None:
+    """Single-tile pictures (a pale tile with a coloured mark that depends on its kind) and their labels.csv."""
+    (folder / "images").mkdir(parents=True)
+    rows = []
+    for i, k in enumerate(kinds):
+        img = np.full((90, 66, 3), 225, np.uint8)
+        cv2.circle(img, (33, 25 + 4 * (k % 10)), 12, (40 * (k % 6), 120, 255 - 5 * k), -1)
+        cv2.imwrite(str(folder / "images" / f"{i}.png"), img)
+        rows.append((f"{i}.png", k, prc.tile_names()[k]))
+    prc.write_crop_labels(folder, rows)
+
+
+def test_plain_crop_folder_crops_are_runtime_crops_with_their_kind(tmp_path):
+    _crop_folder(tmp_path / "c", [0, 9, 34, 41])
+    X, K, U = tc.collect([(tmp_path / "c", 3, 2, "*")], jitter=0.06, seed=0, workers=1)
+    assert X.shape == (24, 64, 64, 3) and X.dtype == np.uint8
+    assert sorted(K.tolist()) == sorted([0, 9, 34, 41] * 6) and (U == -1).all()     # direction not trained
+    # the crop is the tile (pale) with a little background, not the background
+    assert np.median(X.reshape(len(X), -1), axis=1).min() > 150
+
+
+def test_train_classifier_runs_on_plain_crop_folders_and_exports(tmp_path):
+    import subprocess
+    import onnxruntime as ort
+    _crop_folder(tmp_path / "train", [0, 9, 34, 41, 31, 27] * 2)
+    _crop_folder(tmp_path / "val", [0, 41])
+    out = tmp_path / "cls.onnx"
+    r = subprocess.run([sys.executable, "-m", "mjtable.scripts.train_classifier", "--out", str(tmp_path / "run"),
+                        "--minutes", "0.05", "--max-epochs", "1", "--threads", "1", "--batch", "16",
+                        "--train", f"{tmp_path / 'train'}:4:1", "--val", f"{tmp_path / 'val'}:2:1",
+                        "--export", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "crops: train 48, val 4" in r.stdout and "epoch 1:" in r.stdout
+    assert (tmp_path / "run" / "last.pt").exists()
+    sess = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    kind, direction = sess.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})
+    assert kind.shape == (2, 43) and direction.shape == (2, 4)
+
+
+def test_shipped_classifier_reads_real_riichi_crops():
+    """18 tiles cut from real riichi photos (held out of the real training split; ATTRIBUTION.md), one per kind,
+    each classified from its box as the runtime classifies a located box."""
+    with open(FIXTURE / "labels.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 18
+    det = TileDetector(classifier=CLASSIFIER)
+    right = []
+    for r in rows:
+        img = cv2.imread(str(FIXTURE / r["image"]))
+        assert img is not None and max(img.shape[:2]) <= 64
+        box = np.array([[float(r[k]) for k in ("x1", "y1", "x2", "y2")]], np.float32)
+        kinds, _ = det.classify(img, box)
+        right.append(int(np.argmax(kinds[0])) == int(r["tile"]))
+    wrong = [r["name"] for r, ok in zip(rows, right) if not ok]
+    assert sum(right) >= 16, f"read wrong: {wrong}"
