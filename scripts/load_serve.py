@@ -1,33 +1,79 @@
-"""Load test of ``mjtable serve`` on loopback: N concurrent uploads of a photo; p50 / p95 latency, the answers'
-status codes and the server's peak memory. Starts its own server process unless --url is given.
+"""Load and latency of ``mjtable serve`` on loopback (a measurement, not a test).
 
-    python -m mjtable.scripts.load_serve [--n 50] [--concurrency 50] [--photo examples/phone_win.jpg] [--url URL]
+    python -m mjtable.scripts.load_serve [--n 50] [--concurrency 50] [--photo examples/phone_win.jpg]
+                                         [--url URL [--pid PID]] [--workers 1] [--overlay]
+
+Uploads: N uploads of the photo, CONCURRENCY at a time; prints p50 / p95 / max latency, the answers' status
+codes and the server's peak memory (VmHWM of its process). Starts its own server (the committed models) unless
+--url names a running one; give that one's --pid for its memory.
+
+--overlay: the live table's latency from a frame to its server-sent event. A video of examples/overhead.jpg in
+which the self seat's last three discards are hidden (inpainted) and come back one by one every --phase
+seconds, twice, is served with ``--source`` (played at its own pace, read by the committed models); for each
+discard the time from the frame that first shows it to the event's arrival at a client of /api/events, and
+the part of it after the frame that settled the change (reading it and sending the event).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _peak_kb(pid: int) -> int:
-    text = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmHWM:\s+(\d+)", text).group(1))
+def _peak_mb(pid: int) -> Optional[float]:
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    m = re.search(r"VmHWM:\s+(\d+)", text)
+    return int(m.group(1)) / 1024 if m else None
 
 
-async def _load(url: str, photo: bytes, n: int, concurrency: int) -> tuple[list[float], Counter]:
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(args: list[str]) -> tuple[subprocess.Popen, str]:
+    import httpx
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "mjtable.vision.cli", "serve", "--port", str(port), *args])
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}")
+        time.sleep(0.1)
+    proc.terminate()
+    raise SystemExit("the server did not start")
+
+
+def _q(values: list[float], q: float) -> float:
+    v = sorted(values)
+    return v[min(len(v) - 1, int(q * len(v)))]
+
+
+async def _uploads(url: str, photo: bytes, n: int, concurrency: int) -> tuple[list[float], Counter, float]:
     import httpx
     sem = asyncio.Semaphore(concurrency)
     times, codes = [], Counter()
-    async with httpx.AsyncClient(timeout=300) as c:
+    async with httpx.AsyncClient(timeout=600, limits=httpx.Limits(max_connections=concurrency)) as c:
         async def one():
             async with sem:
                 t0 = time.perf_counter()
@@ -35,8 +81,96 @@ async def _load(url: str, photo: bytes, n: int, concurrency: int) -> tuple[list[
                                  data={"seat_wind": "S"})
                 times.append(time.perf_counter() - t0)
                 codes[r.status_code] += 1
+                if r.status_code == 200:
+                    assert r.json()["result"]["result"]["total"] == 8
+        t0 = time.perf_counter()
         await asyncio.gather(*(one() for _ in range(n)))
-    return sorted(times), codes
+    return times, codes, time.perf_counter() - t0
+
+
+def uploads(a) -> None:
+    proc, url = (None, a.url) if a.url else _start(["--workers", str(a.workers), "--queue", str(max(64, a.n))])
+    try:
+        times, codes, wall = asyncio.run(_uploads(url, a.photo.read_bytes(), a.n, a.concurrency))
+        peak = _peak_mb(proc.pid if proc else a.pid) if (proc or a.pid) else None
+    finally:
+        if proc:
+            proc.terminate()
+            proc.wait(10)
+    print(f"uploads: {a.n} of {a.photo.name} ({a.photo.stat().st_size // 1024} KB), {a.concurrency} at a time, "
+          f"{a.workers} worker(s): p50 {_q(times, .5) * 1000:.0f} ms, p95 {_q(times, .95) * 1000:.0f} ms, "
+          f"max {max(times) * 1000:.0f} ms; {a.n / wall:.1f} photos/s; answers {dict(sorted(codes.items()))}"
+          + (f"; server peak memory {peak:.0f} MB" if peak else ""))
+
+
+def _overlay_video(path: Path, phase: float, fps: float, cycles: int) -> list[float]:
+    """The video, and the times at which a hidden discard comes back."""
+    import cv2
+    import numpy as np
+    img = cv2.imread(str(ROOT / "examples" / "overhead.jpg"))
+    gt = json.loads((ROOT / "examples" / "overhead.json").read_text())
+    river = [o for o in gt["objects"] if o["seat"] == "self" and o["group"] == "discard"]
+
+    def hide(objs):
+        m = np.zeros(img.shape[:2], np.uint8)
+        for o in objs:
+            x1, y1, x2, y2 = (int(round(v)) for v in o["box"])
+            cv2.rectangle(m, (x1 - 3, y1 - 3), (x2 + 3, y2 + 3), 255, -1)
+        return cv2.inpaint(img, m, 5, cv2.INPAINT_TELEA)
+
+    frames = [hide(river[len(river) - k:]) if k else img for k in (3, 2, 1, 0)]
+    vw = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (img.shape[1], img.shape[0]))
+    per = int(round(phase * fps))
+    reveals = []
+    for c in range(cycles):
+        for k, f in enumerate(frames):
+            if k:
+                reveals.append((c * 4 + k) * phase)
+            for _ in range(per):
+                vw.write(f)
+    vw.release()
+    return reveals
+
+
+def overlay(a) -> None:
+    import httpx
+    with tempfile.TemporaryDirectory() as tmp:
+        video = Path(tmp) / "reveals.avi"
+        reveals = _overlay_video(video, a.phase, 10.0, 2)
+        proc, url = _start(["--source", str(video), "--kind", "overhead", "--every", str(a.every)])
+        total, after, missed = [], [], []
+        try:
+            with httpx.stream("GET", url + "/api/events", timeout=120) as r:
+                kind = None
+                for line in r.iter_lines():
+                    if line.startswith("event:"):
+                        kind = line.split(":", 1)[1].strip()
+                    elif line.startswith("data:"):
+                        now = time.time()
+                        d = json.loads(line.split(":", 1)[1])
+                        if kind == "end":
+                            break
+                        if kind == "change" and d["seat"] == "self" and d["field"] == "discards" \
+                                and d["text"].startswith("discards "):
+                            shown = max((t for t in reveals if t <= d["time_s"] + 1e-6), default=None)
+                            if shown is None:
+                                continue
+                            total.append(now - (d["captured"] - (d["time_s"] - shown)))
+                            after.append(now - d["settled"])
+            health = httpx.get(url + "/healthz").json().get("live", {})
+            peak = _peak_mb(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    missed = len(reveals) - len(total)
+    if not total:
+        print("overlay: no discard event came")
+        return
+    print(f"overlay: {len(total)} of {len(reveals)} discards seen (sampling every {a.every:g} s, hold 2): frame to "
+          f"event p50 {_q(total, .5) * 1000:.0f} ms, max {max(total) * 1000:.0f} ms; of which after the settling "
+          f"frame (read + send) p50 {_q(after, .5) * 1000:.0f} ms, max {max(after) * 1000:.0f} ms; "
+          f"{health.get('read', '?')} frames read, {health.get('dropped', '?')} dropped"
+          + (f"; server peak memory {peak:.0f} MB" if peak else "") + (f"; {missed} missed" if missed else ""))
 
 
 def main(argv=None) -> int:
@@ -45,33 +179,15 @@ def main(argv=None) -> int:
     ap.add_argument("--concurrency", type=int, default=50)
     ap.add_argument("--photo", type=Path, default=ROOT / "examples" / "phone_win.jpg")
     ap.add_argument("--url", help="a running server (default: start one here)")
+    ap.add_argument("--pid", type=int, help="the running server's process id, for its peak memory")
+    ap.add_argument("--workers", type=int, default=1, help="the started server's --workers")
+    ap.add_argument("--overlay", action="store_true", help="also measure the live table's frame-to-event latency")
+    ap.add_argument("--every", type=float, default=0.5, help="overlay: the server's --every (default 0.5)")
+    ap.add_argument("--phase", type=float, default=3.0, help="overlay: seconds between two discards (default 3)")
     a = ap.parse_args(argv)
-    proc = None
-    url = a.url
-    if url is None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        proc = subprocess.Popen([sys.executable, "-m", "mjtable.vision.cli", "serve", "--port", str(port)])
-        url = f"http://127.0.0.1:{port}"
-        import httpx
-        for _ in range(300):
-            try:
-                if httpx.get(url + "/healthz").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-    try:
-        times, codes = asyncio.run(_load(url, a.photo.read_bytes(), a.n, a.concurrency))
-        peak = _peak_kb(proc.pid) if proc else None
-    finally:
-        if proc:
-            proc.terminate()
-            proc.wait(10)
-    p = lambda q: times[min(len(times) - 1, int(q * len(times)))]   # noqa: E731
-    print(f"{a.n} uploads, {a.concurrency} at a time: p50 {p(0.5) * 1000:.0f} ms, p95 {p(0.95) * 1000:.0f} ms, "
-          f"max {times[-1] * 1000:.0f} ms; answers {dict(sorted(codes.items()))}"
-          + (f"; server peak memory {peak / 1024:.0f} MB" if peak else ""))
+    uploads(a)
+    if a.overlay:
+        overlay(a)
     return 0
 
 

@@ -1,100 +1,152 @@
 """The pages in a real browser (Debian's headless Chromium through selenium): upload the bundled photo and see
-its score, correct a tile in one tap and see the new total, and watch the overlay fed by a recorded video."""
+its score, correct a tile in two taps and see the new total, and watch the overlay fed by a recorded video show
+a discard as it comes and a win with its score.
+
+Needs the Debian packages chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver) and the pip
+package selenium (the test extra). Without them these tests fail, saying so: they are not skipped."""
+import contextlib
 import shutil
-import socket
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-import pytest
-import uvicorn
-
+from mjtable.vision.pipeline import FileDetector
 from mjtable.vision.web.app import create_app
-from tests.test_web import Growing, make_video
+from tests.test_web import Growing, Winning, make_video, served
 
 ROOT = Path(__file__).resolve().parents[1]
+PHOTO = ROOT / "examples" / "phone_win.jpg"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+         "--window-size=420,900")
 
 
-def _serve(app):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=server.run, daemon=True)
-    t.start()
-    for _ in range(100):
-        if server.started:
-            break
-        time.sleep(0.05)
-    return server, f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture
-def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    assert Path(CHROMIUM).exists() and Path(DRIVER).exists(), \
-        "Debian's chromium and chromium-driver are needed: the README's test command installs them"
+@contextlib.contextmanager
+def chromium(size="420,900"):
+    """A headless Chromium with a fresh profile, driven by selenium; a clear failure when one is missing."""
+    missing = [p for p in (CHROMIUM, DRIVER) if not Path(p).exists()]
+    assert not missing, (f"missing {', '.join(missing)}: install Debian's browser for these tests with "
+                         "`apt-get install -y --no-install-recommends chromium chromium-driver`")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as e:
+        raise AssertionError(f"selenium is needed for the browser tests (pip install -e '.[test]'): {e}") from None
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     profile = tempfile.mkdtemp(prefix="mjtable-chromium-")
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-              "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
-              f"--user-data-dir={profile}", "--window-size=420,900"):
-        opts.add_argument(a)
+    for a in FLAGS:
+        opts.add_argument(a if not a.startswith("--window-size") else f"--window-size={size}")
+    opts.add_argument(f"--user-data-dir={profile}")
     d = webdriver.Chrome(service=Service(DRIVER), options=opts)
-    yield d
-    d.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    try:
+        yield d
+    finally:
+        d.quit()
+        shutil.rmtree(profile, ignore_errors=True)
 
 
-def _wait(pred, timeout=60.0):
+def wait_for(pred, timeout=30.0, what="the page"):
     end = time.time() + timeout
+    last = None
     while time.time() < end:
-        got = pred()
+        try:
+            got = pred()
+        except Exception as e:                 # not there yet (stale or missing element)
+            got, last = None, e
         if got:
             return got
-        time.sleep(0.2)
-    raise AssertionError("timed out")
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}" + (f" ({last})" if last else ""))
 
 
-def test_upload_score_and_correct_a_tile(browser):
+def test_upload_score_and_correct_a_tile():
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
-    server, url = _serve(create_app())
-    try:
-        browser.get(url + "/")
-        Select(browser.find_element(By.NAME, "seat_wind")).select_by_visible_text("S")
-        browser.find_element(By.ID, "photo").send_keys(str(ROOT / "examples" / "phone_win.jpg"))
-        browser.find_element(By.ID, "go").click()
-        _wait(lambda: "8 分" in browser.find_element(By.ID, "total").text)
-        # tap the winning tile (8s) and make it 9s: the hand 7889s +9s keeps its shape, the fans change
-        win = browser.find_element(By.CSS_SELECTOR, ".group.win .tile")
-        assert win.get_attribute("title") == "8s"
-        win.click()
-        _wait(lambda: browser.find_element(By.ID, "picker").is_displayed())
-        browser.find_element(By.CSS_SELECTOR, '#picker .tile[data-code="9s"]').click()
-        _wait(lambda: "Re-scored" in browser.find_element(By.ID, "status").text)
-        total = browser.find_element(By.ID, "total").text
-        assert total and total != "8 分"
-        assert browser.find_element(By.CSS_SELECTOR, ".group.win .tile").get_attribute("title") == "9s"
-    finally:
-        server.should_exit = True
+    with served(create_app()) as url, chromium() as b:
+        b.get(url + "/")
+        Select(b.find_element(By.ID, "seat_wind")).select_by_visible_text("S")
+        b.find_element(By.ID, "photo").send_keys(str(PHOTO))
+        b.find_element(By.ID, "go").click()
+        wait_for(lambda: b.find_element(By.ID, "total").text == "8 分", what="the total 8 分")
+        assert b.find_element(By.ID, "annotated").get_attribute("src").startswith("data:image/jpeg;base64,")
+        fans = [r.text for r in b.find_elements(By.CSS_SELECTOR, "#fans tbody tr")]
+        assert fans and all(r.strip() for r in fans)
+        assert "No violation found" in b.find_element(By.ID, "findings").text
+        # tap the last tile of the concealed 7889s: the picker offers its two next likeliest kinds, then any tile
+        nine = b.find_elements(By.CSS_SELECTOR, ".group.concealed .tile")[-1]
+        assert nine.get_attribute("data-code") == "9s"
+        nine.click()
+        wait_for(lambda: b.find_element(By.ID, "picker").is_displayed(), what="the picker")
+        assert len(b.find_elements(By.CSS_SELECTOR, "#picker .likely")) == 2
+        assert len(b.find_elements(By.CSS_SELECTOR, "#picker .all .tile")) == 33
+        # make it 7s: 7788s +8s is a pung of 8s and a pair of 7s without the closed wait: 6 分, under the minimum
+        b.find_element(By.CSS_SELECTOR, '#picker .all .tile[data-code="7s"]').click()
+        wait_for(lambda: "Re-scored" in b.find_element(By.ID, "status").text, what="the new score")
+        assert b.find_element(By.ID, "total").text == "6 分"
+        assert "under the 8-point minimum" in b.find_element(By.ID, "verdict").text
+        assert "坎张" not in b.find_element(By.ID, "fans").text                      # no closed wait now
+        tile = b.find_elements(By.CSS_SELECTOR, ".group.concealed .tile")[-1]
+        assert tile.get_attribute("data-code") == "7s" and "corrected" in tile.get_attribute("class")
+        # and back: 8 分 again
+        tile.click()
+        b.find_element(By.CSS_SELECTOR, '#picker .all .tile[data-code="9s"]').click()
+        wait_for(lambda: b.find_element(By.ID, "total").text == "8 分", what="the total back to 8 分")
+        total = b.find_element(By.ID, "total").text
+        # a correction that makes an impossible hand is refused and undone
+        b.find_element(By.CSS_SELECTOR, ".group.win .tile").click()
+        b.find_element(By.CSS_SELECTOR, '#picker .all .tile[data-code="1m"]').click()   # a fifth 1m
+        wait_for(lambda: "Not scored" in b.find_element(By.ID, "status").text, what="the refusal")
+        assert b.find_element(By.CSS_SELECTOR, ".group.win .tile").get_attribute("data-code") == "8s"
+        assert b.find_element(By.ID, "total").text == total
 
 
-def test_overlay_shows_a_discard(browser, tmp_path):
+def test_a_photo_that_is_not_one_says_so(tmp_path):
     from selenium.webdriver.common.by import By
-    app = create_app(detector=Growing(), source=str(make_video(tmp_path / "t.avi")), kind="overhead")
-    server, url = _serve(app)
-    try:
-        browser.get(url + "/overlay")
-        last = _wait(lambda: browser.find_element(By.ID, "last").text)
-        assert "self discards" in last
-        assert _wait(lambda: browser.find_element(By.ID, "seat-self").text).count("River") == 1
-        bg = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
-        assert bg in ("rgba(0, 0, 0, 0)", "transparent")
-    finally:
-        server.should_exit = True
+    bad = tmp_path / "<img src=x onerror=alert(1)>.jpg"
+    bad.write_bytes(b"hello")
+    with served(create_app(detector=FileDetector(str(ROOT / "examples" / "phone_win.json")))) as url, \
+            chromium() as b:
+        b.get(url + "/")
+        b.find_element(By.ID, "photo").send_keys(str(bad))
+        assert b.find_element(By.ID, "chosen").text == bad.name                 # shown as text, not as markup
+        b.find_element(By.ID, "go").click()
+        wait_for(lambda: "error" in b.find_element(By.ID, "status").get_attribute("class"), what="the refusal")
+        status = b.find_element(By.ID, "status").text
+        assert "image" in status and "Traceback" not in status and b.find_element(By.ID, "out").is_displayed() is False
+        assert not b.find_elements(By.CSS_SELECTOR, "#chosen img")
+
+
+def test_overlay_shows_a_discard_as_it_comes(tmp_path):
+    from selenium.webdriver.common.by import By
+    det = Growing()
+    video = make_video(tmp_path / "t.avi", n=7, fps=2.0)                    # 3.5 s of a table, played live
+    app = create_app(detector=det, source=str(video), kind="overhead", every=0.5)
+    with served(app) as url, chromium("1280,720") as b:
+        b.get(url + "/overlay")
+        wait_for(lambda: b.find_element(By.ID, "seat-self").is_displayed(), what="the self seat")
+        last = wait_for(lambda: b.find_element(By.ID, "last").text, what="a discard")
+        assert last.startswith("self discards")
+        assert b.find_element(By.CSS_SELECTOR, "#last .tile").get_attribute("data-code") == det.last_tile
+        newest = b.find_element(By.CSS_SELECTOR, "#seat-self .river .tile.newest")
+        assert newest.get_attribute("data-code") == det.last_tile
+        for seat in ("right", "across", "left"):
+            assert b.find_elements(By.CSS_SELECTOR, f"#seat-{seat} .river .tile")
+        assert b.find_elements(By.CSS_SELECTOR, "#seat-right .meld .tile")       # its melds
+        bg = b.execute_script("return [getComputedStyle(document.documentElement).backgroundColor,"
+                              " getComputedStyle(document.body).backgroundColor]")
+        assert all(c in ("rgba(0, 0, 0, 0)", "transparent") for c in bg)
+        wait_for(lambda: b.find_element(By.ID, "state").text == "source ended", timeout=20, what="the end")
+
+
+def test_overlay_shows_a_win_and_its_score(tmp_path):
+    from selenium.webdriver.common.by import By
+    video = make_video(tmp_path / "w.avi", n=8, fps=4.0, image=PHOTO)
+    app = create_app(detector=Winning(), source=str(video), kind="phone", every=0.25)
+    with served(app) as url, chromium("1280,720") as b:
+        b.get(url + "/overlay")
+        text = wait_for(lambda: b.find_element(By.ID, "win").text, what="the win")
+        assert text.startswith("self wins: ") and "分" in text
+        assert len(b.find_elements(By.CSS_SELECTOR, "#win .tile")) >= 14

@@ -6,6 +6,7 @@
     mjtable audit photo.jpg [--format md|html] [--out report.md] [same flags]
     mjtable batch [--rules R] [--profile P] < hands.jsonl > results.jsonl
     mjtable video game.mp4 [--every 1.0] [--hold 2] [--kind auto|phone|overhead] [--json] [same flags]
+    mjtable serve [--host 127.0.0.1] [--port 8000] [--source VIDEO|CAMERA|URL] [--max-upload-mb 20]
 
 Exit codes: mjtable.errors.EXIT_CODES (``mjtable --help-exit``, docs/exit-codes.md); every non-zero code comes
 with one line on stderr, never a traceback. Output files are written atomically (temporary file + rename).
@@ -386,17 +387,34 @@ def cmd_serve(argv: list[str]) -> int:
                  "broadcast overlay (http://HOST:PORT/, /overlay, /docs).")
     ap.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     ap.add_argument("--port", type=_positive(int), default=8000)
-    ap.add_argument("--source", help="live source for /api/events and /overlay: a video file, a camera index or a URL")
+    ap.add_argument("--source", metavar="VIDEO|CAMERA|URL",
+                    help="live source for /api/events and /overlay: a video file (played at its own pace), a "
+                         "camera index (0, 1 ...) or a stream URL (rtsp://, http://)")
     ap.add_argument("--kind", choices=KINDS, default="auto", help="the live source's view (default: decide once)")
-    ap.add_argument("--every", type=_positive(float), default=1.0, metavar="SECONDS", help="live: sample period")
-    ap.add_argument("--max-upload-mb", type=_positive(float), default=20.0, help="largest photo accepted (413 above)")
+    ap.add_argument("--every", type=_positive(float), default=1.0, metavar="SECONDS",
+                    help="live: read one frame every this many seconds at most (default 1.0)")
+    ap.add_argument("--hold", type=_positive(int), default=2, metavar="N",
+                    help="live: a change counts when N sampled frames in a row show it (default 2)")
+    ap.add_argument("--rules", choices=sorted(RULES), default="mcr", help="live: rule system for a win's score")
+    ap.add_argument("--profile", help="live: rule profile for a win's score")
+    ap.add_argument("--max-upload-mb", type=_positive(float), default=20.0, metavar="MB",
+                    help="largest photo accepted (default 20; 413 above)")
+    ap.add_argument("--queue", type=_positive(int), default=64, metavar="N",
+                    help="photos admitted at once, read or waiting (default 64; 503 with Retry-After above)")
+    ap.add_argument("--workers", type=_positive(int), default=1, metavar="N",
+                    help="threads reading photos (default 1)")
     a = ap.parse_args(argv)
+    pipeline.check_rules(a.rules, a.profile)
     try:
         from .web.app import serve
     except ImportError as e:
         raise UsageError(f"the web server needs fastapi, uvicorn, sse-starlette and python-multipart ({e})") from None
     det = pipeline.load_detector()
-    serve(a.host, a.port, detector=det, source=a.source, max_upload_mb=a.max_upload_mb, every=a.every, kind=a.kind)
+    if a.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"mjtable serve: listening on {a.host}: other machines can reach it (no login, no TLS)",
+              file=sys.stderr)
+    serve(a.host, a.port, detector=det, source=a.source, max_upload_mb=a.max_upload_mb, queue_size=a.queue,
+          workers=a.workers, every=a.every, hold=a.hold, kind=a.kind, rules=a.rules, profile=a.profile)
     return EXIT_OK
 
 

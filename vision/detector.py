@@ -65,6 +65,7 @@ REFINE_SIZE = 24          # the box refiner's crop (its model's input size): the
 REFINE_MARGIN = 0.25      # ... size on each side, resampled to a square (scripts/train_refiner.py)
 REFINE_SCALE = 0.1        # the refiner's outputs are edge moves in units of this fraction of the box's size
 N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
+N_ALTERNATIVES = 2        # next likeliest face kinds kept per face-up detection (Detection.alternatives)
 
 
 def int8_path(model: Path) -> Path:
@@ -534,9 +535,15 @@ class TileDetector:
         conf = scores * probs[np.arange(len(boxes)), kinds]
         top = rank[:, :N_CANDIDATES]
         top_p = np.take_along_axis(probs, top, 1)
-        for b, k, o, c, tk, tp, po in zip(boxes.tolist(), kinds.tolist(), orients.tolist(), conf.tolist(),
-                                          top.tolist(), top_p.tolist(), orient.tolist()):
+        # the next two face kinds after the one read, however unlikely: what a player may correct a tile to
+        face = np.where(rank[:, :N_ALTERNATIVES + 2] == T.BACK, -1, rank[:, :N_ALTERNATIVES + 2])
+        face_p = np.take_along_axis(probs, np.maximum(face, 0), 1)
+        for b, k, o, c, tk, tp, po, fk, fp in zip(boxes.tolist(), kinds.tolist(), orients.tolist(), conf.tolist(),
+                                                  top.tolist(), top_p.tolist(), orient.tolist(), face.tolist(),
+                                                  face_p.tolist()):
             cands = tuple((kk, round(pp, 4)) for kk, pp in zip(tk, tp) if pp >= 0.01)
             op = () if o == FACE_DOWN else tuple(round(v, 4) for v in po)
-            out.append(Detection(tuple(b), k, o, c, cands, op))
+            alts = () if o == FACE_DOWN else \
+                tuple((kk, round(pp, 4)) for kk, pp in zip(fk, fp) if kk >= 0 and kk != k)[:N_ALTERNATIVES]
+            out.append(Detection(tuple(b), k, o, c, cands, op, alts))
         return odd_backs(img, out) if self.odd_back else out

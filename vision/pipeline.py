@@ -282,6 +282,10 @@ def _tile_dict(p) -> dict:
     """A placed detection: where it lies, what it was read as, how sure, and the next two likeliest kinds."""
     d = p.det
     p_kind, others = _belief(d)
+    if d.kind != T.BACK:                        # what a face-up tile may be corrected to: faces, not a back,
+        others = tuple((k, q) for k, q in others if k != T.BACK)
+        known = {k for k, _ in others} | {d.kind}    # and the classifier's next kinds below 1 % if need be
+        others = (others + tuple((k, q) for k, q in d.alternatives if k not in known))[:2]
     return {"box": [round(v, 1) for v in d.box], "kind": T.code(d.kind), "orientation": d.orientation,
             "confidence": round(d.confidence, 3), "p": round(p_kind, 3), "seat": p.seat, "group": p.group,
             "alternatives": [{"kind": T.code(k), "p": round(q, 3)} for k, q in others]}

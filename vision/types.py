@@ -16,6 +16,9 @@ class Detection:
     ``orientation``: upright / sideways / upside_down (relative to the image) / face_down.
     ``candidates``: the classifier's most likely kinds with their probabilities, best first (``kind`` is the
     first unless the locator overruled it); empty when unknown (detections from a file, a one-stage model).
+    ``alternatives``: the next two likeliest face kinds after ``kind`` (never ``kind`` itself nor a back) with
+    their probabilities however small, best first: what a player is offered to correct a misread tile with;
+    empty when unknown (a face-down tile, detections from a file, a one-stage model).
     ``orientation_p``: the classifier's probabilities of (upright, sideways, upside down) for a face-up tile;
     empty when unknown (a face-down tile, detections from a file). A face that looks alike turned a quarter or
     a half (a blank white dragon, the one of dots) leaves them spread.
@@ -26,6 +29,7 @@ class Detection:
     confidence: float
     candidates: tuple[tuple[int, float], ...] = ()
     orientation_p: tuple[float, float, float] = ()
+    alternatives: tuple[tuple[int, float], ...] = ()
 
     @property
     def center(self) -> tuple[float, float]:

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,6 +97,174 @@ def iter_frames(path, every: float = 1.0, max_frames: Optional[int] = None) -> I
             raise VideoError(f"cannot read {p}: no frame could be decoded")
     finally:
         cap.release()
+
+
+def capture_target(source) -> "int | str":
+    """What OpenCV opens for a live source: a camera index ("0" -> 0), else the path or URL as given."""
+    s = str(source).strip()
+    return int(s) if s.isdigit() else s
+
+
+def source_name(source) -> str:
+    """The source as it may be shown: a URL without its user and password."""
+    import re
+    return re.sub(r"(://)[^/@\s]*@", r"\1", str(source))
+
+
+def is_stream(source) -> bool:
+    """A camera index or a URL (rtsp://, http://, ...), as opposed to a video file."""
+    t = capture_target(source)
+    return isinstance(t, int) or "://" in t
+
+
+class Follower:
+    """The newest frame of a live source, never a backlog of old ones.
+
+    The source is a camera index, a stream URL (rtsp://, http:// ...) or a video file played at its own pace
+    (a recorded game standing in for a camera). A reader thread grabs every frame as the source gives it (a
+    camera's buffer is drained, a file is paced by its frame rate) and decodes one only when the consumer is
+    waiting for a frame and at least ``every`` seconds of the source's time have passed since the last one it
+    took. Frames that come while the consumer is still busy with the last one are dropped (``dropped`` counts
+    them): a slow consumer falls behind by at most one frame. A camera or stream that stops sending frames is
+    opened again, every half second, until it sends again or STALL_S seconds have passed.
+
+        with Follower("rtsp://camera/stream", every=1.0) as frames:
+            for frame, time_s, img, captured in frames:    # captured: time.time() when the frame was grabbed
+                ...
+
+    ``time_s`` is the file's own time for a video file, else seconds since the first frame. A source that
+    cannot be opened, or a stream that stops sending frames, ends the iteration with a VideoError.
+    """
+
+    STALL_S = 10.0              # a camera or stream sending no frame for this long has stopped
+
+    def __init__(self, source, every: float = 1.0):
+        if every <= 0:
+            raise ValueError("every must be positive")
+        self.source, self.every = source, every
+        self.target = capture_target(source)
+        self.stream = is_stream(source)
+        self.dropped = self.grabbed = self.taken = self.reopened = 0
+        self.error: Optional[Exception] = None
+        self._cond = threading.Condition()
+        self._slot = None
+        self._waiting = False
+        self._next_t = 0.0
+        self._ended = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="video-follower", daemon=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    def _open(self):
+        import cv2
+        if not self.stream:
+            p = Path(self.target)
+            if not p.is_file():
+                raise VideoError(f"cannot read {p}: no such file (a live source is a video file, a camera index "
+                                 "or a URL)")
+        cap = cv2.VideoCapture(self.target)
+        if not cap.isOpened():
+            cap.release()
+            what = "camera" if isinstance(self.target, int) else "source"
+            raise VideoError(f"cannot open the {what} {source_name(self.source)!r}")
+        return cap
+
+    def _run(self) -> None:
+        import cv2
+        cap = None
+        try:
+            cap = self._open()
+            fps = cap.get(cv2.CAP_PROP_FPS)
+            if not fps or not math.isfinite(fps) or fps <= 0:
+                fps = DEFAULT_FPS
+            start = None
+            last_frame = time.monotonic()
+            i = 0
+            while not self._stop.is_set():
+                if cap is None or not cap.grab():
+                    if not self.stream:
+                        break                           # the end of the file
+                    if time.monotonic() - last_frame > self.STALL_S:
+                        raise VideoError(f"the source {source_name(self.source)!r} stopped sending frames")
+                    if self._stop.wait(0.5):
+                        break
+                    if cap is not None:                 # a camera or stream that dropped: open it again
+                        cap.release()
+                    try:
+                        cap = self._open()
+                        self.reopened += 1
+                    except VideoError:
+                        cap = None
+                    continue
+                now = last_frame = time.monotonic()
+                if start is None:
+                    start = now
+                if self.stream:
+                    t = now - start
+                else:                                   # a file: at its own pace
+                    t = i / fps
+                    if start + t > now and self._stop.wait(start + t - now):
+                        break
+                captured = time.time()
+                self.grabbed += 1
+                with self._cond:
+                    due = t >= self._next_t
+                    take = due and self._waiting and self._slot is None
+                if take:
+                    ok, img = cap.retrieve()
+                    if ok and img is not None and img.ndim == 3 and img.size:
+                        with self._cond:
+                            self._slot = (i, t, img, captured)
+                            self._cond.notify_all()
+                elif due:
+                    self.dropped += 1                   # the consumer was busy: this frame is not worth a queue
+                i += 1
+            if i == 0 and not self._stop.is_set():
+                raise VideoError(f"cannot read {source_name(self.source)}: no frame could be decoded")
+        except Exception as e:                          # VideoError, or OpenCV failing: the consumer raises it
+            self.error = e if isinstance(e, VideoError) else \
+                VideoError(f"{source_name(self.source)}: {type(e).__name__}: {e}")
+        finally:
+            if cap is not None:
+                cap.release()
+            with self._cond:
+                self._ended = True
+                self._cond.notify_all()
+
+    def __iter__(self) -> Iterator[tuple[int, float, np.ndarray, float]]:
+        if not self._thread.is_alive() and not self._ended:
+            with self._cond:
+                self._waiting = True            # ready before the first frame: a file's frame 0 is taken
+            self._thread.start()
+        try:
+            while True:
+                with self._cond:
+                    self._waiting = True
+                    while self._slot is None and not self._ended and not self._stop.is_set():
+                        self._cond.wait(0.5)
+                    got, self._slot = self._slot, None
+                    self._waiting = False
+                    if got is None:
+                        break
+                    self._next_t = got[1] + self.every
+                self.taken += 1
+                yield got
+            if self.error is not None and not self._stop.is_set():
+                raise self.error
+        finally:
+            self.close()
 
 
 # ------------------------------------------------------------------------------------------ settling

@@ -1,24 +1,32 @@
 """The web server behind ``mjtable serve``: every request goes through mjtable.vision.pipeline.
 
-    GET  /               the phone upload page (static/index.html: plain HTML, CSS and JS, no CDN)
-    POST /api/read       multipart ``photo`` + situation fields
-                         -> {"result": Reading.to_dict(), "annotated": a PNG data URL}
-    POST /api/score      JSON {"hand": NOTATION, ...situation} -> {"result": ...}   (re-scoring after a correction)
-    GET  /api/events     server-sent events of the live table read from --source (history first, then live)
+    GET  /               the phone upload page (static/index.html: plain HTML, CSS and JS, no build step, no CDN)
+    POST /api/read       multipart ``photo`` + rules and situation fields
+                         -> {"result": Reading.to_dict(), "annotated": a JPEG data URL}
+    POST /api/score      JSON {"hand": NOTATION | "concealed"/"melds"/"winning_tile"/"flowers", ...situation}
+                         -> {"result": Reading.to_dict()}   (re-scoring after a correction)
+    GET  /api/events     server-sent events of the live table read from --source (mjtable.vision.web.live)
     GET  /overlay        the OBS browser-source overlay (transparent), fed by /api/events
-    GET  /healthz        {"status": "ok", "version": ...}; /docs is FastAPI's OpenAPI page
+    GET  /healthz        {"status": "ok", ...}; /docs is FastAPI's OpenAPI page
 
-Refusals are one-line JSON {"error": "..."} with a status from one table (STATUS): an upload over the limit 413,
-not an image 400, bad fields or an impossible hand 422, a full inference queue 503 with Retry-After. Inference
-runs in one worker thread off the event loop, with a bounded queue.
+Refusals are one-line JSON {"error": "..."} with the status of one table (STATUS), never a traceback. Photos are
+read in a worker thread off the event loop; a bounded number of requests is admitted (queue_size): past it, 503
+with Retry-After, before the body is read. An upload is read in chunks (mjtable.vision.web.upload): refused with
+413 the moment it passes the limit; past 1 MB it is spooled in the server's own temporary folder, removed when
+the server stops. No CORS headers: the pages are served from the same origin as the API.
 """
 from __future__ import annotations
 
 import asyncio
 import base64
 import json
+import math
+import shutil
+import tempfile
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -26,6 +34,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sse_starlette.sse import EventSourceResponse
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from mjtable import __version__
 from mjtable.errors import (
@@ -40,224 +50,427 @@ from mjtable.errors import (
 )
 
 from .. import pipeline
+from .upload import BrokenUpload, FormError, TooLarge, read_upload
 
 STATIC = Path(__file__).resolve().parent / "static"
-STATUS = {UsageError: 422, InputError: 400, UnreadableError: 422, BadHandError: 422, NotAWinError: 200,
-          ModelError: 503, OutputError: 500}
-SITUATION_FIELDS = ("seat_wind", "round_wind", "self_drawn", "last_tile", "kong_replacement", "robbing_kong",
-                    "last_copy", "void_suit", "after_kong_discard")
+MAX_JSON = 64 << 10                 # bytes of a /api/score body
 
 
-class TooLarge(Exception):
-    pass
+class Busy(MjtableError):
+    """Too many requests admitted already (HTTP 503 with Retry-After)."""
+
+    def __init__(self, message: str, retry_after: int = 1):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
-def status_of(e: MjtableError) -> int:
-    return next((code for cls, code in STATUS.items() if isinstance(e, cls)), 500)
+# The one table of refusals: the first class the error is an instance of gives the HTTP status.
+STATUS: tuple[tuple[type, int], ...] = (
+    (TooLarge, 413),                # an upload over --max-upload-mb, a JSON body over 64 KB
+    (Busy, 503),                    # the bounded queue is full (Retry-After)
+    (BrokenUpload, 400),            # not multipart/form-data that can be parsed
+    (FormError, 422),               # unknown, missing or oversized form fields
+    (InputError, 400),              # the photo is not a readable image (corrupt, unknown format, too many pixels)
+    (UsageError, 422),              # a bad field value: rules, profile, wind, flag, kind
+    (UnreadableError, 422),         # no tiles found, nothing that reads as a hand
+    (BadHandError, 422),            # bad notation, an impossible hand, a situation the hand contradicts
+    (NotAWinError, 422),            # (not raised: a hand that is not a win is a 200 whose result says why)
+    (ModelError, 503),              # the detector's model is missing or unusable
+    (OutputError, 500),
+)
+
+FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy", "after_kong_discard",
+         "heavenly_hand", "earthly_hand", "human_hand", "winning_tile_not_apart")
+WIND_FIELDS = ("seat_wind", "round_wind")
+OPTION_FIELDS = ("rules", "profile", "void_suit") + WIND_FIELDS + FLAGS
+ALIASES = {"prevalent_wind": "round_wind"}          # the JSON hand form's name (mjtable.scoring.jsonio)
+HAND_KEYS = ("concealed", "melds", "winning_tile", "flowers")
+TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 
 
-def _situation(fields: dict):
-    kw = {}
-    for k in SITUATION_FIELDS:
-        v = fields.get(k)
-        if v in (None, ""):
-            continue
-        if k in ("seat_wind", "round_wind", "void_suit"):
-            kw[k] = str(v)
-        elif isinstance(v, bool):
-            kw[k] = v
-        elif str(v).lower() in ("1", "true", "on", "yes"):
-            kw[k] = True
-        elif str(v).lower() in ("0", "false", "off", "no"):
-            kw[k] = False
-        else:
-            raise UsageError(f"{k}: want true or false, got {v!r}")
-    return pipeline.situation(**kw)
+def status_of(e: Exception) -> int:
+    return next((code for cls, code in STATUS if isinstance(e, cls)), 500)
 
 
-def _rules(fields: dict) -> tuple[str, Optional[str]]:
-    rules = str(fields.get("rules") or "mcr")
-    profile = fields.get("profile") or None
+def one_line(text: str, limit: int = 300) -> str:
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
+def refuse(status: int, message: str, headers: Optional[dict] = None) -> JSONResponse:
+    return JSONResponse({"error": one_line(message)}, status_code=status, headers=headers)
+
+
+def refusal(e: Exception) -> JSONResponse:
+    if isinstance(e, MjtableError):
+        headers = {"Retry-After": str(e.retry_after)} if isinstance(e, Busy) else None
+        return refuse(status_of(e), str(e), headers)
+    return refuse(500, f"internal error: {type(e).__name__}")
+
+
+def _flag(name: str, v) -> bool:
+    if isinstance(v, bool):
+        return v
+    s = str(v).strip().lower()
+    if s in TRUE:
+        return True
+    if s in FALSE or s == "":
+        return False
+    raise UsageError(f"{name}: want true or false, got {one_line(repr(v), 40)}")
+
+
+def options(fields: dict, allowed: tuple[str, ...] = ()) -> tuple[str, Optional[str], object]:
+    """(rules, profile, Situation) from form or JSON fields; UsageError (422) names an unknown or bad one."""
+    kw: dict = {}
+    f = {ALIASES.get(k, k): v for k, v in fields.items()}
+    unknown = sorted(set(f) - set(OPTION_FIELDS) - set(allowed))
+    if unknown:
+        raise UsageError(f"unknown field(s) {', '.join(map(repr, unknown))} "
+                         f"(known: {', '.join(OPTION_FIELDS + allowed)})")
+    if "winning_tile_apart" in allowed and "winning_tile_apart" in f:    # the JSON hand form's flag
+        f.setdefault("winning_tile_not_apart", not _flag("winning_tile_apart", f.pop("winning_tile_apart")))
+    for k in FLAGS:
+        if k in f:
+            kw[k] = _flag(k, f[k])
+    for k in WIND_FIELDS:
+        v = f.get(k)
+        if v not in (None, ""):
+            if not isinstance(v, str) or v.strip().upper() not in pipeline.WINDS:
+                raise UsageError(f"{k}: want E, S, W or N, got {one_line(repr(v), 40)}")
+            kw[k] = v.strip().upper()
+    v = f.get("void_suit")
+    if v not in (None, ""):
+        if not isinstance(v, str) or v.strip().lower() not in pipeline.VOID:
+            raise UsageError(f"void_suit: want m, p or s, got {one_line(repr(v), 40)}")
+        kw["void_suit"] = v.strip().lower()
+    rules = f.get("rules") or "mcr"
+    profile = f.get("profile") or None
+    if not isinstance(rules, str) or not (profile is None or isinstance(profile, str)):
+        raise UsageError("rules and profile: want names")
     pipeline.check_rules(rules, profile)
-    return rules, profile
+    return rules, profile, pipeline.situation(**kw)
 
 
-class LiveTable:
-    """Follows --source in a thread: each settled change becomes an event; keeps the history for late joiners.
-    A slow reader never holds the camera back: frames that arrive while one is read are dropped."""
+def hand_notation(body: dict) -> str:
+    """The hand of a /api/score body: notation, or the structured JSON hand form of mjtable.scoring.jsonio."""
+    if "hand" in body:
+        if any(k in body for k in HAND_KEYS):
+            raise UsageError('give either "hand" (notation) or concealed/melds/winning_tile/flowers, not both')
+        if not isinstance(body["hand"], str):
+            raise UsageError('hand: want a notation string such as "123m456p789s1z [555z^] +1z"')
+        return body["hand"]
+    if not any(k in body for k in HAND_KEYS):
+        raise UsageError('no hand: give "hand" (notation) or "concealed" (+ "melds", "winning_tile", "flowers")')
+    from mjtable.scoring.jsonio import JsonInputError, hand_from_dict
+    from mjtable.scoring.notation import NotationError, format_hand
+    try:
+        hand, _, _ = hand_from_dict({k: body[k] for k in HAND_KEYS if k in body})
+        return format_hand(hand)
+    except (JsonInputError, NotationError) as e:
+        raise BadHandError(f"bad hand: {e}") from None
 
-    def __init__(self, source: str, detector, every: float = 1.0, hold: int = 2, kind: str = "auto"):
-        self.source, self.detector, self.every, self.hold, self.kind = source, detector, every, hold, kind
-        self.history: list[dict] = []
-        self.done = False
-        self.cond = threading.Condition()
-        self.thread = threading.Thread(target=self._run, name="live-table", daemon=True)
 
-    def start(self) -> None:
-        self.thread.start()
+class Gate:
+    """A bounded count of admitted requests: enter() refuses with Busy past ``size``."""
 
-    def _emit(self, ev: dict) -> None:
-        with self.cond:
-            self.history.append(ev)
-            self.cond.notify_all()
+    def __init__(self, size: int, workers: int, what: str):
+        self.size, self.workers, self.what = size, workers, what
+        self.n = 0
+        self.lock = threading.Lock()
+        self.avg_s = 0.5                        # moving average of one job's time, for Retry-After
 
-    def _run(self) -> None:
-        from ..video import watch
+    def enter(self) -> None:
+        with self.lock:
+            if self.n >= self.size:
+                wait = math.ceil(self.avg_s * self.n / self.workers)
+                raise Busy(f"busy: {self.n} {self.what} waiting; try again shortly", max(1, min(wait, 120)))
+            self.n += 1
+
+    def leave(self) -> None:
+        with self.lock:
+            self.n -= 1
+
+    def took(self, seconds: float) -> None:
+        with self.lock:
+            self.avg_s = 0.8 * self.avg_s + 0.2 * seconds
+
+
+class Service:
+    """What the routes share: the detector, the worker threads, the gates, the temporary folder, the live table."""
+
+    def __init__(self, detector, max_upload_mb: float, queue_size: int, workers: int, live):
+        self.detector = detector
+        self.limit = int(max_upload_mb * (1 << 20))
+        self.max_upload_mb = max_upload_mb
+        self.workers = workers
+        self.reads = Gate(queue_size, workers, "photos")
+        self.scores = Gate(queue_size, 1, "hands")
+        self.live = live
+        self._pools: dict[str, ThreadPoolExecutor] = {}
+        self._tmpdir: Optional[str] = None
+        self._lock = threading.Lock()
+        self.served = 0
+
+    def pool(self, name: str) -> ThreadPoolExecutor:
+        with self._lock:
+            if name not in self._pools:
+                self._pools[name] = ThreadPoolExecutor(self.workers if name == "read" else 1,
+                                                       thread_name_prefix=name)
+            return self._pools[name]
+
+    @property
+    def tmpdir(self) -> str:
+        with self._lock:
+            if self._tmpdir is None or not Path(self._tmpdir).is_dir():
+                self._tmpdir = tempfile.mkdtemp(prefix="mjtable-serve-")
+            return self._tmpdir
+
+    def det(self):
+        with self._lock:
+            if self.detector is None:
+                self.detector = pipeline.load_detector()
+            return self.detector
+
+    def close(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+        with self._lock:
+            pools, self._pools = self._pools, {}
+            tmp, self._tmpdir = self._tmpdir, None
+        for p in pools.values():
+            p.shutdown(wait=True, cancel_futures=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    async def run(self, gate: Gate, pool: str, fn, *args, cleanup=None):
+        """fn(*args) in a worker thread. The caller has entered ``gate``; the job leaves it when it is done,
+        failed or cancelled before it ran (a client gone does not free its place while its photo is read),
+        and calls ``cleanup`` then."""
+        t0 = time.perf_counter()
+
+        def done(_):
+            gate.took(time.perf_counter() - t0)
+            gate.leave()
+            if cleanup is not None:
+                cleanup()
         try:
-            rd = watch(self.source, self.detector, every=self.every, hold=self.hold, kind=self.kind,
-                       on_event=lambda e: self._emit({"type": "change", "time_s": round(e.time_s, 2), "seat": e.seat,
-                                                      "field": e.field, "text": e.text, "now": e.now}))
-            sit = pipeline.situation()
-            table = pipeline.review(rd.table, sit).to_dict() if rd.read else None
-            self._emit({"type": "table", "table": table})
-        except MjtableError as e:
-            self._emit({"type": "error", "error": str(e)})
-        except Exception as e:                      # the server goes on; the overlay shows the reason
-            self._emit({"type": "error", "error": f"{type(e).__name__}: {e}"})
-        finally:
-            with self.cond:
-                self.done = True
-                self.cond.notify_all()
+            job = self.pool(pool).submit(fn, *args)
+        except BaseException:
+            done(None)
+            raise
+        job.add_done_callback(done)
+        return await asyncio.wrap_future(job)
 
-    def wait_after(self, n: int, timeout: float) -> tuple[list[dict], bool]:
-        """Events after the first n (waiting up to timeout for one), and whether the source has ended."""
-        with self.cond:
-            if len(self.history) <= n and not self.done:
-                self.cond.wait(timeout)
-            return self.history[n:], self.done
+    # the jobs, in worker threads
 
-
-def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float = 20.0, queue_size: int = 64,
-               every: float = 1.0, hold: int = 2, kind: str = "auto"):
-    app = FastAPI(title="mjtable", version=__version__,
-                  description="Read a photo of a Mahjong table: the hand, its score and the referee's findings.")
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="read")
-    state = {"pending": 0, "detector": detector}
-    lock = threading.Lock()
-    limit = int(max_upload_mb * (1 << 20))
-    live = None
-    if source is not None:
-        live = LiveTable(source, detector or pipeline.load_detector(), every, hold, kind)
-        live.start()
-
-    def refuse(status: int, message: str, headers: Optional[dict] = None):
-        return JSONResponse({"error": message}, status_code=status, headers=headers)
-
-    async def run(fn, *args):
-        with lock:
-            if state["pending"] >= queue_size:
-                return None
-            state["pending"] += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
-        finally:
-            with lock:
-                state["pending"] -= 1
-
-    def det():
-        if state["detector"] is None:
-            state["detector"] = pipeline.load_detector()
-        return state["detector"]
-
-    def read_photo(data: bytes, fields: dict) -> dict:
+    def read_photo(self, up, kind: str, rules: str, profile: Optional[str], sit) -> dict:
         import cv2
 
         from ..annotate import annotate
-        rules, profile = _rules(fields)
-        sit = _situation(fields)
+        try:
+            data = up.photo_bytes()
+        finally:
+            up.close()
         img = pipeline.load_image(data)
-        out = pipeline.read_image(img, det(), sit, rules, profile)
-        ok, png = cv2.imencode(".png", annotate(img, out.layout, out.hand, out.result, out.findings))
-        url = "data:image/png;base64," + base64.b64encode(png.tobytes()).decode() if ok else None
+        del data
+        out = pipeline.read_image(img, self.det(), sit, rules, profile, kind)
+        drawn = annotate(img, out.layout, out.hand, out.result, out.findings)
+        ok, jpg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        url = "data:image/jpeg;base64," + base64.b64encode(jpg.tobytes()).decode() if ok else None
         return {"result": out.to_dict(), "annotated": url}
 
-    def score_hand(body: dict) -> dict:
-        if not isinstance(body.get("hand"), str):
-            raise UsageError('want {"hand": NOTATION, ...}')
-        rules, profile = _rules(body)
-        return {"result": pipeline.read_notation(body["hand"], _situation(body), rules, profile).to_dict()}
+    @staticmethod
+    def score_hand(text: str, rules: str, profile: Optional[str], sit) -> dict:
+        return {"result": pipeline.read_notation(text, sit, rules, profile).to_dict()}
 
-    async def answer(fn, *args):
+
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+PAGE_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+            "object-src 'none'; base-uri 'none'; form-action 'self'")
+
+
+class SecurityHeaders:
+    """Plain ASGI middleware (streams pass through untouched): nosniff and no referrer on every answer."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for k, v in SECURITY_HEADERS.items():
+                    headers.setdefault(k, v)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float = 20.0, queue_size: int = 64,
+               workers: int = 1, every: float = 1.0, hold: int = 2, kind: str = "auto", rules: str = "mcr",
+               profile: Optional[str] = None, realtime: bool = True) -> FastAPI:
+    """The app. ``detector``: anything with detect(img, kind) (default: the committed models, loaded on first
+    use); ``source``: the live source of /api/events (a video file, played at its own pace unless ``realtime``
+    is False, a camera index or a URL); ``queue_size``: requests admitted at once per kind of job (photos,
+    hands), 503 past it; ``workers``: threads reading photos."""
+    if max_upload_mb <= 0 or queue_size < 1 or workers < 1:
+        raise UsageError("max_upload_mb, queue_size and workers must be positive")
+    live = None
+    if source is not None:
+        from .live import LiveTable
+        live = LiveTable(source, detector if detector is not None else pipeline.load_detector(), every, hold,
+                         kind, rules, profile, realtime)
+    svc = Service(detector if detector is not None else (live.detector if live else None), max_upload_mb,
+                  queue_size, workers, live)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        if live is not None:
+            live.start()
         try:
-            got = await run(fn, *args)
-        except MjtableError as e:
-            return refuse(status_of(e), str(e))
-        except Exception as e:                      # never a traceback to the client
-            return refuse(500, f"internal error: {type(e).__name__}")
-        if got is None:
-            return refuse(503, "busy: too many photos being read; try again", {"Retry-After": "1"})
-        return JSONResponse(got)
+            yield
+        finally:
+            svc.close()
+
+    app = FastAPI(title="mjtable", version=__version__, lifespan=lifespan,
+                  description="Read a photo of a Mahjong table: the hand, its score (MCR 国标 or Sichuan) and the "
+                              "referee's findings; follow a live table. Refusals are {\"error\": \"...\"}.")
+    app.state.service, app.state.live = svc, live
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    app.add_middleware(SecurityHeaders)
+
+    @app.exception_handler(MjtableError)
+    async def on_mjtable_error(request: Request, e: MjtableError):
+        return refusal(e)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http_error(request: Request, e: StarletteHTTPException):
+        return refuse(e.status_code, str(e.detail), getattr(e, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def on_any_error(request: Request, e: Exception):      # never a traceback to the client
+        return refuse(500, f"internal error: {type(e).__name__}")
+
+    def page(name: str, framed: bool) -> FileResponse:
+        csp = PAGE_CSP + ("" if framed else "; frame-ancestors 'none'")
+        return FileResponse(STATIC / name, headers={"Content-Security-Policy": csp, "Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
     async def index():
-        return FileResponse(STATIC / "index.html")
+        return page("index.html", framed=False)
 
     @app.get("/overlay", include_in_schema=False)
     async def overlay():
-        return FileResponse(STATIC / "overlay.html")
+        return page("overlay.html", framed=True)
 
     @app.get("/healthz")
     async def healthz():
-        return {"status": "ok", "version": __version__}
+        """Liveness, the version, the queues and the live source's counts."""
+        out = {"status": "ok", "version": __version__, "photos_admitted": svc.reads.n, "queue_size": queue_size,
+               "max_upload_mb": max_upload_mb, "served": svc.served}
+        if live is not None:
+            out["live"] = {**live.stats, "events": live.seq, "ended": live.ended, "error": live.error}
+        return out
 
     @app.post("/api/read")
     async def api_read(request: Request):
-        """Multipart form: ``photo`` (an image file) and the situation fields; at most max_upload_mb."""
-        size = request.headers.get("content-length")
-        if size is not None and size.isdigit() and int(size) > limit + (1 << 16):
-            return refuse(413, f"upload larger than {max_upload_mb:g} MB")
-        if not request.headers.get("content-type", "").startswith("multipart/form-data"):
-            return refuse(422, "want a multipart/form-data upload with a 'photo' field")
+        """Multipart form: ``photo`` (an image file, at most max_upload_mb) and the fields ``rules`` (mcr,
+        sichuan), ``profile``, ``kind`` (auto, phone, overhead), ``seat_wind``, ``round_wind`` (E S W N),
+        ``void_suit`` (m p s) and the flags ``self_drawn``, ``last_tile``, ``kong_replacement``,
+        ``robbing_kong``, ``last_copy``, ``after_kong_discard``, ``heavenly_hand``, ``earthly_hand``,
+        ``human_hand``, ``winning_tile_not_apart`` (true/false). Answers {"result": what ``mjtable --json``
+        prints, with every tile's box, kind, probability and next two likeliest kinds, "annotated": the photo
+        with what was read drawn on it, as a JPEG data URL}."""
+        svc.reads.enter()                       # 503 before a byte of the body is read
+        up = None
         try:
-            form = await request.form(max_files=1, max_fields=32, max_part_size=limit)
-        except Exception as e:                       # a part over the limit, or a broken multipart body
-            return refuse(413 if "size" in str(e).lower() or "large" in str(e).lower() else 400,
-                          f"cannot read the upload: {e}")
-        photo = form.get("photo")
-        if photo is None or isinstance(photo, str):
-            return refuse(422, "want a file in the 'photo' field")
-        data = await photo.read(limit + 1)
-        if len(data) > limit:
-            return refuse(413, f"upload larger than {max_upload_mb:g} MB")
-        fields = {k: v for k, v in form.items() if isinstance(v, str)}
-        return await answer(read_photo, data, fields)
+            up = await read_upload(request, svc.limit, "photo", svc.tmpdir)
+            if up.photo is None:
+                raise FormError("want an image file in the 'photo' field")
+            fields = dict(up.fields)
+            kind = fields.pop("kind", "") or "auto"
+            if kind not in pipeline.KINDS:
+                raise UsageError(f"kind: want auto, phone or overhead, got {one_line(repr(kind), 40)}")
+            rules, prof, sit = options(fields)
+            job, up = up, None                  # the worker closes it
+        except BaseException:
+            if up is not None:
+                up.close()
+            svc.reads.leave()
+            raise
+        got = await svc.run(svc.reads, "read", svc.read_photo, job, kind, rules, prof, sit, cleanup=job.close)
+        svc.served += 1
+        return JSONResponse(got)
 
     @app.post("/api/score")
     async def api_score(request: Request):
-        """JSON: {"hand": NOTATION, "rules": ..., "profile": ..., situation fields} -> the score."""
-        raw = await request.body()
-        if len(raw) > 1 << 16:
-            return refuse(413, "request larger than 64 KB")
+        """JSON: {"hand": NOTATION} or the structured form ({"concealed": "123m...", "melds": [...],
+        "winning_tile": "6p", "flowers": "15f"}), with ``rules``, ``profile`` and the situation fields of
+        /api/read (``prevalent_wind`` and ``winning_tile_apart`` are taken too) -> {"result": ...}."""
+        size = request.headers.get("content-length")
+        if size is not None and size.strip().isdigit() and int(size) > MAX_JSON:
+            raise TooLarge("request larger than 64 KB")
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_JSON:
+                raise TooLarge("request larger than 64 KB")
         try:
-            body = json.loads(raw)
+            body = json.loads(bytes(raw))
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            return refuse(422, f"invalid JSON: {e}")
+            raise UsageError(f"invalid JSON: {e}") from None
         if not isinstance(body, dict):
-            return refuse(422, "want a JSON object")
-        return await answer(score_hand, body)
+            raise UsageError('want a JSON object: {"hand": NOTATION, ...situation}')
+        text = hand_notation(body)
+        rules, prof, sit = options({k: v for k, v in body.items() if k not in HAND_KEYS + ("hand", "id")},
+                                   ("winning_tile_apart",))
+        svc.scores.enter()
+        got = await svc.run(svc.scores, "score", svc.score_hand, text, rules, prof, sit)
+        if "id" in body:
+            got["id"] = body["id"]
+        return JSONResponse(got)
 
     @app.get("/api/events")
-    async def api_events():
+    async def api_events(request: Request):
+        """Server-sent events of the live table (``mjtable serve --source``): first a ``snapshot`` (every seat's
+        settled fields, the last discard, the wins so far), then ``change``, ``win``, ``table``, ``error`` and
+        ``end`` as they happen (mjtable.vision.web.live)."""
         if live is None:
             return refuse(404, "no live source: start the server with --source VIDEO|CAMERA|URL")
+        sub, snap = live.subscribe(asyncio.get_running_loop())
 
         async def stream():
-            n = 0
-            while True:
-                events, done = await asyncio.get_running_loop().run_in_executor(None, live.wait_after, n, 1.0)
-                for ev in events:
-                    yield {"event": ev["type"], "data": json.dumps(ev, ensure_ascii=False)}
-                n += len(events)
-                if done and not events:
-                    yield {"event": "end", "data": "{}"}
+            try:
+                last = snap["seq"]
+                yield {"event": "snapshot", "id": str(last), "data": json.dumps(snap, ensure_ascii=False)}
+                if snap["source_ended"]:
+                    yield {"event": "end", "id": str(last), "data": "{}"}
                     return
-        return EventSourceResponse(stream())
+                while True:
+                    ev = await sub.get()
+                    if ev is not None and ev.get("type") == "resync":      # fell behind: start again
+                        snap2 = live.snapshot()
+                        last = snap2["seq"]
+                        yield {"event": "snapshot", "id": str(last), "data": json.dumps(snap2, ensure_ascii=False)}
+                        continue
+                    if ev["seq"] <= last:
+                        continue
+                    last = ev["seq"]
+                    yield {"event": ev["type"], "id": str(last), "data": json.dumps(ev, ensure_ascii=False)}
+                    if ev["type"] == "end":
+                        return
+            finally:
+                live.unsubscribe(sub)
 
-    app.state.live = live
+        return EventSourceResponse(stream(), ping=15, headers={"Cache-Control": "no-cache"})
+
     return app
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, **kw) -> None:
     import uvicorn
-    uvicorn.run(create_app(**kw), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(**kw), host=host, port=port, log_level="warning", server_header=False)

@@ -1,104 +1,193 @@
-// The phone page: upload a photo, show what was read, let the player correct a tile in one tap and re-score.
+// The phone page: upload a photo, show what was read, let the player correct a tile in two taps and re-score.
+// Every text from the server or the user goes into the page through textContent, never as HTML.
+"use strict";
 const $ = id => document.getElementById(id);
-let current = null;   // {groups, result, tiles, form}
+let current = null;   // {reading, groups, corrected: Set of "gi/ti"}
+
+function rulesAndProfile() { return $("ruleset").value.split("/"); }
 
 function situation() {
   const f = new FormData($("read"));
-  const [rules, profile] = $("ruleset").value.split("/");
+  const [rules, profile] = rulesAndProfile();
   const s = {rules, profile, seat_wind: f.get("seat_wind"), round_wind: f.get("round_wind")};
-  for (const k of ["self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy"]) s[k] = f.get(k) === "true";
+  for (const k of ["self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy", "after_kong_discard",
+                   "heavenly_hand", "earthly_hand", "human_hand", "winning_tile_not_apart"]) s[k] = f.get(k) === "true";
+  if (rules === "sichuan" && f.get("void_suit")) s.void_suit = f.get("void_suit");
   return s;
 }
 
 function say(text, error) { $("status").textContent = text; $("status").className = error ? "error" : ""; }
 
-function show(result) {
+function li(text, cls) { const e = document.createElement("li"); e.textContent = text; if (cls) e.className = cls; return e; }
+
+function show(reading) {
   $("out").hidden = false;
-  const r = result.result;
-  $("total").textContent = r ? (r.is_win ? `${r.total} ${r.rules === "sichuan" ? "番" : "分"}` : `Not a win: ${r.reason}`)
-                             : (result.note || "No hand to score");
+  const r = reading.result;
+  const unit = r && r.rules === "sichuan" ? "番" : "分";
+  $("total").textContent = r ? `${r.total} ${unit}` : (reading.note || "No hand to score");
+  $("total").className = "total" + (r && r.is_win ? "" : " nowin");
+  $("verdict").textContent = r ? (r.is_win ? "和牌 — a winning hand" : `Not a win: ${r.reason}`) : "";
+  $("verdict").className = "verdict" + (r && r.is_win ? "" : " error");
   const body = $("fans").tBodies[0];
   body.replaceChildren();
   for (const f of (r ? r.fans : [])) {
     const tr = body.insertRow();
-    for (const v of [f.name_cn, f.name_en, f.count > 1 ? `${f.value} x${f.count}` : f.value, f.points]) tr.insertCell().textContent = v;
+    for (const v of [f.name_cn, f.name_en, f.count > 1 ? `${f.value} ×${f.count}` : f.value, f.points]) tr.insertCell().textContent = v;
   }
-  $("payments").textContent = r && r.is_win ? "Payments: " + Object.entries(r.payments).map(([k, v]) => `${k} ${v}`).join(", ") : "";
-  $("findings").replaceChildren(...(result.findings.length ? result.findings : [{message: "No violation found"}]).map(f => {
-    const li = document.createElement("li");
-    li.textContent = f.kind ? `[${f.severity}] ${f.message} — ${f.clause}: ${f.penalty}` : f.message;
-    return li;
-  }));
-  const notes = (result.unplaced || []).map(u => "Reading note: " + u)
-    .concat((result.doubtful || []).map(d => `Doubtful: ${d.kind} (p ${d.p}) — check it`));
-  $("notes").replaceChildren(...notes.map(n => { const li = document.createElement("li"); li.textContent = n; return li; }));
+  $("fans").hidden = !(r && r.fans.length);
+  $("payments").replaceChildren();
+  if (r && r.is_win && r.payments && Object.keys(r.payments).length) {
+    const h = document.createElement("strong"); h.textContent = "Payments to the winner: ";
+    $("payments").appendChild(h);
+    const list = document.createElement("span");
+    list.textContent = Object.entries(r.payments).map(([who, v]) => `${who} pays ${v}`).join(" · ");
+    $("payments").appendChild(list);
+  }
+  const findings = reading.findings || [];
+  $("findings").replaceChildren(...(findings.length ? findings.map(f =>
+    li(`[${f.severity}] ${f.message} — ${f.clause}: ${f.penalty}`, f.severity)) : [li("No violation found", "ok")]));
+  const notes = (reading.unplaced || []).map(u => "Reading note: " + u)
+    .concat((reading.doubtful || []).map(d => `Doubtful tile: ${tileLabel(d.kind)} (${d.kind}, p ${d.p}) — check it`));
+  if (reading.note && r) notes.push(reading.note);
+  $("notes").replaceChildren(...notes.map(n => li(n)));
   renderHand();
 }
 
-function alternatives(code) {
-  const t = (current.tiles || []).find(t => t.kind === code && t.alternatives.length);
-  return t ? t.alternatives.map(a => a.kind) : [];
+// The detections of the scored seat that make up a group of the hand (layout groups: concealed, winning,
+// flower, meld:<i>), to find the tapped tile's next likeliest kinds.
+function detectionsOf(gi) {
+  const g = current.groups[gi];
+  const seat = current.reading.seat;
+  const meldIndex = current.groups.slice(0, gi).filter(x => x.kind === "meld").length;
+  const want = {concealed: ["concealed"], win: ["winning"], flowers: ["flower"], meld: ["meld:" + meldIndex]}[g.kind];
+  return (current.reading.tiles || []).filter(t => (seat === null || t.seat === seat) && want.includes(t.group));
+}
+
+function alternatives(gi, code) {
+  let same = detectionsOf(gi).filter(t => t.kind === code);
+  if (!same.length) same = (current.reading.tiles || []).filter(t => t.kind === code);
+  if (!same.length) return [];
+  const t = same.reduce((a, b) => (b.p < a.p ? b : a));          // the least sure copy of it
+  return t.alternatives.filter(a => a.kind !== "back");
 }
 
 function renderHand() {
-  const doubt = new Set((current.doubtful || []).map(d => d.kind));
+  const doubt = new Set((current.reading.doubtful || []).map(d => d.kind));
   $("hand").replaceChildren(...current.groups.map((g, gi) => {
     const div = document.createElement("div");
     div.className = "group " + g.kind;
     g.tiles.forEach((code, ti) => {
-      const b = tileNode(code, doubt.has(code) ? "doubt" : "");
-      b.addEventListener("click", () => pick(gi, ti));
+      const key = gi + "/" + ti;
+      const extra = current.corrected.has(key) ? "corrected" : (doubt.has(code) ? "doubt" : "");
+      const b = tileNode(code, extra);
+      b.addEventListener("click", () => pick(gi, ti, b));
       div.appendChild(b);
     });
     return div;
   }));
 }
 
-function pick(gi, ti) {
-  const code = current.groups[gi].tiles[ti];
+function pick(gi, ti, button) {
+  const g = current.groups[gi];
+  const code = g.tiles[ti];
   const p = $("picker");
-  p.hidden = false;
   p.replaceChildren();
   const head = document.createElement("div");
-  head.textContent = `Replace ${tileLabel(code)} with:`;
+  head.className = "head";
+  head.textContent = `Replace ${tileLabel(code)} (${code}) with:`;
+  const cancel = document.createElement("button");
+  cancel.type = "button"; cancel.className = "cancel"; cancel.textContent = "Cancel";
+  cancel.addEventListener("click", () => { p.hidden = true; });
+  head.appendChild(cancel);
   p.appendChild(head);
-  const likely = alternatives(code);
-  const all = [];
-  for (const s of "mps") for (let n = 1; n <= 9; n++) all.push(n + s);
-  for (let n = 1; n <= 7; n++) all.push(n + "z");
-  for (const c of likely.concat(all.filter(c => !likely.includes(c)))) {
-    const b = tileNode(c, likely.includes(c) ? "likely" : "");
-    b.addEventListener("click", () => { current.groups[gi].tiles[ti] = c; p.hidden = true; rescore(); });
-    p.appendChild(b);
+  const likely = alternatives(gi, code).filter(a => a.kind !== code);
+  if (likely.length) {
+    const row = document.createElement("div");
+    row.className = "likely-row";
+    const lab = document.createElement("span"); lab.textContent = "Likeliest: "; row.appendChild(lab);
+    for (const a of likely) {
+      const wrap = document.createElement("span"); wrap.className = "choice";
+      const b = tileNode(a.kind, "likely");
+      b.addEventListener("click", () => replace(gi, ti, a.kind));
+      const pct = document.createElement("small");
+      pct.textContent = a.p >= 0.01 ? `${Math.round(a.p * 100)} %` : "< 1 %";
+      wrap.append(b, pct);
+      row.appendChild(wrap);
+    }
+    p.appendChild(row);
   }
+  const all = document.createElement("div");
+  all.className = "all";
+  const choices = g.kind === "flowers" ? ALL_FLOWERS : ALL_TILES;
+  for (const c of choices) {
+    if (c === code) continue;
+    const b = tileNode(c, "");
+    b.addEventListener("click", () => replace(gi, ti, c));
+    all.appendChild(b);
+  }
+  p.appendChild(all);
+  p.hidden = false;
+  p.scrollIntoView({block: "nearest"});
+}
+
+async function replace(gi, ti, code) {
+  const before = current.groups[gi].tiles[ti];
+  current.groups[gi].tiles[ti] = code;
+  $("picker").hidden = true;
+  const ok = await rescore();
+  if (ok) current.corrected.add(gi + "/" + ti);
+  else current.groups[gi].tiles[ti] = before;
+  renderHand();
 }
 
 async function rescore() {
   say("Scoring…");
   const body = {...situation(), hand: formatHand(current.groups)};
-  const res = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
-  const data = await res.json();
-  if (!res.ok) { say(data.error || `error ${res.status}`, true); renderHand(); return; }
-  say("Re-scored with your correction.");
-  current.result = data.result;
-  show(data.result);
+  try {
+    const res = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"},
+                                           body: JSON.stringify(body)});
+    const data = await res.json();
+    if (!res.ok) { say(`Not scored: ${data.error || "error " + res.status}`, true); return false; }
+    const tiles = current.reading.tiles, seat = current.reading.seat;
+    current.reading = {...data.result, tiles, seat: seat};
+    say(`Re-scored with your correction: ${formatHand(current.groups)}`);
+    show(current.reading);
+    return true;
+  } catch (e) { say("The server could not be reached: " + e, true); return false; }
 }
+
+$("photo").addEventListener("change", () => {
+  const f = $("photo").files[0];
+  $("chosen").textContent = f ? f.name : "";
+});
+
+$("ruleset").addEventListener("change", () => {
+  document.body.classList.toggle("is-sichuan", rulesAndProfile()[0] === "sichuan");
+});
 
 $("read").addEventListener("submit", async ev => {
   ev.preventDefault();
+  if (!$("photo").files.length) { say("Choose a photo first.", true); return; }
   const f = new FormData($("read"));
-  const [rules, profile] = $("ruleset").value.split("/");
+  const [rules, profile] = rulesAndProfile();
   f.set("rules", rules); f.set("profile", profile); f.delete("ruleset");
+  if (rules !== "sichuan") { f.delete("void_suit"); f.delete("after_kong_discard"); }
+  else if (!f.get("void_suit")) f.delete("void_suit");
   say("Reading the photo…");
   $("go").disabled = true;
   try {
     const res = await fetch("/api/read", {method: "POST", body: f});
     const data = await res.json();
-    if (!res.ok) { say(data.error || `error ${res.status}`, true); return; }
+    if (!res.ok) {
+      const wait = res.headers.get("Retry-After");
+      say((data.error || `error ${res.status}`) + (wait ? ` (try again in ${wait} s)` : ""), true);
+      return;
+    }
     const r = data.result;
-    current = {result: r, tiles: r.tiles, doubtful: r.doubtful, groups: r.hand ? parseHand(r.hand.hand) : []};
-    $("annotated").src = data.annotated || "";
+    current = {reading: r, groups: r.hand ? parseHand(r.hand.hand) : [], corrected: new Set()};
+    if (data.annotated) $("annotated").src = data.annotated; else $("annotated").removeAttribute("src");
     say("");
+    $("picker").hidden = true;
     show(r);
   } catch (e) { say("The server could not be reached: " + e, true); }
   finally { $("go").disabled = false; }
