@@ -15,6 +15,10 @@ prepare_detector_data and datasets.generate):
 * milliseconds per 640x480 phone photo (the bundled example, median of 20, 2 threads).
 
     python -m mjtable.scripts.evaluate_real --classifier models/tile_classifier.onnx runs/x/tile_classifier.onnx
+    python -m mjtable.scripts.evaluate_real --locator models/tile_locator.onnx runs/x/tile_locator.onnx
+
+With several locators and classifiers, every pair is measured. The int8 file beside a float model is used when
+it is there, as at run time.
 """
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ import numpy as np
 from mjtable.scoring import tiles as T
 from mjtable.scripts import evaluate_crops
 from mjtable.scripts.prepare_real_chinese import read_crop_labels
-from mjtable.vision.detector import CLASSIFIER, TileDetector
+from mjtable.vision.detector import CLASSIFIER, LOCATOR, TileDetector
 from mjtable.vision.evaluate import detector_predictor, evaluate
 from mjtable.vision.images import load_image
 
@@ -65,6 +69,7 @@ def phone_ms(det: TileDetector, n: int = 20) -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--classifier", type=Path, nargs="+", default=[CLASSIFIER])
+    ap.add_argument("--locator", type=Path, nargs="+", default=[LOCATOR])
     ap.add_argument("--synth", nargs="+", default=[SETS["synthetic"][0]])
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
@@ -84,8 +89,9 @@ def main(argv=None) -> int:
         if img is not None:
             crops.append((*evaluate_crops.on_cloth(img), truth))
     out: dict = {}
-    for c in dict.fromkeys(a.classifier):
-        det = TileDetector(classifier=c)
+    pairs = [(loc, c) for loc in dict.fromkeys(a.locator) for c in dict.fromkeys(a.classifier)]
+    for loc, c in pairs:
+        det = TileDetector(locator=loc, classifier=c)
         row = {}
         for name, (folder, n_labelled) in sets.items():
             f = ROOT / folder
@@ -96,12 +102,13 @@ def main(argv=None) -> int:
             row["Camerash crops"] = {k: r / n for k, (r, n) in right.items() if n}
             row["Camerash crops"].update(crops=which, n=len(crops), n_flowers=right["flowers"][1])
         row["phone ms"] = phone_ms(det)
-        out[str(c)] = row
+        out[f"{loc} + {c}" if len(a.locator) > 1 else str(c)] = row
     if a.json:
         print(json.dumps(out))
         return 0
-    for c, row in out.items():
-        print(f"== classifier {Path(c).parent.name}/{Path(c).name}")
+    for (loc, c), row in zip(pairs, out.values()):
+        named = f"locator {Path(loc).parent.name}/{Path(loc).name}, " if len(a.locator) > 1 else ""
+        print(f"== {named}classifier {Path(c).parent.name}/{Path(c).name}")
         for name, v in row.items():
             if name == "phone ms":
                 print(f"  phone photo 640x480: {v:.1f} ms (median of 20)")
