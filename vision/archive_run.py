@@ -20,6 +20,7 @@ import logging
 import os
 import sys
 import uuid
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
@@ -76,8 +77,10 @@ def start_client(scheduler: Optional[str], workers: Optional[int]):
             return Client(scheduler, timeout="20s"), None
         except (OSError, TimeoutError, ValueError) as e:
             raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
-    cluster = LocalCluster(n_workers=workers or _cores(), threads_per_worker=1, processes=True,
-                           dashboard_address=":8787" if _has_bokeh() else None, silence_logs=logging.ERROR)
+    with warnings.catch_warnings():         # "port 8787 is in use, hosting on port N instead": printed below
+        warnings.simplefilter("ignore", UserWarning)
+        cluster = LocalCluster(n_workers=workers or _cores(), threads_per_worker=1, processes=True,
+                               dashboard_address=":8787" if _has_bokeh() else ":0", silence_logs=logging.ERROR)
     return Client(cluster), cluster
 
 
