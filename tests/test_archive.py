@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -172,38 +174,89 @@ def test_second_run_reads_nothing_and_writes_nothing(tmp_path, client):
 
 
 class KillOnce(distributed.WorkerPlugin):
-    """Kills the worker process that starts the task of an item whose key is given, the first time only."""
+    """Kills the worker process that starts the task of an item whose key is given, the first time only, and
+    only while it holds results the client has not fetched yet (they are lost with it); the marker file says
+    the process and how many results it held."""
 
     def __init__(self, key: str, marker: str):
-        self.key, self.marker = key, marker
+        self.key, self.marker, self.worker = key, marker, None
+
+    def setup(self, worker):
+        self.worker = worker
 
     def transition(self, key, start, finish, **kw):
-        if finish == "executing" and self.key in str(key) and not os.path.exists(self.marker):
+        if finish == "executing" and self.key in str(key) and not os.path.exists(self.marker) \
+                and len(self.worker.data):
             with open(self.marker, "w") as f:
-                f.write(str(os.getpid()))
+                f.write(f"{os.getpid()} {len(self.worker.data)}")
             os._exit(1)
 
 
-def test_a_worker_killed_mid_run_still_gives_every_item_once(tmp_path, client):
+def test_a_worker_killed_mid_run_still_gives_every_item_once(tmp_path, client, monkeypatch):
     lg = _archive(tmp_path)
     out = tmp_path / "out"
     items, _ = A.discover([lg])
-    victim = next(it for it in items if it.source.endswith("hands.jsonl"))
+    victim = next(it for it in items if it.source.endswith("hands.jsonl"))      # a small item: submitted late
     marker = tmp_path / "killed"
+    real_write = A.write_part
+    first = []
+
+    def slow_write(*args):          # the first part takes long to write: results wait on the workers meanwhile
+        if not first:
+            first.append(time.sleep(1.5))
+        real_write(*args)
+
+    monkeypatch.setattr(A, "write_part", slow_write)
     client.register_plugin(KillOnce(victim.key, str(marker)), name="kill-once")
     try:
         st = archive_run.run([str(lg)], out, OPT, client=client, progress=False, say=lambda s: None)
     finally:
         client.unregister_worker_plugin("kill-once")
-    pid = int(marker.read_text())                         # the worker did start the item, and died
+    pid, held = map(int, marker.read_text().split())     # the worker started the item, holding results, and died
+    assert held >= 1
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
-    assert (st.processed, st.failed) == (7, 0)
     rows = _check_complete(lg, out)
+    assert (st.processed, st.failed) == (7, 0), [r["error"] for r in rows if r["status"] == "error"]
     mine = [r for r in rows if r["source"] == victim.source]
     assert len(mine) == 10 and all(r["status"] != "error" or r["line"] for r in mine)
     assert len({(r["source"], r["index"]) for r in rows}) == len(rows)
     client.wait_for_workers(2, timeout=60)                # the nanny brought a worker back
+
+
+def test_results_lost_with_their_worker_are_computed_again_not_recorded_as_errors(tmp_path, client, monkeypatch):
+    """A worker dies holding results this run has not fetched yet: those items are read again and written once."""
+    lg = _archive(tmp_path)
+    out = tmp_path / "out"
+    real_write = A.write_part
+    killed = []
+
+    def write_then_kill(*args):
+        real_write(*args)
+        if killed:
+            return
+        deadline = time.time() + 60            # until a worker holds two results or more, none of them fetched
+        while True:
+            held = {w: [k for k in keys if str(k).startswith("mjtable-archive-")]
+                    for w, keys in client.has_what().items()}
+            w, keys = max(held.items(), key=lambda kv: len(kv[1]))
+            if len(keys) >= 2 or time.time() > deadline:
+                break
+            time.sleep(0.05)
+        pid = client.run(os.getpid, workers=[w])[w]
+        os.kill(pid, signal.SIGKILL)
+        killed.append((pid, keys))
+        while w in client.scheduler_info()["workers"] and time.time() < deadline:
+            time.sleep(0.05)                   # the scheduler knows: those results are lost
+
+    monkeypatch.setattr(A, "write_part", write_then_kill)
+    st = archive_run.run([str(lg)], out, OPT, client=client, progress=False, say=lambda s: None)
+    (pid, keys), = killed
+    assert len(keys) >= 2
+    rows = _check_complete(lg, out)
+    assert (st.processed, st.failed) == (7, 0), [r["error"] for r in rows if r["status"] == "error"]
+    assert len({(r["source"], r["index"]) for r in rows}) == len(rows)
+    client.wait_for_workers(2, timeout=60)
 
 
 def test_a_failing_task_is_retried_then_recorded(tmp_path, monkeypatch):
@@ -288,6 +341,17 @@ def test_bad_input_is_one_line_and_an_exit_code(tmp_path, capsys, monkeypatch, a
     assert cli.main(args) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("mjtable: error: ") and words in err[0]
+
+
+def test_two_inputs_that_would_share_a_source_are_refused(tmp_path, capsys):
+    for d in ("a/league", "b/league"):
+        (tmp_path / d).mkdir(parents=True)
+        (tmp_path / d / "h.txt").write_text("123m456p789s1z [555z^] +1z\n")
+    assert cli.main(["archive", str(tmp_path / "a/league"), str(tmp_path / "a/league/"), "--out",
+                     str(tmp_path / "o"), "--no-progress", "--workers", "1"]) == 0      # the same folder twice
+    assert cli.main(["archive", str(tmp_path / "a/league"), str(tmp_path / "b/league"), "--out",
+                     str(tmp_path / "o")]) == 3
+    assert "would both be recorded as league/h.txt" in capsys.readouterr().err
 
 
 def test_without_dask_one_line_exit_2(tmp_path, capsys, monkeypatch):

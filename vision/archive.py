@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,10 +67,18 @@ def _item(path: Path, source: str, kind: str) -> Item:
     return Item(str(path.resolve()), source, game, kind, st.st_size, st.st_mtime_ns)
 
 
+def _add(items: dict[str, Item], it: Item) -> None:
+    """An item, once: a second input giving the same source is the same file, or refused (InputError)."""
+    seen = items.setdefault(it.source, it)
+    if seen.path != it.path:
+        raise InputError(f"{seen.path} and {it.path} would both be recorded as {it.source}: give folders or "
+                         f"files with different names")
+
+
 def discover(inputs: Iterable[str | os.PathLike]) -> tuple[list[Item], int]:
     """The items under the inputs (files, or folders walked in name order; hidden names skipped), and how many
     files were passed over for an unknown extension. InputError (exit 3) for an input that does not exist or
-    is neither a file nor a folder; two inputs giving the same source are one item."""
+    is neither a file nor a folder, or for two files that would have the same source."""
     items: dict[str, Item] = {}
     skipped = 0
     for given in inputs:
@@ -79,7 +88,7 @@ def discover(inputs: Iterable[str | os.PathLike]) -> tuple[list[Item], int]:
             if kind is None:
                 raise InputError(f"{p}: not a photo, video or hand file (extensions: "
                                  f"{' '.join(sorted(PHOTO_EXT | VIDEO_EXT | HANDS_EXT))})")
-            items.setdefault(p.name, _item(p, p.name, kind))
+            _add(items, _item(p, p.name, kind))
         elif p.is_dir():
             root = p.resolve()
             for folder, dirs, files in os.walk(root):
@@ -93,7 +102,7 @@ def discover(inputs: Iterable[str | os.PathLike]) -> tuple[list[Item], int]:
                         skipped += 1
                         continue
                     source = f"{root.name}/{f.relative_to(root).as_posix()}"
-                    items.setdefault(source, _item(f, source, kind))
+                    _add(items, _item(f, source, kind))
         elif p.exists():
             raise InputError(f"{p}: not a regular file or a folder")
         else:
@@ -116,13 +125,15 @@ class Options:
 
 
 _DETECTORS: dict[int, object] = {}     # one detector per worker process, loaded on its first photo or video
+_LOADING = threading.Lock()
 
 
 def _detector(threads: int):
-    if threads not in _DETECTORS:
-        from .pipeline import load_detector
-        _DETECTORS[threads] = load_detector(threads)
-    return _DETECTORS[threads]
+    with _LOADING:                       # a worker with several threads loads it once
+        if threads not in _DETECTORS:
+            from .pipeline import load_detector
+            _DETECTORS[threads] = load_detector(threads)
+        return _DETECTORS[threads]
 
 
 def process(item: Item, opt: Options) -> list[dict]:
@@ -180,9 +191,9 @@ def _video(item: Item, opt: Options) -> list[dict]:
 def _hand_file(item: Item, opt: Options) -> list[dict]:
     from . import pipeline
     p = Path(item.path)
-    if p.stat().st_size > MAX_HAND_FILE:
-        raise InputError(f"{item.source}: hand file larger than {MAX_HAND_FILE >> 20} MB")
     try:
+        if p.stat().st_size > MAX_HAND_FILE:
+            raise InputError(f"{item.source}: hand file larger than {MAX_HAND_FILE >> 20} MB")
         text = p.read_bytes().decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"{item.source}: not UTF-8 text ({e.reason} at byte {e.start})") from None

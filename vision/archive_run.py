@@ -144,10 +144,9 @@ def _gather(client, todo: list[A.Item], outdir: Path, opt: A.Options, retries: i
     try:
         for fut in as_completed(list(futures)):
             it = futures.pop(fut)
-            if fut.status == "finished":
-                rows = fut.result()
-            else:
-                exc = fut.exception()
+            try:
+                rows = fut.result()      # a result lost with its worker since is computed again, and waited for
+            except Exception as exc:     # the task's own error once its retries are spent, or KilledWorker
                 rows = [A.error_row(it, f"failed (retried up to {retries} times): {type(exc).__name__}: {exc}")]
                 st.failed += 1
             A.write_part(outdir, it.key, rows)
