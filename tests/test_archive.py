@@ -149,6 +149,8 @@ def test_mixed_archive_on_two_worker_processes(tmp_path, client):
     assert g1["points_E"] == sum(r["score"] for r in rows if r["game"] == "league/g1" and r["status"] == "win")
     assert summary["total"]["rows"] == len(rows)
     assert pq.read_table(out / "summary.parquet").num_rows == 4
+    import pyarrow.dataset as ds                            # the parts folder reads as one dataset too
+    assert ds.dataset(out / "parts").to_table().num_rows == len(rows)
 
 
 def test_second_run_reads_nothing_and_writes_nothing(tmp_path, client):
@@ -162,6 +164,11 @@ def test_second_run_reads_nothing_and_writes_nothing(tmp_path, client):
     assert any("nothing to do" in s for s in said)
     assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == before
     assert st.totals["rows"] == len(_rows(out))
+
+    # a run interrupted after its parts were written, before hands.parquet: the next run gathers them
+    (out / "hands.parquet").unlink()
+    st = archive_run.run([str(lg)], out, OPT, client=client, progress=False, say=lambda s: None)
+    assert st.processed == 0 and st.totals["rows"] == len(_rows(out)) > 0
 
     # a changed file is read again and its new rows replace the old ones; the rest stays done
     typed = lg / "g2" / "typed.txt"
@@ -341,6 +348,23 @@ def test_bad_input_is_one_line_and_an_exit_code(tmp_path, capsys, monkeypatch, a
     assert cli.main(args) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("mjtable: error: ") and words in err[0]
+
+
+def test_dashboard_line():
+    class Fake:
+        dashboard_link = "http://127.0.0.1:8787/status"
+
+        def __init__(self, services):
+            self.services = services
+
+        def scheduler_info(self):
+            return {"services": self.services}
+
+    assert archive_run.dashboard_line(Fake({"dashboard": 8787}), local=True) == \
+        ("dashboard: http://127.0.0.1:8787/status", "http://127.0.0.1:8787/status")
+    assert archive_run.dashboard_line(Fake({}), local=True) == ("dashboard: not available (install bokeh)", None)
+    assert archive_run.dashboard_line(Fake({}), local=False)[0] == \
+        "dashboard: not available (the scheduler runs none)"
 
 
 def test_two_inputs_that_would_share_a_source_are_refused(tmp_path, capsys):

@@ -54,11 +54,8 @@ def require() -> None:
 
 
 def _has_bokeh() -> bool:
-    try:
-        import bokeh  # noqa: F401
-        return True
-    except ImportError:
-        return False
+    import importlib.util
+    return importlib.util.find_spec("bokeh") is not None
 
 
 def _cores() -> int:

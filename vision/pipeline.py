@@ -380,10 +380,10 @@ def read_video_hands(path, detector, sit: Situation, rules: str = "mcr", profile
                      referee: str = "rules", facts: Optional[Facts] = None, progress: bool = False):
     """A recorded game -> (VideoReading, [(Event or None, Reading or MjtableError)]): one entry for each hand
     laid down on it, from the moment a seat's winning tile settles (the Event: its frame and time) until it goes
-    away or another winning tile settles there, reviewed on the table as it lay last; a hand that cannot be reviewed gets its error instead. A video
-    where no winning tile ever settles gives one entry, the settled table at the end (event None), as
-    ``read_video`` reviews it. InputError (exit 3) for a file that is not a readable video, UnreadableError
-    (4) when no sampled frame could be read."""
+    away or another winning tile settles there, reviewed on the table as it lay last; a hand that cannot be
+    reviewed gets its error instead. A video where no winning tile ever settles gives one entry, the settled
+    table at the end (event None), as ``read_video`` reviews it. InputError (exit 3) for a file that is not a
+    readable video, UnreadableError (4) when no sampled frame could be read."""
     from mjtable.errors import MjtableError
 
     from .layout import Layout
@@ -409,7 +409,7 @@ def read_video_hands(path, detector, sit: Situation, rules: str = "mcr", profile
         why = rd.skipped[0][1] if rd.skipped else "no frame"
         raise UnreadableError(f"nothing read on {rd.sampled} sampled frame(s) of {path}: {why}")
     laid.extend(showing.values())
-    hands = sorted(((e, t) for e, t in laid), key=lambda et: (et[0].frame, et[0].seat)) or [(None, rd.table)]
+    hands = sorted(laid, key=lambda et: (et[0].frame, et[0].seat)) or [(None, rd.table)]
     out = []
     for e, table in hands:
         try:
