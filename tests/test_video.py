@@ -176,3 +176,35 @@ def test_cli_video_errors(tmp_path, capsys):
         assert cli.main(argv) == code, argv
         out, err = capsys.readouterr()
         assert err.count("\n") == 1 and err.startswith("mjtable: error:") and "Traceback" not in err, argv
+
+
+class _Script:
+    """Ground-truth detections of the bundled examples, one file per sampled frame in turn."""
+
+    def __init__(self, names: list[str]):
+        self.frames = [cli.FileDetector(str(ROOT / "examples" / n)).dets for n in names]
+
+    def detect(self, img, kind="auto"):
+        return list(self.frames.pop(0))
+
+
+def test_read_video_hands_one_reading_per_hand_laid_down(tmp_path):
+    from mjtable.vision import pipeline
+    img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
+    v = _video(tmp_path / "g.avi", [img] * 8, fps=1.0)
+    names = ["phone_win.json"] * 3 + ["phone_hand.json"] * 3 + ["phone_win.json"] * 2
+    rd, hands = pipeline.read_video_hands(v, _Script(names), pipeline.situation(), kind="phone", hold=2)
+    assert [(e.frame, e.time_s, e.seat) for e, _ in hands] == [(0, 0.0, "self"), (3, 3.0, "self"),
+                                                                (6, 6.0, "self")]
+    sit = pipeline.situation()
+    want = [pipeline.read_image(img, cli.FileDetector(str(ROOT / "examples" / n)), sit, kind="phone")
+            for n in ("phone_win.json", "phone_hand.json", "phone_win.json")]
+    assert [(r.hand, r.result.total) for _, r in hands] == [(w.hand, w.result.total) for w in want]
+
+
+def test_read_video_hands_without_a_hand_gives_the_settled_table(tmp_path):
+    from mjtable.vision import pipeline
+    v = _video(tmp_path / "t.avi", [cv2.imread(str(EXAMPLE))] * 3, fps=1.0)
+    rd, hands = pipeline.read_video_hands(v, _Script(["overhead.json"] * 3), pipeline.situation(), kind="overhead")
+    ((e, r),) = hands
+    assert e is None and r.hand is None and r.table.players == rd.table.players and r.findings

@@ -7,6 +7,7 @@
     mjtable batch [--rules R] [--profile P] < hands.jsonl > results.jsonl
     mjtable video game.mp4 [--every 1.0] [--hold 2] [--kind auto|phone|overhead] [--json] [same flags]
     mjtable serve [--host 127.0.0.1] [--port 8000] [--source VIDEO|CAMERA|URL] [--max-upload-mb 20]
+    mjtable archive INPUT... --out DIR [--scheduler ADDRESS] [--workers N] [--retries N] [--retry-errors]
 
 Exit codes: mjtable.errors.EXIT_CODES (``mjtable --help-exit``, docs/exit-codes.md); every non-zero code comes
 with one line on stderr, never a traceback. Output files are written atomically (temporary file + rename).
@@ -39,7 +40,7 @@ from mjtable.scoring.table import MeldOnTable
 from . import pipeline
 from .pipeline import KINDS, VOID, WINDS, FileDetector, Reading
 
-SUBCOMMANDS = ("score", "audit", "batch", "video", "settle", "serve")
+SUBCOMMANDS = ("score", "audit", "batch", "video", "settle", "serve", "archive")
 
 
 # ------------------------------------------------------------------------------------------ helpers
@@ -418,6 +419,46 @@ def cmd_serve(argv: list[str]) -> int:
     return EXIT_OK
 
 
+def cmd_archive(argv: list[str]) -> int:
+    ap = _Parser(prog="mjtable archive", description="Read an archive of recorded games (photos, videos, hand "
+                 "files; folders are walked) on Dask: one Parquet row per hand in OUT/hands.parquet, a summary "
+                 "per game in OUT/summary.parquet and OUT/summary.json. Resumable: a re-run reads only what is "
+                 "not done. Exits 0, or 1 when some items or hands are recorded as errors.")
+    ap.add_argument("inputs", nargs="+", metavar="INPUT", help="photo, video or hand file (.txt notation lines, "
+                    ".jsonl as mjtable batch reads), or a folder of them")
+    ap.add_argument("--out", required=True, metavar="DIR", help="output folder (created if need be)")
+    ap.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler (tcp://host:8786); "
+                    "default: a LocalCluster on this machine")
+    ap.add_argument("--workers", type=_positive(int), metavar="N",
+                    help="LocalCluster: worker processes (default: one per core)")
+    ap.add_argument("--threads", type=_positive(int), default=1, metavar="N",
+                    help="detector threads per worker process (default 1)")
+    ap.add_argument("--retries", type=int, choices=range(0, 11), default=2, metavar="N",
+                    help="retries of an item whose task fails (default 2; 0..10)")
+    ap.add_argument("--retry-errors", action="store_true",
+                    help="read again the items recorded with an error by an earlier run")
+    ap.add_argument("--rules", choices=RULES, default="mcr", help="rule system (default mcr; a JSON hand may say)")
+    ap.add_argument("--profile", help="rule profile (default: the rules' default)")
+    ap.add_argument("--kind", choices=KINDS, default="auto", help="photos and videos: the view (default: guess)")
+    ap.add_argument("--every", type=_positive(float), default=1.0, metavar="SECONDS",
+                    help="videos: one frame every this many seconds (default 1.0)")
+    ap.add_argument("--hold", type=_positive(int), default=2, metavar="N",
+                    help="videos: a change counts when N sampled frames in a row show it (default 2)")
+    ap.add_argument("--max-frames", type=_positive(int), metavar="N", help="videos: at most N sampled frames")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    a = ap.parse_args(argv)
+    pipeline.check_rules(a.rules, a.profile)
+    from . import archive, archive_run
+    opt = archive.Options(a.rules, a.profile, a.kind, a.every, a.hold, a.max_frames, a.threads)
+    st = archive_run.run(a.inputs, a.out, opt, scheduler=a.scheduler, workers=a.workers, retries=a.retries,
+                         retry_errors=a.retry_errors, progress=not a.no_progress)
+    t = st.totals
+    print(f"archive: {st.items} item(s), {st.processed} read now ({st.failed} failed), {st.done_before} done "
+          f"before; {t['rows']} row(s), {t['hands']} hand(s), {t['wins']} win(s), {t['errors']} error row(s) "
+          f"-> {Path(a.out) / 'hands.parquet'}", file=sys.stderr)
+    return 1 if t["errors"] else EXIT_OK
+
+
 def cmd_batch(argv: list[str]) -> int:
     from mjtable.scoring import batch
     return batch.main(argv)
@@ -434,7 +475,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             return EXIT_OK
         if argv and argv[0] in SUBCOMMANDS:
             return {"score": cmd_score, "audit": cmd_audit, "batch": cmd_batch, "video": cmd_video,
-                    "settle": cmd_settle, "serve": cmd_serve}[argv[0]](argv[1:])
+                    "settle": cmd_settle, "serve": cmd_serve, "archive": cmd_archive}[argv[0]](argv[1:])
         return cmd_photo(argv)
     except MjtableError as e:
         print(f"mjtable: error: {e}", file=sys.stderr)

@@ -150,11 +150,12 @@ class FileDetector:
         return list(self.dets)
 
 
-def load_detector():
-    """The committed detector (ModelError, exit 7, when a model file is missing or unusable)."""
+def load_detector(threads: int = 2):
+    """The committed detector, on ``threads`` onnxruntime threads (ModelError, exit 7, when a model file is
+    missing or unusable)."""
     from .detector import TileDetector
     try:
-        return TileDetector()
+        return TileDetector(threads=threads)
     except ModelError:
         raise
     except (FileNotFoundError, OSError) as e:
@@ -372,6 +373,50 @@ def read_video(path, detector, sit: Situation, rules: str = "mcr", profile: Opti
         why = rd.skipped[0][1] if rd.skipped else "no frame"
         raise UnreadableError(f"nothing read on {rd.sampled} sampled frame(s) of {path}: {why}")
     return rd, review(rd.table, sit, rules, profile, Layout(rd.table, [], rd.kind, 0.0), referee, facts)
+
+
+def read_video_hands(path, detector, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
+                     kind: str = "auto", every: float = 1.0, hold: int = 2, max_frames: Optional[int] = None,
+                     referee: str = "rules", facts: Optional[Facts] = None, progress: bool = False):
+    """A recorded game -> (VideoReading, [(Event or None, Reading or MjtableError)]): one entry for each hand
+    laid down on it, from the moment a seat's winning tile settles (the Event: its frame and time) until it goes
+    away or another winning tile settles there, reviewed on the table as it lay last; a hand that cannot be
+    reviewed gets its error instead. A video where no winning tile ever settles gives one entry, the settled
+    table at the end (event None), as ``read_video`` reviews it. InputError (exit 3) for a file that is not a
+    readable video, UnreadableError (4) when no sampled frame could be read."""
+    from mjtable.errors import MjtableError
+
+    from .layout import Layout
+    from .video import watch
+    check_rules(rules, profile)
+    showing: dict[str, list] = {}           # seat -> [the event its winning tile settled, the table since]
+    laid: list[list] = []
+
+    def settled(changes, table: TableState) -> None:
+        tile = {p.seat: p.winning_tile for p in table.players}
+        new = {e.seat: e for e in changes if e.field == "winning_tile" and tile.get(e.seat) is not None}
+        for seat in list(showing):
+            if tile.get(seat) is None or seat in new:     # the hand went away, or another one lies there now
+                laid.append(showing.pop(seat))
+            else:
+                showing[seat][1] = table
+        for seat, e in new.items():
+            showing[seat] = [e, table]
+
+    rd = watch(path, detector, every=every, hold=hold, kind=kind, max_frames=max_frames, rules=rules,
+               progress=progress, on_settled=settled)
+    if rd.read == 0:
+        why = rd.skipped[0][1] if rd.skipped else "no frame"
+        raise UnreadableError(f"nothing read on {rd.sampled} sampled frame(s) of {path}: {why}")
+    laid.extend(showing.values())
+    hands = sorted(laid, key=lambda et: (et[0].frame, et[0].seat)) or [(None, rd.table)]
+    out = []
+    for e, table in hands:
+        try:
+            out.append((e, review(table, sit, rules, profile, Layout(table, [], rd.kind, 0.0), referee, facts)))
+        except MjtableError as err:
+            out.append((e, err))
+    return rd, out
 
 
 def table_from_hand(hand: Hand) -> TableState:

@@ -382,8 +382,11 @@ class Settler:
 
 def watch(path, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
           max_frames: Optional[int] = None, on_event: Optional[Callable[[Event], None]] = None,
-          rules: str = "mcr", progress: bool = False) -> VideoReading:
-    """Read a video: sample frames, detect, parse, settle. ``detector`` has ``detect(img, kind)``."""
+          rules: str = "mcr", progress: bool = False,
+          on_settled: Optional[Callable[[list[Event], TableState], None]] = None) -> VideoReading:
+    """Read a video: sample frames, detect, parse, settle. ``detector`` has ``detect(img, kind)``.
+    ``on_event`` hears each settled change; ``on_settled`` hears, after each frame that settled a change, that
+    frame's changes and the whole settled table as it stands then."""
     from .pipeline import decide_view, locate
     decide_view([], kind)                       # refuses an unknown kind before any frame is read
     settler = Settler(hold)
@@ -404,9 +407,12 @@ def watch(path, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
         kind = reading.kind = view.kind        # decided on the first frame with tiles, then told to the detector
         reading.ms.append((time.perf_counter() - t0) * 1000)
         reading.read += 1
-        for e in settler.update(i, t, view.layout.table):
+        changes = settler.update(i, t, view.layout.table)
+        for e in changes:
             events.append(e)
             if on_event is not None:
                 on_event(e)
+        if changes and on_settled is not None:
+            on_settled(changes, settler.table(rules))
     reading.table = settler.table(rules)
     return reading
