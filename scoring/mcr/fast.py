@@ -8,15 +8,15 @@ and counts it, keeping each suit's base-5 key; the readings come from the per-su
 they depend on). Then, on one context object reused for every reading:
 
 * the predicates of the ``tiles`` group run once per form (they read the tile counts, the same for every reading),
-  those of ``situation`` once per hand, those of ``sets``, ``winds`` and ``waits`` per reading;
-* the fans found go through the 不计 lists once per distinct combination of fans found (``_AFTER``, a table keyed
-  on the fans, which new hands share: about 1,500 combinations cover 100,000 random hands);
+  those of ``situation`` once per hand, those of ``sets``, ``winds`` and ``waits`` per reading, each only if the
+  reading meets its row's ``needs`` and ``forms`` (``fantable``);
+* the fans found go through the 不计 lists once per distinct combination of fans found (``_Plan.after``, a table keyed
+  on the fans, which new hands share: 100,000 random hands make under 800 combinations);
 * the reading with the highest total is kept, the first of equal ones, as in ``engine``.
 
-Anything else — input that is not plain, a hand that fails a check (the reference path then gives every
-reason), profiles not in ``PROFILES``' set of plain ones are all scored — goes to ``engine.score`` unchanged, so
-both paths give the same ``ScoreResult``; ``tests/test_mcr_fast.py`` compares them on random hands under every
-profile.
+Anything else (input that is not plain, a hand that fails a check: the reference path then gives every reason,
+a profile whose predicates read the whole hand) goes to ``engine.score`` unchanged, so both paths give the same
+``ScoreResult``; ``tests/test_mcr_fast.py`` compares them on random hands under every profile.
 """
 from __future__ import annotations
 
