@@ -21,6 +21,7 @@ a profile whose predicates read the whole hand) goes to ``engine.score`` unchang
 from __future__ import annotations
 
 from dataclasses import fields
+from itertools import compress
 from operator import attrgetter
 
 from .. import tiles as T
@@ -33,6 +34,7 @@ from .shapes import (CHOW_SET, ORPHANS, PUNG_SET, Candidate, _honors_knitted, _k
                      _thirteen_orphans, regular_from_keys)
 
 _CACHE_LIMIT = 1 << 15
+_TILES = range(34)
 _R5 = tuple(5 ** (t % 9) if t < 27 else 0 for t in range(34))
 _SUIT = tuple(t // 9 for t in range(34))
 _SOURCES = frozenset(("left", "across", "right"))
@@ -228,7 +230,7 @@ def _fast(hand, prof: Profile):
     c.counts = counts
     c.standing = standing
     c.notes = notes
-    c.kinds = frozenset(t for t in range(34) if counts[t])
+    c.kinds = frozenset(compress(_TILES, counts))
     c.flags = flags
     c.flags_key = flags_key
     c.n_claimed = n_claimed
