@@ -6,6 +6,9 @@ freshly generated hands (a new seed each run unless ``--seed`` is given; the see
 * Whole process: the hands are written as JSON lines (``mjtable.scoring.jsonio`` notation form); ``mjtable batch``
   and ``scripts/mcr_gb_batch.py`` (pymahjonggb in a plain Python process that reads the same file) each run as a
   new process, alternately, ``--runs`` times; the best and the median wall time are printed and their ratio.
+  Both run with a bytecode cache, as an installed package has one (``PYTHONDONTWRITEBYTECODE`` is dropped and
+  ``PYTHONPYCACHEPREFIX`` points into a temporary folder; one untimed run of each fills it), so that neither pays
+  for compiling its sources on every start; ``--no-bytecode-cache`` keeps the environment as it is.
 * In process: ``mjtable.scoring.mcr.score`` on ``Hand`` objects and pymahjonggb's ``MahjongFanCalculator`` on its
   prebuilt arguments, over the same ``--hands`` hands, one thread; hands/s and the ratio.
 
@@ -87,8 +90,12 @@ def _ref(kw):
     return sum(v * n for v, n, _, _ in fans), {en: n for _, n, _, en in fans}
 
 
-def whole_process(hands, runs: int) -> tuple:
+def whole_process(hands, runs: int, bytecode_cache: bool = True) -> tuple:
     folder = tempfile.mkdtemp(prefix="bench_mcr_")
+    env = dict(os.environ)
+    if bytecode_cache:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(folder, "pycache")
     try:
         path = os.path.join(folder, "hands.jsonl")
         with open(path, "w", encoding="utf-8") as f:
@@ -99,12 +106,13 @@ def whole_process(hands, runs: int) -> tuple:
         gb_cmd = [sys.executable, GB_BATCH, path]
         times = {"mine": [], "gb": []}
         outs = {}
-        for _ in range(runs):
+        for run in range(runs + bytecode_cache):
             for name, cmd in (("gb", gb_cmd), ("mine", mine_cmd)):
                 with open(path, "rb") as stdin:
                     t0 = time.perf_counter()
-                    p = subprocess.run(cmd, stdin=stdin, capture_output=True)
-                    times[name].append(time.perf_counter() - t0)
+                    p = subprocess.run(cmd, stdin=stdin, capture_output=True, env=env)
+                    if run >= bytecode_cache:           # the first run fills the bytecode cache
+                        times[name].append(time.perf_counter() - t0)
                 if p.returncode != 0:
                     raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.decode()[-2000:]}")
                 outs[name] = p.stdout.decode("utf-8")
@@ -142,6 +150,9 @@ def main() -> int:
     ap.add_argument("--process-hands", type=int, default=1000)
     ap.add_argument("--hands", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=5, help="whole-process runs of each engine (alternating)")
+    ap.add_argument("--no-bytecode-cache", action="store_true",
+                    help="run the processes in the environment as it is (sources compiled on every start if "
+                         "PYTHONDONTWRITEBYTECODE is set)")
     a = ap.parse_args()
     seed = secrets.randbelow(2 ** 31) if a.seed is None else a.seed
     print(f"seed {seed} (hands of seed and seed + 1 are new to every test and table; "
@@ -149,10 +160,11 @@ def main() -> int:
     bad = 0
 
     hands = fresh_hands(a.process_hands, seed)
-    times, diff = whole_process(hands, a.runs)
+    times, diff = whole_process(hands, a.runs, not a.no_bytecode_cache)
     best = {k: min(v) for k, v in times.items()}
     med = {k: statistics.median(v) for k, v in times.items()}
-    print(f"\nwhole process, {len(hands):,} hands, {a.runs} runs each: best / median wall time")
+    print(f"\nwhole process, {len(hands):,} hands, {a.runs} runs each: best / median wall time "
+          f"({'with' if not a.no_bytecode_cache else 'environment as it is, maybe without'} a bytecode cache)")
     print(f"  pymahjonggb (scripts/mcr_gb_batch.py)  {best['gb']:6.3f} s / {med['gb']:6.3f} s")
     print(f"  mjtable batch                          {best['mine']:6.3f} s / {med['mine']:6.3f} s")
     print(f"  ratio pymahjonggb / mjtable            {best['gb'] / best['mine']:6.2f}   / {med['gb'] / med['mine']:6.2f}"
