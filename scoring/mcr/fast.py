@@ -10,8 +10,7 @@ they depend on). Then, on one context object reused for every reading:
 * the predicates of the ``tiles`` group run once per form (they read the tile counts, the same for every reading),
   those of ``situation`` once per hand, those of ``sets``, ``winds`` and ``waits`` per reading, each only if the
   reading meets its row's ``needs`` and ``forms`` (``fantable``);
-* the fans found go through the 不计 lists once per distinct combination of fans found (``_Plan.after``, a table keyed
-  on the fans, which new hands share: 100,000 random hands make under 800 combinations);
+* the fans found go through the 不计 lists, taken from the highest fan found down (``_after``);
 * the reading with the highest total is kept, the first of equal ones, as in ``engine``.
 
 Anything else (input that is not plain, a hand that fails a check: the reference path then gives every reason,
@@ -28,13 +27,15 @@ from .. import tiles as T
 from ..hand import CHOW, KONG, Meld, Situation
 from ..result import ScoreResult
 from . import engine, fans_situation
-from .engine import MIN_POINTS, ROWS, _apply_excludes, _describe, _fan_hits, _fan_items, _hit, _implied, _plan, _points
+from .engine import _ORDER, MIN_POINTS, ROWS, _describe, _fan_hits, _fan_items, _hit, _implied, _plan, _points
 from .profiles import Profile, get_profile
 from .shapes import (CHOW_SET, ORPHANS, PUNG_SET, Candidate, _honors_knitted, _knitted_straight, _seven_pairs,
                      _thirteen_orphans, regular_from_keys)
 
 _CACHE_LIMIT = 1 << 15
 _TILES = range(34)
+_VALUE = {r.id: r.value for r in ROWS.values()}
+_CHICKEN = (ROWS["chicken_hand"].value, (("chicken_hand", 1),), False)
 _R5 = tuple(5 ** (t % 9) if t < 27 else 0 for t in range(34))
 _SUIT = tuple(t // 9 for t in range(34))
 _SOURCES = frozenset(("left", "across", "right"))
@@ -63,12 +64,12 @@ _GROUPS = ("tiles", "sets", "winds", "waits")
 class _Plan:
     """A profile's predicates by group and its 不计 lists (``engine._plan``), with tables keyed on few values: the
     predicates that can score for a reading's form and numbers of chows, pungs, kongs and concealed pungs (their
-    rows' ``needs`` and ``forms``), the Situation flag checks and the situation group's result, and the results
-    after the 不计 lists per combination of fans found."""
-    __slots__ = ("prof", "rows", "situation", "excl", "after", "flags", "chosen", "sit_found")
+    rows' ``needs`` and ``forms``), the Situation flag checks and the situation group's result."""
+    __slots__ = ("prof", "rows", "situation", "excl", "flags", "chosen", "sit_found")
 
     def __init__(self, prof: Profile):
-        groups, self.excl = _plan(prof)
+        groups, excl = _plan(prof)
+        self.excl = dict(excl)
         by = dict(groups)
         self.prof = prof
         self.situation = by.pop("situation", ())
@@ -79,7 +80,6 @@ class _Plan:
         if any(needs != (0, 0, 0, 0) for _, _, needs, _ in self.rows[0] + tuple(
                 (fid, p, ROWS[fid].needs, ()) for fid, p in self.situation)):
             raise ValueError("fast path: tiles and situation predicates are run once per form / hand: no needs")
-        self.after: dict = {}
         self.flags: dict = {}
         self.chosen: dict = {}
         self.sit_found: dict = {}
@@ -99,8 +99,33 @@ _PLANS: dict = {}
 
 def clear_caches() -> None:
     for p in _PLANS.values():
-        for d in (p.after, p.flags, p.chosen, p.sit_found):
+        for d in (p.flags, p.chosen, p.sit_found):
             d.clear()
+
+
+def _after(found: list, excl: dict) -> tuple:
+    """``(points, fan items in table order, 字一色 or 混幺九 counted)`` after the 不计 lists: the fans found are taken
+    from the highest down, and a fan still counted when its turn comes cancels its list (``engine._apply_excludes``
+    walks the whole table in the same order; only the fans found can cancel anything)."""
+    got = dict(found)
+    order = sorted(got, key=_ORDER.__getitem__)
+    for fid in order:
+        ex = excl.get(fid)
+        if ex is not None and fid in got:
+            for e in ex:
+                if e.__class__ is str:
+                    got.pop(e, None)
+                else:
+                    k, n = e
+                    if k in got:
+                        got[k] -= n
+                        if got[k] <= 0:
+                            del got[k]
+    if not got:
+        return _CHICKEN
+    items = tuple((k, got[k]) for k in order if k in got)
+    return (sum(_VALUE[k] * n for k, n in items), items,
+            "all_honors" in got or "all_terminals_and_honors" in got)
 
 
 def _run(preds, c, out: list) -> None:
@@ -249,7 +274,7 @@ def _fast(hand, prof: Profile):
             plan.sit_found.clear()
         plan.sit_found[skey] = situation
     by_form: dict = {}
-    after = plan.after
+    excl = plan.excl
     implied = prof.deduct_implied_pungs
     best = None
     for i, cand in enumerate(cands):
@@ -289,15 +314,7 @@ def _fast(hand, prof: Profile):
         _run(chosen[1], c, found)
         _run(chosen[2], c, found)
         _run(chosen[3], c, found)
-        key = tuple(found)
-        got = after.get(key)
-        if got is None:
-            done = _apply_excludes(dict(found), plan.excl)
-            if len(after) > _CACHE_LIMIT:
-                after.clear()
-            got = after[key] = (_points(done), _fan_items(done),
-                                "all_honors" in done or "all_terminals_and_honors" in done)
-        pts, items, honours = got
+        pts, items, honours = _after(found, excl)
         if implied and honours:
             done = dict(items)
             n = _implied(c.pungs, sit, done)

@@ -12,7 +12,7 @@ every vector. If the file is missing, the bitmap is built at the first import (a
 
 ``splits(base, key)`` lists a complete suit's readings, as the first-tile recursion of ``shapes`` finds them
 (pair rank ascending, then a pung before a chow at each tile), with tile ids offset by ``base``; it is computed on
-first use per key (at most the table's size).
+first use per key (at most the table's size), by a recursion that enters only branches the bitmap says complete.
 """
 from __future__ import annotations
 
@@ -82,29 +82,30 @@ def complete(k: int) -> bool:
     return (BITS[k >> 3] >> (k & 7)) & 1 == 1
 
 
-def _sets_only(c: list, i: int, base: int, acc: list, out: list) -> None:
-    """All ways to split the 9 counts ``c`` from rank ``i`` on into sets (first-tile recursion, no duplicates)."""
-    while i < 9 and c[i] == 0:
-        i += 1
-    if i == 9:
+_CHOW = tuple(RANK[i] + RANK[i + 1] + RANK[i + 2] for i in range(7))
+
+
+def _sets_of(k: int, i: int, base: int, acc: list, out: list) -> None:
+    """All ways to split the suit with key ``k`` (sets only, lower ranks than ``i`` empty) into sets, in the
+    first-tile recursion's order (a pung before a chow at the lowest tile); a branch whose rest the bitmap says
+    cannot split is not entered."""
+    if not k:
         out.append(tuple(acc))
         return
-    if c[i] >= 3:
-        c[i] -= 3
-        acc.append((PUNG_SET, base + i))
-        _sets_only(c, i, base, acc, out)
-        acc.pop()
-        c[i] += 3
-    if i <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        acc.append((CHOW_SET, base + i))
-        _sets_only(c, i, base, acc, out)
-        acc.pop()
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
+    while not k // RANK[i] % 5:
+        i += 1
+    if k // RANK[i] % 5 >= 3:
+        j = k - 3 * RANK[i]
+        if (BITS[j >> 3] >> (j & 7)) & 1:
+            acc.append((PUNG_SET, base + i))
+            _sets_of(j, i, base, acc, out)
+            acc.pop()
+    if i <= 6 and k // RANK[i + 1] % 5 and k // RANK[i + 2] % 5:
+        j = k - _CHOW[i]
+        if (BITS[j >> 3] >> (j & 7)) & 1:
+            acc.append((CHOW_SET, base + i))
+            _sets_of(j, i, base, acc, out)
+            acc.pop()
 
 
 _SPLITS: dict = {}
@@ -114,20 +115,18 @@ def splits(base: int, k: int) -> tuple:
     """``((pair tile or None, sets), ...)`` for a complete suit (``complete(k)``) starting at tile ``base``."""
     got = _SPLITS.get((base, k))
     if got is None:
-        c = [k // RANK[r] % 5 for r in range(9)]
         out: list = []
-        if sum(c) % 3 == 0:
+        if sum(k // RANK[r] % 5 for r in range(9)) % 3 == 0:
             found: list = []
-            _sets_only(c, 0, base, [], found)
-            out = [(None, s) for s in found]
+            _sets_of(k, 0, base, [], found)
+            out = [(None, x) for x in found]
         else:
             for p in range(9):
-                if c[p] >= 2:
-                    c[p] -= 2
+                j = k - 2 * RANK[p]
+                if k // RANK[p] % 5 >= 2 and (BITS[j >> 3] >> (j & 7)) & 1:
                     found = []
-                    _sets_only(c, 0, base, [], found)
-                    c[p] += 2
-                    out += [(base + p, s) for s in found]
+                    _sets_of(j, 0, base, [], found)
+                    out += [(base + p, x) for x in found]
         got = _SPLITS[(base, k)] = tuple(out)
     return got
 
