@@ -167,8 +167,8 @@ def main() -> int:
           f"({'with' if not a.no_bytecode_cache else 'environment as it is, maybe without'} a bytecode cache)")
     print(f"  pymahjonggb (scripts/mcr_gb_batch.py)  {best['gb']:6.3f} s / {med['gb']:6.3f} s")
     print(f"  mjtable batch                          {best['mine']:6.3f} s / {med['mine']:6.3f} s")
-    print(f"  ratio pymahjonggb / mjtable            {best['gb'] / best['mine']:6.2f}   / {med['gb'] / med['mine']:6.2f}"
-          "   (>= 1: mjtable faster)")
+    ratio_best, ratio_med = best["gb"] / best["mine"], med["gb"] / med["mine"]
+    print(f"  ratio pymahjonggb / mjtable            {ratio_best:6.2f}   / {ratio_med:6.2f}   (>= 1: mjtable faster)")
     print(f"  results: {dict(sorted(diff.items()))}")
     bad += diff["other"]
 
