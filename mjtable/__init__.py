@@ -12,14 +12,20 @@ generator). Errors derive from ``mjtable.MjtableError`` and carry the CLI's ``ex
 """
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version as _version
-
 from .errors import MjtableError
 
-try:
-    __version__ = _version("mjtable")
-except PackageNotFoundError:      # imported from a checkout that was never installed
-    __version__ = "0+unknown"
+
+def __getattr__(name: str):
+    """``__version__`` is looked up on first use (importlib.metadata costs a process start 10-20 ms)."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            v = version("mjtable")
+        except PackageNotFoundError:      # imported from a checkout that was never installed
+            v = "0+unknown"
+        globals()["__version__"] = v
+        return v
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["__version__", "MjtableError", "read", "score"]
 

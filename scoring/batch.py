@@ -24,7 +24,8 @@ import re
 import sys
 
 from .engines import EngineUnavailable, engine
-from .jsonio import RULES, JsonInputError, hand_from_dict, hand_to_dict, result_to_dict
+from .jsonio import RULES, JsonInputError, hand_from_dict, result_to_dict
+from .notation import format_hand
 from .situation import SituationError
 from .situation import check as check_situation
 
@@ -58,7 +59,7 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
             raise JsonInputError("impossible hand: " + "; ".join(res.problems))
         out = {"id": ident} if ident is not None else {}
         out["line"] = line_no
-        out["hand"] = hand_to_dict(hand)["hand"]
+        out["hand"] = format_hand(hand)
         out.update(result_to_dict(res))
         return out
     except JsonInputError as e:
@@ -99,9 +100,12 @@ def _error(line_no: int, message: str, ident) -> dict:
 
 def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None) -> int:
     """Score every line of ``in_stream`` into ``out_stream``; returns the number of error lines."""
-    from tqdm import tqdm
+    lines = in_stream
+    if sys.stderr.isatty():          # a progress bar only for a person watching (tqdm's disable=None rule)
+        from tqdm import tqdm
+        lines = tqdm(in_stream, desc="hands", unit="line", leave=False)
     errors = 0
-    for n, line in enumerate(tqdm(in_stream, desc="hands", unit="line", disable=None, leave=False), 1):
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         text, failed = to_json_line(score_line(line, n, rules, profile))

@@ -161,7 +161,7 @@ def situation_from_dict(d: dict, base: Situation | None = None) -> Situation:
             changes[k] = _wind(d[k], k)
     if d.get("void_suit") is not None:
         changes["void_suit"] = _void(d["void_suit"])
-    return replace(s, **changes)
+    return Situation(**changes) if base is None else replace(s, **changes)
 
 
 def hand_from_dict(d: dict) -> tuple[Hand, str, str]:

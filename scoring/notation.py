@@ -121,6 +121,9 @@ def format_meld(m: Meld) -> str:
     return f"[{format_tiles(m.tiles)}{mark}{'+' if m.added else ''}]"
 
 
+_MELDS: dict = {}      # meld notation -> Meld (immutable, shared)
+
+
 def parse_hand(text: str, situation: Situation | None = None) -> Hand:
     """Parse the hand notation described in the module docstring."""
     _check_length(text)
@@ -130,7 +133,12 @@ def parse_hand(text: str, situation: Situation | None = None) -> Hand:
     winning = None
     for tok in text.split():
         if tok.startswith("["):
-            melds.append(parse_meld(tok))
+            m = _MELDS.get(tok)
+            if m is None:
+                m = parse_meld(tok)
+                if len(_MELDS) < 4096:          # a few hundred distinct melds exist: a bounded table of them
+                    _MELDS[tok] = m
+            melds.append(m)
         elif tok.startswith("+"):
             ts = parse_tiles(tok[1:])
             if len(ts) != 1 or T.is_flower(ts[0]):

@@ -5,8 +5,18 @@
 
 See README.md in this folder for the design and the documented profile differences.
 """
-from .engine import FAN_TABLE, MIN_POINTS, clear_caches, evaluate, is_winning_shape, score, waits
+from .engine import FAN_TABLE, MIN_POINTS, evaluate, is_winning_shape, waits
+from .fast import score
+from . import engine as _engine, fast as _fast
 from .profiles import PROFILES, Profile, UnknownProfile, get_profile
+
+
+
+def clear_caches() -> None:
+    """Free every cache and table the scorers filled (each is bounded)."""
+    _engine.clear_caches()
+    _fast.clear_caches()
+
 
 __all__ = ["score", "FAN_TABLE", "PROFILES", "Profile", "UnknownProfile", "get_profile", "is_winning_shape",
            "waits", "evaluate", "MIN_POINTS", "clear_caches"]

@@ -113,7 +113,7 @@ _best = _ResultCache(1 << 15)
 
 def clear_caches() -> None:
     """Free every cache of the engine (each is bounded: about 32k entries)."""
-    for f in (shapes.candidates, shapes.regular_waits, shapes.seven_pairs_waits, shapes.all_waits,
+    for f in (shapes.candidates, shapes.all_waits,
               fans_chows.chow_combo, fans_pungs.pung_combo, _tiles, _flowers_ok, _structure):
         f.cache_clear()
     for p in _PLANS.values():
@@ -121,7 +121,7 @@ def clear_caches() -> None:
             cache.clear()
         p.after.clear()
         p.flags.clear()
-    for d in (_IDS, _SIT_IDS, _FANS):
+    for d in (_IDS, _SIT_IDS, _FANS, _TEXTS):
         d.clear()
     _best.cache_clear()
 
@@ -280,6 +280,18 @@ def _group_text(tiles) -> str:
     return "".join(str(t % 9 + 1) for t in tiles) + _SUIT[tiles[0] // 9]
 
 
+_TEXTS: dict = {}           # set, pair, meld or winning tile -> its notation (a bounded table of small strings)
+
+
+def _text(key, make) -> str:
+    got = _TEXTS.get(key)
+    if got is None:
+        if len(_TEXTS) > _CACHE_LIMIT:
+            _TEXTS.clear()
+        got = _TEXTS[key] = make()
+    return got
+
+
 def _describe(cand, melds, concealed, win) -> str:
     """The chosen reading in notation, e.g. ``123m 456p 789s 111z 55m [345m<] +5m``."""
     parts = []
@@ -287,13 +299,16 @@ def _describe(cand, melds, concealed, win) -> str:
         if cand.form == "knitted_straight":
             parts.append(format_tiles(cand.knit) + "(组合龙)")
         for kind, t in cand.sets:
-            parts.append(_group_text((t, t + 1, t + 2) if kind == CHOW_SET else (t, t, t)))
-        parts.append(_group_text((cand.pair, cand.pair)))
+            parts.append(_text((kind, t), lambda: _group_text((t, t + 1, t + 2) if kind == CHOW_SET else (t, t, t))))
+        p = cand.pair
+        parts.append(_text(("pair", p), lambda: _group_text((p, p))))
     else:
         label = {"seven_pairs": "七对", "thirteen_orphans": "十三幺", "honors_knitted": "全不靠"}[cand.form]
         parts.append(format_tiles(sorted(concealed + (win,))) + f"({label})")
-    parts += [format_meld(m) for m in melds]
-    return " ".join(parts) + " +" + T.code(win)
+    for m in melds:
+        parts.append(_text((m.kind, m.tile, m.concealed, m.source, m.added), lambda: format_meld(m)))
+    parts.append(_text(("win", win), lambda: " +" + T.code(win)))
+    return " ".join(parts[:-1]) + parts[-1]
 
 
 class _Tiles:

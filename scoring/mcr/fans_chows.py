@@ -141,75 +141,81 @@ def chow_combo(chows: tuple, pair) -> dict:
 
 
 def _combo(c, fid):
-    return chow_combo(c.chows, c.pair).get(fid, 0) if c.form == "regular" and c.chows else 0
+    got = c.cache.get("chow_combo")            # once per reading: most chow fans ask
+    if got is None:
+        got = c.cache["chow_combo"] = chow_combo(c.chows, c.pair) if c.form == "regular" and c.chows else {}
+    return got.get(fid, 0)
 
 
 @fan(13, "pure_terminal_chows", "一色双龙会", "Pure Terminal Chows", 64,
      ("all_chows", "seven_pairs", "full_flush", "pure_double_chow", "two_terminal_chows", "one_voided_suit",
-      "no_honors"), group="sets")
+      "no_honors"), group="sets", needs={"chows": 4})
 def pure_terminal_chows(c):
     """One suit: 123, 123, 789, 789 and a pair of 5."""
     return _combo(c, "pure_terminal_chows")
 
 
 @fan(14, "quadruple_chow", "一色四同顺", "Quadruple Chow", 48,
-     ("pure_triple_chow", "pure_shifted_pungs", "pure_double_chow", "tile_hog", "seven_pairs"), group="sets")
+     ("pure_triple_chow", "pure_shifted_pungs", "pure_double_chow", "tile_hog", "seven_pairs"),
+     group="sets", needs={"chows": 4})
 def quadruple_chow(c):
     """Four identical chows."""
     return _combo(c, "quadruple_chow")
 
 
-@fan(16, "four_pure_shifted_chows", "一色四步高", "Four Pure Shifted Chows", 32, ("pure_shifted_chows",), group="sets")
+@fan(16, "four_pure_shifted_chows", "一色四步高", "Four Pure Shifted Chows", 32, ("pure_shifted_chows",),
+     group="sets", needs={"chows": 4})
 def four_pure_shifted_chows(c):
     """Four chows of one suit, each one (or each two) higher than the last."""
     return _combo(c, "four_pure_shifted_chows")
 
 
 @fan(23, "pure_triple_chow", "一色三同顺", "Pure Triple Chow", 24, ("pure_shifted_pungs", "pure_double_chow"),
-     group="sets")
+     group="sets", needs={"chows": 3})
 def pure_triple_chow(c):
     """Three identical chows."""
     return _combo(c, "pure_triple_chow")
 
 
-@fan(28, "pure_straight", "清龙", "Pure Straight", 16, ("short_straight",), group="sets")
+@fan(28, "pure_straight", "清龙", "Pure Straight", 16, ("short_straight",), group="sets", needs={"chows": 3})
 def pure_straight(c):
     """123, 456, 789 of one suit."""
     return _combo(c, "pure_straight")
 
 
 @fan(29, "three_suited_terminal_chows", "三色双龙会", "Three-Suited Terminal Chows", 16,
-     ("mixed_double_chow", "two_terminal_chows", "no_honors", "all_chows"), group="sets")
+     ("mixed_double_chow", "two_terminal_chows", "no_honors", "all_chows"), group="sets", needs={"chows": 4})
 def three_suited_terminal_chows(c):
     """123 and 789 in two suits, a pair of 5 in the third."""
     return _combo(c, "three_suited_terminal_chows")
 
 
-@fan(30, "pure_shifted_chows", "一色三步高", "Pure Shifted Chows", 16, group="sets")
+@fan(30, "pure_shifted_chows", "一色三步高", "Pure Shifted Chows", 16, group="sets", needs={"chows": 3})
 def pure_shifted_chows(c):
     """Three chows of one suit, each one (or each two) higher than the last."""
     return _combo(c, "pure_shifted_chows")
 
 
-@fan(39, "mixed_straight", "花龙", "Mixed Straight", 8, group="sets")
+@fan(39, "mixed_straight", "花龙", "Mixed Straight", 8, group="sets", needs={"chows": 3})
 def mixed_straight(c):
     """123, 456, 789 in three different suits."""
     return _combo(c, "mixed_straight")
 
 
-@fan(41, "mixed_triple_chow", "三色三同顺", "Mixed Triple Chow", 8, ("mixed_double_chow",), group="sets")
+@fan(41, "mixed_triple_chow", "三色三同顺", "Mixed Triple Chow", 8, ("mixed_double_chow",), group="sets", needs={"chows": 3})
 def mixed_triple_chow(c):
     """The same chow in all three suits."""
     return _combo(c, "mixed_triple_chow")
 
 
-@fan(50, "mixed_shifted_chows", "三色三步高", "Mixed Shifted Chows", 6, group="sets")
+@fan(50, "mixed_shifted_chows", "三色三步高", "Mixed Shifted Chows", 6, group="sets", needs={"chows": 3})
 def mixed_shifted_chows(c):
     """Three chows in three suits, each one higher than the last."""
     return _combo(c, "mixed_shifted_chows")
 
 
-@fan(64, "all_chows", "平和", "All Chows", 2, ("no_honors",), group="sets")
+@fan(64, "all_chows", "平和", "All Chows", 2, ("no_honors",),
+     group="sets", needs={"chows": 1}, forms=("regular", "knitted_straight"))
 def all_chows(c):
     """Four chows and a suited pair (edge/closed/single waits do not matter). With a knitted straight, the
     fourth set being a chow counts too, unless the profile says otherwise."""
@@ -222,25 +228,25 @@ def all_chows(c):
     return 0
 
 
-@fan(70, "pure_double_chow", "一般高", "Pure Double Chow", 1, group="sets")
+@fan(70, "pure_double_chow", "一般高", "Pure Double Chow", 1, group="sets", needs={"chows": 2})
 def pure_double_chow(c):
     """Two identical chows."""
     return _combo(c, "pure_double_chow")
 
 
-@fan(71, "mixed_double_chow", "喜相逢", "Mixed Double Chow", 1, group="sets")
+@fan(71, "mixed_double_chow", "喜相逢", "Mixed Double Chow", 1, group="sets", needs={"chows": 2})
 def mixed_double_chow(c):
     """The same chow in two suits."""
     return _combo(c, "mixed_double_chow")
 
 
-@fan(72, "short_straight", "连六", "Short Straight", 1, group="sets")
+@fan(72, "short_straight", "连六", "Short Straight", 1, group="sets", needs={"chows": 2})
 def short_straight(c):
     """Two chows of one suit making six consecutive tiles."""
     return _combo(c, "short_straight")
 
 
-@fan(73, "two_terminal_chows", "老少副", "Two Terminal Chows", 1, group="sets")
+@fan(73, "two_terminal_chows", "老少副", "Two Terminal Chows", 1, group="sets", needs={"chows": 2})
 def two_terminal_chows(c):
     """123 and 789 of one suit."""
     return _combo(c, "two_terminal_chows")

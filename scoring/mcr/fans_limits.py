@@ -18,7 +18,11 @@ _TRAIT_FORMS = ("regular", "seven_pairs")
 
 
 def _suits(c):
-    return {t // 9 for t in c.kinds if t < 27}
+    """The suits present (computed once per context: four predicates ask)."""
+    s = c.cache.get("suits")
+    if s is None:
+        s = c.cache["suits"] = {t // 9 for t in c.kinds if t < 27}
+    return s
 
 
 def _has_honor(c):
@@ -32,34 +36,36 @@ def _ranks(c):
     return {t % 9 + 1 for t in c.kinds}
 
 
-@fan(3, "all_green", "绿一色", "All Green", 88, ("half_flush",), group="tiles")
+@fan(3, "all_green", "绿一色", "All Green", 88, ("half_flush",), group="tiles", forms=("regular", "seven_pairs"))
 def all_green(c):
     """Only 23468 bamboo and Green dragons (without a Green dragon it is also 清一色)."""
     return c.form in _TRAIT_FORMS and c.kinds <= GREEN
 
 
 @fan(8, "all_terminals", "清幺九", "All Terminals", 64,
-     ("all_pungs", "no_honors", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors"), group="tiles")
+     ("all_pungs", "no_honors", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors"),
+     group="tiles", forms=("regular", "seven_pairs"))
 def all_terminals(c):
     return c.form in _TRAIT_FORMS and c.kinds <= TERMINALS
 
 
 @fan(11, "all_honors", "字一色", "All Honors", 64,
      ("all_pungs", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors", "one_voided_suit"),
-     group="tiles")
+     group="tiles", forms=("regular", "seven_pairs"))
 def all_honors(c):
     return c.form in _TRAIT_FORMS and c.kinds <= HONORS
 
 
 @fan(18, "all_terminals_and_honors", "混幺九", "All Terminals and Honors", 32,
-     ("all_pungs", "outside_hand", "pung_terminals_honors"), group="tiles")
+     ("all_pungs", "outside_hand", "pung_terminals_honors"), group="tiles", forms=("regular", "seven_pairs"))
 def all_terminals_and_honors(c):
     """Only terminals and honours, with both present (all-one-kind is 清幺九 or 字一色)."""
     return (c.form in _TRAIT_FORMS and c.kinds <= (TERMINALS | HONORS)
             and not c.kinds <= TERMINALS and not c.kinds <= HONORS)
 
 
-@fan(21, "all_even_pungs", "全双刻", "All Even Pungs", 24, ("all_pungs", "all_simples", "no_honors"), group="sets")
+@fan(21, "all_even_pungs", "全双刻", "All Even Pungs", 24, ("all_pungs", "all_simples", "no_honors"),
+     group="sets", needs={"pungs": 4}, forms=("regular",))
 def all_even_pungs(c):
     """Four pungs and a pair, all of 2, 4, 6 or 8."""
     return (c.form == "regular" and len(c.pungs) == 4
@@ -72,8 +78,19 @@ def full_flush(c):
 
 
 def _range_fan(c):
+    """The number-range fan of the tiles, if any (computed once per context: five predicates ask)."""
     if c.form not in _TRAIT_FORMS:
         return None
+    got = c.cache.get("range", _UNSET)
+    if got is _UNSET:
+        got = c.cache["range"] = _range_kind(c)
+    return got
+
+
+_UNSET = object()
+
+
+def _range_kind(c):
     r = _ranks(c)
     if r is None:
         return None
@@ -86,25 +103,28 @@ def _range_fan(c):
     return None
 
 
-@fan(25, "upper_tiles", "全大", "Upper Tiles", 24, ("no_honors", "upper_four"), group="tiles")
+@fan(25, "upper_tiles", "全大", "Upper Tiles", 24, ("no_honors", "upper_four"),
+     group="tiles", forms=("regular", "seven_pairs"))
 def upper_tiles(c):
     """Only 7, 8 and 9."""
     return _range_fan(c) == "upper_tiles"
 
 
-@fan(26, "middle_tiles", "全中", "Middle Tiles", 24, ("no_honors", "all_simples"), group="tiles")
+@fan(26, "middle_tiles", "全中", "Middle Tiles", 24, ("no_honors", "all_simples"),
+     group="tiles", forms=("regular", "seven_pairs"))
 def middle_tiles(c):
     """Only 4, 5 and 6."""
     return _range_fan(c) == "middle_tiles"
 
 
-@fan(27, "lower_tiles", "全小", "Lower Tiles", 24, ("no_honors", "lower_four"), group="tiles")
+@fan(27, "lower_tiles", "全小", "Lower Tiles", 24, ("no_honors", "lower_four"),
+     group="tiles", forms=("regular", "seven_pairs"))
 def lower_tiles(c):
     """Only 1, 2 and 3."""
     return _range_fan(c) == "lower_tiles"
 
 
-@fan(31, "all_five", "全带五", "All Five", 16, ("all_simples", "no_honors"), group="sets")
+@fan(31, "all_five", "全带五", "All Five", 16, ("all_simples", "no_honors"), group="sets", forms=("regular",))
 def all_five(c):
     """Every set and the pair contain a 5."""
     if c.form != "regular":
@@ -121,19 +141,20 @@ def all_five(c):
     return 1
 
 
-@fan(36, "upper_four", "大于五", "Upper Four", 12, ("no_honors",), group="tiles")
+@fan(36, "upper_four", "大于五", "Upper Four", 12, ("no_honors",), group="tiles", forms=("regular", "seven_pairs"))
 def upper_four(c):
     """Only 6 to 9 (with a 6)."""
     return _range_fan(c) == "upper_four"
 
 
-@fan(37, "lower_four", "小于五", "Lower Four", 12, ("no_honors",), group="tiles")
+@fan(37, "lower_four", "小于五", "Lower Four", 12, ("no_honors",), group="tiles", forms=("regular", "seven_pairs"))
 def lower_four(c):
     """Only 1 to 4 (with a 4)."""
     return _range_fan(c) == "lower_four"
 
 
-@fan(40, "reversible_tiles", "推不倒", "Reversible Tiles", 8, ("one_voided_suit",), group="tiles")
+@fan(40, "reversible_tiles", "推不倒", "Reversible Tiles", 8, ("one_voided_suit",),
+     group="tiles", forms=("regular", "seven_pairs"))
 def reversible_tiles(c):
     """Only tiles that look the same upside down: 1234589 dots, 245689 bamboo, White dragon."""
     return c.form in _TRAIT_FORMS and c.kinds <= REVERSIBLE
@@ -150,7 +171,7 @@ def all_types(c):
     return len(_suits(c)) == 3 and not c.kinds.isdisjoint(WINDS) and not c.kinds.isdisjoint(DRAGONS)
 
 
-@fan(56, "outside_hand", "全带幺", "Outside Hand", 4, group="sets")
+@fan(56, "outside_hand", "全带幺", "Outside Hand", 4, group="sets", forms=("regular",))
 def outside_hand(c):
     """Every set and the pair contain a terminal or an honour."""
     if c.form != "regular":
@@ -172,10 +193,10 @@ def tile_hog(c):
     """Four copies of a tile used without declaring a kong (once per such tile)."""
     if c.form == "knitted_straight" and not c.prof.knitted_tile_hog:
         return 0
-    return sum(1 for n in c.counts if n == 4) - c.n_kongs
+    return c.counts.count(4) - c.n_kongs
 
 
-@fan(69, "all_simples", "断幺", "All Simples", 2, ("no_honors",), group="tiles")
+@fan(69, "all_simples", "断幺", "All Simples", 2, ("no_honors",), group="tiles", forms=("regular", "seven_pairs"))
 def all_simples(c):
     return c.form in _TRAIT_FORMS and c.kinds.isdisjoint(TERMINALS | HONORS)
 

@@ -87,7 +87,10 @@ def pung_combo(pungs: tuple) -> dict:
 
 
 def _combo(c, fid):
-    return pung_combo(c.pungs).get(fid, 0) if len(c.pungs) >= 2 else 0
+    got = c.cache.get("pung_combo")            # once per reading: most pung fans ask
+    if got is None:
+        got = c.cache["pung_combo"] = pung_combo(c.pungs) if len(c.pungs) >= 2 else {}
+    return got.get(fid, 0)
 
 
 def _n_winds(c):
@@ -96,13 +99,14 @@ def _n_winds(c):
 
 @fan(1, "big_four_winds", "大四喜", "Big Four Winds", 88,
      ("prevalent_wind", "seat_wind", "big_three_winds", "all_pungs", "pung_terminals_honors", "one_voided_suit"),
-     group="sets")
+     group="sets", needs={"pungs": 4})
 def big_four_winds(c):
     """Pungs of all four winds."""
     return _combo(c, "big_four_winds")
 
 
-@fan(2, "big_three_dragons", "大三元", "Big Three Dragons", 88, ("dragon_pung", "two_dragons_pungs"), group="sets")
+@fan(2, "big_three_dragons", "大三元", "Big Three Dragons", 88, ("dragon_pung", "two_dragons_pungs"),
+     group="sets", needs={"pungs": 3})
 def big_three_dragons(c):
     """Pungs of all three dragons."""
     return _combo(c, "big_three_dragons")
@@ -110,132 +114,135 @@ def big_three_dragons(c):
 
 @fan(5, "four_kongs", "四杠", "Four Kongs", 88,
      ("all_pungs", "three_kongs", "two_concealed_kongs", "two_melded_kongs", "concealed_kong", "melded_kong",
-      "single_wait"), group="sets")
+      "single_wait"), group="sets", needs={"kongs": 4})
 def four_kongs(c):
     return c.n_kongs == 4
 
 
 @fan(9, "little_four_winds", "小四喜", "Little Four Winds", 64,
-     ("big_three_winds", "pung_terminals_honors", "one_voided_suit"), group="sets")
+     ("big_three_winds", "pung_terminals_honors", "one_voided_suit"), group="sets", needs={"pungs": 3})
 def little_four_winds(c):
     """Pungs of three winds and a pair of the fourth."""
     return c.pair in WINDS and _n_winds(c) == 3
 
 
 @fan(10, "little_three_dragons", "小三元", "Little Three Dragons", 64, ("dragon_pung", "two_dragons_pungs"),
-     group="sets")
+     group="sets", needs={"pungs": 2})
 def little_three_dragons(c):
     """Pungs of two dragons and a pair of the third."""
     return c.pair in DRAGONS and sum(1 for t in c.pungs if t in DRAGONS) == 2
 
 
-@fan(12, "four_concealed_pungs", "四暗刻", "Four Concealed Pungs", 64, ("concealed_hand", "all_pungs"), group="sets")
+@fan(12, "four_concealed_pungs", "四暗刻", "Four Concealed Pungs", 64, ("concealed_hand", "all_pungs"),
+     group="sets", needs={"concealed_pungs": 4})
 def four_concealed_pungs(c):
     return c.n_concealed_pungs == 4
 
 
 @fan(15, "four_pure_shifted_pungs", "一色四节高", "Four Pure Shifted Pungs", 48,
-     ("pure_triple_chow", "pure_shifted_pungs", "pure_double_chow", "all_pungs"), group="sets")
+     ("pure_triple_chow", "pure_shifted_pungs", "pure_double_chow", "all_pungs"), group="sets", needs={"pungs": 4})
 def four_pure_shifted_pungs(c):
     """Four pungs of one suit, each one higher than the last."""
     return _combo(c, "four_pure_shifted_pungs")
 
 
 @fan(17, "three_kongs", "三杠", "Three Kongs", 32,
-     ("two_concealed_kongs", "two_melded_kongs", "concealed_kong", "melded_kong"), group="sets")
+     ("two_concealed_kongs", "two_melded_kongs", "concealed_kong", "melded_kong"), group="sets", needs={"kongs": 3})
 def three_kongs(c):
     return c.n_kongs == 3
 
 
 @fan(24, "pure_shifted_pungs", "一色三节高", "Pure Shifted Pungs", 24, ("pure_triple_chow", "pure_double_chow"),
-     group="sets")
+     group="sets", needs={"pungs": 3})
 def pure_shifted_pungs(c):
     """Three pungs of one suit, each one higher than the last."""
     return _combo(c, "pure_shifted_pungs")
 
 
-@fan(32, "triple_pung", "三同刻", "Triple Pung", 16, ("double_pung",), group="sets")
+@fan(32, "triple_pung", "三同刻", "Triple Pung", 16, ("double_pung",), group="sets", needs={"pungs": 3})
 def triple_pung(c):
     """The same number pung in all three suits."""
     return _combo(c, "triple_pung")
 
 
-@fan(33, "three_concealed_pungs", "三暗刻", "Three Concealed Pungs", 16, ("two_concealed_pungs",), group="sets")
+@fan(33, "three_concealed_pungs", "三暗刻", "Three Concealed Pungs", 16, ("two_concealed_pungs",),
+     group="sets", needs={"concealed_pungs": 3})
 def three_concealed_pungs(c):
     return c.n_concealed_pungs == 3
 
 
-@fan(38, "big_three_winds", "三风刻", "Big Three Winds", 12, group="sets")
+@fan(38, "big_three_winds", "三风刻", "Big Three Winds", 12, group="sets", needs={"pungs": 3})
 def big_three_winds(c):
     """Pungs of three winds. (Its three 幺九刻 are never counted: see ``pung_terminals_honors``; 圈风刻 and
     门风刻 may still be added, as the table says.)"""
     return _combo(c, "big_three_winds")
 
 
-@fan(42, "mixed_shifted_pungs", "三色三节高", "Mixed Shifted Pungs", 8, ("mixed_double_chow",), group="sets")
+@fan(42, "mixed_shifted_pungs", "三色三节高", "Mixed Shifted Pungs", 8, ("mixed_double_chow",),
+     group="sets", needs={"pungs": 3})
 def mixed_shifted_pungs(c):
     """Three pungs in three suits, each one higher than the last."""
     return _combo(c, "mixed_shifted_pungs")
 
 
-@fan(48, "all_pungs", "碰碰和", "All Pungs", 6, group="sets")
+@fan(48, "all_pungs", "碰碰和", "All Pungs", 6, group="sets", needs={"pungs": 4}, forms=("regular",))
 def all_pungs(c):
     return c.form == "regular" and len(c.pungs) == 4
 
 
 @fan(53, "two_concealed_kongs", "双暗杠", "Two Concealed Kongs", 6, ("concealed_kong", "two_concealed_pungs"),
-     group="sets")
+     group="sets", needs={"kongs": 2})
 def two_concealed_kongs(c):
     return c.n_kongs == 2 and c.kongs_concealed == 2
 
 
-@fan(54, "two_dragons_pungs", "双箭刻", "Two Dragons Pungs", 6, ("dragon_pung",), group="sets")
+@fan(54, "two_dragons_pungs", "双箭刻", "Two Dragons Pungs", 6, ("dragon_pung",), group="sets", needs={"pungs": 2})
 def two_dragons_pungs(c):
     return _combo(c, "two_dragons_pungs")
 
 
 @fan(55, "concealed_kong_and_melded_kong", "阴阳杠", "Concealed Kong and Melded Kong", 5,
-     ("melded_kong", "concealed_kong"), group="sets")
+     ("melded_kong", "concealed_kong"), group="sets", needs={"kongs": 2})
 def concealed_kong_and_melded_kong(c):
     return c.n_kongs == 2 and c.kongs_concealed == 1
 
 
-@fan(58, "two_melded_kongs", "双明杠", "Two Melded Kongs", 4, ("melded_kong",), group="sets")
+@fan(58, "two_melded_kongs", "双明杠", "Two Melded Kongs", 4, ("melded_kong",), group="sets", needs={"kongs": 2})
 def two_melded_kongs(c):
     return c.n_kongs == 2 and c.kongs_exposed == 2
 
 
-@fan(60, "dragon_pung", "箭刻", "Dragon Pung", 2, group="sets")
+@fan(60, "dragon_pung", "箭刻", "Dragon Pung", 2, group="sets", needs={"pungs": 1})
 def dragon_pung(c):
     return sum(1 for t in c.pungs if t in DRAGONS)
 
 
-@fan(61, "prevalent_wind", "圈风刻", "Prevalent Wind", 2, group="winds")
+@fan(61, "prevalent_wind", "圈风刻", "Prevalent Wind", 2, group="winds", needs={"pungs": 1})
 def prevalent_wind(c):
     return c.sit.prevalent_wind in c.pungs
 
 
-@fan(62, "seat_wind", "门风刻", "Seat Wind", 2, group="winds")
+@fan(62, "seat_wind", "门风刻", "Seat Wind", 2, group="winds", needs={"pungs": 1})
 def seat_wind(c):
     return c.sit.seat_wind in c.pungs
 
 
-@fan(66, "double_pung", "双同刻", "Double Pung", 2, group="sets")
+@fan(66, "double_pung", "双同刻", "Double Pung", 2, group="sets", needs={"pungs": 2})
 def double_pung(c):
     return _combo(c, "double_pung")
 
 
-@fan(67, "two_concealed_pungs", "双暗刻", "Two Concealed Pungs", 2, group="sets")
+@fan(67, "two_concealed_pungs", "双暗刻", "Two Concealed Pungs", 2, group="sets", needs={"concealed_pungs": 2})
 def two_concealed_pungs(c):
     return c.n_concealed_pungs == 2
 
 
-@fan(68, "concealed_kong", "暗杠", "Concealed Kong", 2, group="sets")
+@fan(68, "concealed_kong", "暗杠", "Concealed Kong", 2, group="sets", needs={"kongs": 1})
 def concealed_kong(c):
     return c.n_kongs == 1 and c.kongs_concealed == 1
 
 
-@fan(74, "pung_terminals_honors", "幺九刻", "Pung of Terminals or Honors", 1, group="winds")
+@fan(74, "pung_terminals_honors", "幺九刻", "Pung of Terminals or Honors", 1, group="winds", needs={"pungs": 1})
 def pung_terminals_honors(c):
     """Pungs of terminals or winds not already scored as a wind fan (不重复): a pung of the seat or
     prevalent wind is scored as 门风刻/圈风刻, and three or four wind pungs as 三风刻/小四喜/大四喜.
@@ -247,14 +254,15 @@ def pung_terminals_honors(c):
     return n
 
 
-@fan(75, "melded_kong", "明杠", "Melded Kong", 1, group="sets")
+@fan(75, "melded_kong", "明杠", "Melded Kong", 1, group="sets", needs={"kongs": 1})
 def melded_kong(c):
     return c.n_kongs == 1 and c.kongs_exposed == 1
 
 
 # ---- competition variant house fan ----
 
-@fan(109, "all_odd_pungs", "全单刻", "All Odd Pungs", 24, ("all_pungs", "no_honors"), house=True, group="sets")
+@fan(109, "all_odd_pungs", "全单刻", "All Odd Pungs", 24, ("all_pungs", "no_honors"), house=True,
+     group="sets", needs={"pungs": 4}, forms=("regular",))
 def all_odd_pungs(c):
     """Four pungs and a pair, all of 1, 3, 5, 7 or 9."""
     return (c.form == "regular" and len(c.pungs) == 4

@@ -39,12 +39,11 @@ def _place(sets, pair, win, by_shape):
 
 
 def _unique_wait(c) -> bool:
-    before = list(c.standing)
-    w = regular_waits(bytes(before), c.prof.fifth_copy_waits)
-    if not w:
+    w = regular_waits(c.standing, c.prof.fifth_copy_waits)
+    if len(w) != 1:              # none, or already more than one (seven-pairs waits only add)
         return False
     if c.n_melds == 0:
-        w = w | seven_pairs_waits(bytes(before))
+        w = w | seven_pairs_waits(c.standing)
     return len(w) == 1
 
 

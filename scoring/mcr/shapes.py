@@ -13,12 +13,18 @@ A candidate is one way to read the standing tiles as a winning hand:
 * ``knitted_straight`` 组合龙 (147/258/369 in three suits) + a set + a pair, at most one meld.
 
 Sets are ``(CHOW_SET, lowest tile)`` or ``(PUNG_SET, tile)``.
+
+The 4 sets + pair readings and the waits look each suit up in ``suit_table`` (which suit vectors split into sets,
+and how); ``_regular_by_search`` and ``_regular_waits_by_search`` are the plain searches they replace, kept as
+the reference the tests compare them with.
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import permutations
+from itertools import permutations, product
 from typing import NamedTuple, Optional
+
+from .suit_table import BITS, RANK, splits
 
 CHOW_SET, PUNG_SET = 0, 1
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -67,7 +73,8 @@ def _sets_only(counts: list, n_sets: int, start: int, acc: list, out: list) -> N
         counts[i + 2] += 1
 
 
-def _regular(counts: tuple, n_sets: int) -> list:
+def _regular_by_search(counts: tuple, n_sets: int) -> list:
+    """The 4 sets + pair readings by a plain search (the reference for ``_regular``)."""
     out: list = []
     work = list(counts)
     for p in range(34):
@@ -78,6 +85,77 @@ def _regular(counts: tuple, n_sets: int) -> list:
             out.extend(Candidate("regular", s, p) for s in found)
             work[p] += 2
     return out
+
+
+def suit_keys(counts) -> tuple:
+    """The base-5 keys of the three suits' counts (``suit_table``)."""
+    return tuple(counts[b] + 5 * counts[b + 1] + 25 * counts[b + 2] + 125 * counts[b + 3] + 625 * counts[b + 4]
+                 + 3125 * counts[b + 5] + 15625 * counts[b + 6] + 78125 * counts[b + 7] + 390625 * counts[b + 8]
+                 for b in (0, 9, 18))
+
+
+def _regular(counts, n_sets: int = 0) -> list:
+    """Every 4 sets + pair reading of ``counts`` (34 counts; ``n_sets`` follows from their number), in the order
+    of ``_regular_by_search``: pair tile ascending, then the first-tile recursion (suit m first)."""
+    return regular_from_keys(suit_keys(counts), counts)
+
+
+def regular_from_keys(keys, counts) -> list:
+    """``_regular`` with the suits' keys already known (``counts`` gives the sizes and the honours)."""
+    parts = []
+    pair_at = -1
+    for i, b in enumerate((0, 9, 18)):
+        k = keys[i]
+        if not k:
+            parts.append(_EMPTY)
+            continue
+        if not (BITS[k >> 3] >> (k & 7)) & 1:
+            return []
+        n = sum(counts[b:b + 9])
+        if n % 3 == 2:
+            if pair_at >= 0:
+                return []
+            pair_at = i
+        parts.append(splits(b, k))
+    hon_sets = []
+    hon_pair = None
+    for t in range(27, 34):
+        c = counts[t]
+        if c == 3:
+            hon_sets.append((PUNG_SET, t))
+        elif c == 2:
+            if pair_at >= 0:
+                return []
+            pair_at = 3
+            hon_pair = t
+        elif c:
+            return []
+    if pair_at < 0:
+        return []
+    hon = tuple(hon_sets)
+    a, b, c = parts
+    if len(a) == 1 and len(b) == 1 and len(c) == 1:
+        pair = hon_pair if pair_at == 3 else parts[pair_at][0][0]
+        return [Candidate("regular", a[0][1] + b[0][1] + c[0][1] + hon, pair)]
+    out = []
+    groups = [parts]
+    if pair_at < 3 and len(parts[pair_at]) > 1:          # the pair's tile varies slowest (as in the search)
+        groups = []
+        for pair_split in parts[pair_at]:
+            if groups and groups[-1][pair_at][-1][0] == pair_split[0]:
+                groups[-1][pair_at].append(pair_split)
+            else:
+                g = list(parts)
+                g[pair_at] = [pair_split]
+                groups.append(g)
+    for g in groups:
+        for (pa, sa), (pb, sb), (pc, sc) in product(*g):
+            pair = hon_pair if pair_at == 3 else (pa, pb, pc)[pair_at]
+            out.append(Candidate("regular", sa + sb + sc + hon, pair))
+    return out
+
+
+_EMPTY = ((None, ()),)
 
 
 def _seven_pairs(counts: tuple) -> list:
@@ -113,13 +191,12 @@ def _knitted_straight(counts: tuple, n_melds: int) -> list:
             rest = list(counts)
             for t in knit:
                 rest[t] -= 1
-            for cand in _regular(bytes(rest), 1 - n_melds):
+            for cand in _regular(rest):
                 out.append(Candidate("knitted_straight", cand.sets, cand.pair, knit))
     return out
 
 
-@lru_cache(maxsize=1 << 15)
-def candidates(counts: tuple, n_melds: int) -> tuple:
+def _candidates(counts: tuple, n_melds: int) -> tuple:
     """Every reading of the standing tiles (counts incl. the winning tile) as a winning hand."""
     if sum(counts) != 14 - 3 * n_melds:
         return ()
@@ -128,6 +205,9 @@ def candidates(counts: tuple, n_melds: int) -> tuple:
         out += _seven_pairs(counts) + _thirteen_orphans(counts) + _honors_knitted(counts)
     out += _knitted_straight(counts, n_melds)
     return tuple(out)
+
+
+candidates = lru_cache(maxsize=1 << 15)(_candidates)
 
 
 def _splits(counts: list, n_sets: int, i: int) -> bool:
@@ -182,10 +262,63 @@ def _near(counts) -> list:
     return sorted(out)
 
 
-@lru_cache(maxsize=1 << 15)
-def regular_waits(counts: tuple, fifth_copy: bool = False) -> frozenset:
+def regular_waits(counts, fifth_copy: bool = False) -> frozenset:
     """Tiles completing 4 sets + pair (with the melds already taken out) for a 3n+1 standing part.
     A tile whose four copies are all standing is no wait unless ``fifth_copy`` (the reference engine's way)."""
+    if fifth_copy and 4 in counts:
+        return _regular_waits_by_search(counts, True)
+    return waits_from_keys(suit_keys(counts), counts)
+
+
+def waits_from_keys(keys, counts) -> frozenset:
+    """``regular_waits`` (no fifth copy) with the suits' keys already known: a tile is a wait if its suit,
+    with it, splits into sets (and the pair, if no other suit holds it) while every other suit already does."""
+    ok = [True] * 4
+    pair = [False] * 4
+    size = [0] * 4
+    for i, b in enumerate((0, 9, 18)):
+        k = keys[i]
+        if k:
+            n = size[i] = sum(counts[b:b + 9])
+            pair[i] = n % 3 == 2
+            ok[i] = n % 3 != 1 and (BITS[k >> 3] >> (k & 7)) & 1 == 1
+    hon = counts[27:34]
+    n = size[3] = sum(hon)
+    if n:
+        pair[3] = n % 3 == 2
+        ok[3] = n % 3 != 1 and 1 not in hon and 4 not in hon and hon.count(2) <= 1
+    bad = ok.count(False)
+    if bad > 1:
+        return frozenset()
+    out = []
+    n_pairs = sum(1 for i in range(4) if pair[i] and ok[i])
+    for i in range(4):
+        if bad and ok[i]:
+            continue
+        others = n_pairs - (pair[i] and ok[i])
+        if others > 1 or (size[i] + 1) % 3 != (2 if others == 0 else 0):
+            continue
+        if i < 3:
+            b = 9 * i
+            k = keys[i]
+            for r in range(9):
+                if counts[b + r] < 4:
+                    j = k + RANK[r]
+                    if (BITS[j >> 3] >> (j & 7)) & 1:
+                        out.append(b + r)
+        else:
+            for t in range(27, 34):
+                c = counts[t] + 1
+                if c in (2, 3):
+                    h = list(hon)
+                    h[t - 27] = c
+                    if 1 not in h and 4 not in h and h.count(2) <= 1:
+                        out.append(t)
+    return frozenset(out)
+
+
+def _regular_waits_by_search(counts, fifth_copy: bool = False) -> frozenset:
+    """``regular_waits`` by a plain search (the reference for it, and its way with ``fifth_copy``)."""
     n_sets = (sum(counts) - 1) // 3
     out = set()
     work = list(counts)
@@ -199,8 +332,7 @@ def regular_waits(counts: tuple, fifth_copy: bool = False) -> frozenset:
     return frozenset(out)
 
 
-@lru_cache(maxsize=1 << 15)
-def seven_pairs_waits(counts: tuple) -> frozenset:
+def seven_pairs_waits(counts) -> frozenset:
     if sum(counts) != 13:
         return frozenset()
     singles = [t for t in range(34) if counts[t] % 2 == 1]

@@ -1,0 +1,341 @@
+"""``score(hand, profile)``: the MCR scorer. It runs the fan predicates of ``fans_*`` (the only definition of the
+fans) on one light context per hand, without per-hand caches, and hands anything it does not take to the reference
+path ``engine.score``.
+
+Per hand: one pass over the tiles checks plain input (tuples of ``int`` tiles, ``Meld`` and ``Situation`` objects)
+and counts it, keeping each suit's base-5 key; the readings come from the per-suit table (``suit_table``, through
+``shapes.regular_from_keys``); the Situation flags are checked once (cached on the flags and the four tile facts
+they depend on). Then, on one context object reused for every reading:
+
+* the predicates of the ``tiles`` group run once per form (they read the tile counts, the same for every reading),
+  those of ``situation`` once per hand, those of ``sets``, ``winds`` and ``waits`` per reading, each only if the
+  reading meets its row's ``needs`` and ``forms`` (``fantable``);
+* the fans found go through the 不计 lists, taken from the highest fan found down (``_after``);
+* the reading with the highest total is kept, the first of equal ones, as in ``engine``.
+
+Anything else (input that is not plain, a hand that fails a check: the reference path then gives every reason,
+a profile whose predicates read the whole hand) goes to ``engine.score`` unchanged, so both paths give the same
+``ScoreResult``; ``tests/test_mcr_fast.py`` compares them on random hands under every profile.
+"""
+from __future__ import annotations
+
+from dataclasses import fields
+from itertools import compress
+from operator import attrgetter
+
+from .. import tiles as T
+from ..hand import CHOW, KONG, Meld, Situation
+from ..result import ScoreResult
+from . import engine, fans_situation
+from .engine import _ORDER, MIN_POINTS, ROWS, _describe, _fan_hits, _fan_items, _hit, _implied, _plan, _points
+from .profiles import Profile, get_profile
+from .shapes import (CHOW_SET, ORPHANS, PUNG_SET, Candidate, _honors_knitted, _knitted_straight, _seven_pairs,
+                     _thirteen_orphans, regular_from_keys)
+
+_CACHE_LIMIT = 1 << 15
+_TILES = range(34)
+_VALUE = {r.id: r.value for r in ROWS.values()}
+_CHICKEN = (ROWS["chicken_hand"].value, (("chicken_hand", 1),), False)
+_R5 = tuple(5 ** (t % 9) if t < 27 else 0 for t in range(34))
+_SUIT = tuple(t // 9 for t in range(34))
+_SOURCES = frozenset(("left", "across", "right"))
+_WINDS = frozenset(T.WINDS)
+_SIT_FIELDS = attrgetter(*(f.name for f in fields(Situation)))
+_NOT_WIN = "not a winning shape (no 4 sets + pair, 七对, 十三幺, 全不靠 or 组合龙 reading)"
+
+
+class _Ctx:
+    """What the predicates read (``context.Ctx``'s attributes), filled once per hand and per reading."""
+    __slots__ = ("hand", "cand", "form", "pair", "knit", "sit", "prof", "win", "self_drawn", "counts", "standing",
+                 "notes", "sets", "chows", "pungs", "kongs_concealed", "kongs_exposed", "n_concealed_pungs",
+                 "n_claimed", "n_melds", "n_kongs", "cache", "kinds", "flags", "flags_key", "meld_sets")
+
+    def all_sets_and_pair(self):
+        out = list(self.meld_sets)
+        out += self.cand.sets
+        if self.pair is not None:
+            out.append(("pair", self.pair))
+        return out
+
+
+_GROUPS = ("tiles", "sets", "winds", "waits")
+
+
+class _Plan:
+    """A profile's predicates by group and its 不计 lists (``engine._plan``), with tables keyed on few values: the
+    predicates that can score for a reading's form and numbers of chows, pungs, kongs and concealed pungs (their
+    rows' ``needs`` and ``forms``), the Situation flag checks and the situation group's result."""
+    __slots__ = ("prof", "rows", "situation", "excl", "flags", "chosen", "sit_found")
+
+    def __init__(self, prof: Profile):
+        groups, excl = _plan(prof)
+        self.excl = dict(excl)
+        by = dict(groups)
+        self.prof = prof
+        self.situation = by.pop("situation", ())
+        self.rows = tuple(tuple((fid, pred, ROWS[fid].needs, ROWS[fid].forms) for fid, pred in by.pop(g, ()))
+                          for g in _GROUPS)
+        if by:                                   # a "hand" group: only the reference path runs it
+            raise ValueError(f"fast path: predicate groups {sorted(by)} are not handled")
+        if any(needs != (0, 0, 0, 0) for _, _, needs, _ in self.rows[0] + tuple(
+                (fid, p, ROWS[fid].needs, ()) for fid, p in self.situation)):
+            raise ValueError("fast path: tiles and situation predicates are run once per form / hand: no needs")
+        self.flags: dict = {}
+        self.chosen: dict = {}
+        self.sit_found: dict = {}
+
+    def choose(self, key: tuple) -> tuple:
+        """Per group, the predicates that can score for ``key`` = (form, chows, pungs, kongs, concealed pungs)."""
+        form, nc, np_, nk, ncp = key
+        got = self.chosen[key] = tuple(
+            tuple((fid, pred) for fid, pred, (a, b, k, d), forms in rows
+                  if (not forms or form in forms) and nc >= a and np_ >= b and nk >= k and ncp >= d)
+            for rows in self.rows)
+        return got
+
+
+_PLANS: dict = {}
+
+
+def clear_caches() -> None:
+    for p in _PLANS.values():
+        for d in (p.flags, p.chosen, p.sit_found):
+            d.clear()
+
+
+def _after(found: list, excl: dict) -> tuple:
+    """``(points, fan items in table order, 字一色 or 混幺九 counted)`` after the 不计 lists: the fans found are taken
+    from the highest down, and a fan still counted when its turn comes cancels its list (``engine._apply_excludes``
+    walks the whole table in the same order; only the fans found can cancel anything)."""
+    got = dict(found)
+    order = sorted(got, key=_ORDER.__getitem__)
+    for fid in order:
+        ex = excl.get(fid)
+        if ex is not None and fid in got:
+            for e in ex:
+                if e.__class__ is str:
+                    got.pop(e, None)
+                else:
+                    k, n = e
+                    if k in got:
+                        got[k] -= n
+                        if got[k] <= 0:
+                            del got[k]
+    if not got:
+        return _CHICKEN
+    items = tuple((k, got[k]) for k in order if k in got)
+    return (sum(_VALUE[k] * n for k, n in items), items,
+            "all_honors" in got or "all_terminals_and_honors" in got)
+
+
+def _run(preds, c, out: list) -> None:
+    for fid, pred in preds:
+        n = pred(c)
+        if n:
+            out.append((fid, int(n)))
+
+
+def score(hand, profile="default") -> ScoreResult:
+    """Score a finished hand under an MCR rule profile. Never raises for a bad hand (only for an unknown
+    profile name): a hand that is impossible or not a winning shape gives ``is_win=False`` and a reason."""
+    prof = get_profile(profile)
+    try:
+        res = _fast(hand, prof)
+    except Exception:          # odd input that passed the quick checks: judged by the reference path
+        res = None
+    return engine.score(hand, prof) if res is None else res
+
+
+def _fast(hand, prof: Profile):
+    """The ScoreResult, or None for anything the reference path must judge (odd or impossible input)."""
+    plan = _PLANS.get(prof)
+    if plan is None:
+        if len(_PLANS) > 64:
+            _PLANS.clear()
+        plan = _PLANS[prof] = _Plan(prof)
+    concealed = hand.concealed
+    melds = hand.melds
+    win = hand.winning_tile
+    flowers = hand.flowers
+    sit = hand.situation
+    if (concealed.__class__ is not tuple or melds.__class__ is not tuple or win.__class__ is not int
+            or flowers.__class__ is not tuple or sit.__class__ is not Situation or not 0 <= win < 34
+            or sit.seat_wind not in _WINDS or sit.prevalent_wind not in _WINDS):
+        return None
+    if flowers and (len(set(flowers)) != len(flowers) or len(flowers) > 8
+                    or not all(f.__class__ is int and 34 <= f < 42 for f in flowers)):
+        return None
+    # one pass over the tiles: checks, counts, suit keys
+    wc = [0] * 34                       # standing tiles with the winning tile
+    keys = [0, 0, 0, 0]                 # base-5 key per suit (the 4th, honours, stays 0)
+    for t in concealed:
+        if t.__class__ is not int or not 0 <= t < 34:
+            return None
+        wc[t] += 1
+        keys[_SUIT[t]] += _R5[t]
+    standing = list(wc)
+    wc[win] += 1
+    keys[_SUIT[win]] += _R5[win]
+    counts = list(wc)                   # every tile, kongs as 4
+    n_melds = len(melds)
+    n_kongs = kc = n_claimed = n_cp_melds = in_melds = 0
+    meld_chows, meld_pungs, meld_sets = [], [], []
+    for m in melds:
+        if m.__class__ is not Meld:
+            return None
+        kind, t, concealed_m = m.kind, m.tile, m.concealed
+        if t.__class__ is not int or not 0 <= t < 34:
+            return None
+        if concealed_m is True:
+            if kind != KONG or m.claimed is not None and m.claimed != t:
+                return None
+        elif concealed_m is False and m.source in _SOURCES:
+            n_claimed += 1
+        else:
+            return None
+        if kind == CHOW:
+            if t >= 27 or t % 9 > 6 or m.claimed is not None and not t <= m.claimed <= t + 2:
+                return None
+            counts[t] += 1
+            counts[t + 1] += 1
+            counts[t + 2] += 1
+            meld_chows.append(t)
+            meld_sets.append((CHOW_SET, t))
+            in_melds += t <= win <= t + 2
+        else:
+            if m.claimed is not None and m.claimed != t:
+                return None
+            if kind == KONG:
+                counts[t] += 4
+                n_kongs += 1
+                if concealed_m:
+                    kc += 1
+                    n_cp_melds += 1
+            elif kind == "pung":
+                counts[t] += 3
+            else:
+                return None
+            meld_pungs.append(t)
+            meld_sets.append((PUNG_SET, t))
+            if t == win:
+                in_melds += 3 if kind != KONG else 4
+    if len(concealed) + 1 + 3 * n_melds != 14 or max(counts) > 4:
+        return None
+    # the readings, in the order of shapes.candidates
+    cands = regular_from_keys(keys, wc)
+    if not n_melds:
+        mx = max(wc)
+        if mx <= 2 or mx == 4:
+            cands += _seven_pairs(wc)
+        if mx <= 2 and wc[0] and wc[33]:
+            cands += _thirteen_orphans(wc)
+        if mx == 1:
+            cands += _honors_knitted(wc)
+    if n_melds <= 1 and wc.count(0) <= 25:
+        cands += _knitted_straight(wc, n_melds)
+    if not cands:
+        return ScoreResult("mcr", prof.name, False, reason=_NOT_WIN)
+    # the Situation flags, checked once
+    self_drawn = sit.self_drawn
+    in_hand = standing[win] > 0
+    fkey = (_SIT_FIELDS(sit), in_hand, in_melds, n_kongs > 0, n_melds > 0)
+    got = plan.flags.get(fkey)
+    if got is None:
+        f, notes = fans_situation.flags_for(sit, prof, in_hand, in_melds, n_kongs > 0, n_melds > 0)
+        if len(plan.flags) > _CACHE_LIMIT:
+            plan.flags.clear()
+        got = plan.flags[fkey] = (f, tuple(f.values()), notes)
+    flags, flags_key, notes = got
+    c = _Ctx()
+    c.hand = hand
+    c.sit = sit
+    c.prof = prof
+    c.win = win
+    c.self_drawn = self_drawn
+    c.counts = counts
+    c.standing = standing
+    c.notes = notes
+    c.kinds = frozenset(compress(_TILES, counts))
+    c.flags = flags
+    c.flags_key = flags_key
+    c.n_claimed = n_claimed
+    c.n_melds = n_melds
+    c.n_kongs = n_kongs
+    c.kongs_concealed = kc
+    c.kongs_exposed = n_kongs - kc
+    c.meld_sets = meld_sets
+    c.cache = {}
+    skey = (n_claimed, self_drawn, flags_key)
+    situation = plan.sit_found.get(skey)
+    if situation is None:
+        situation = []
+        _run(plan.situation, c, situation)
+        if len(plan.sit_found) > _CACHE_LIMIT:
+            plan.sit_found.clear()
+        plan.sit_found[skey] = situation
+    by_form: dict = {}
+    excl = plan.excl
+    implied = prof.deduct_implied_pungs
+    best = None
+    for i, cand in enumerate(cands):
+        form = c.form = cand.form
+        c.cand = cand
+        c.pair = cand.pair
+        c.knit = cand.knit
+        c.cache = {}
+        chows = list(meld_chows)
+        pungs = list(meld_pungs)
+        n_cp = n_cp_melds
+        if cand.sets:
+            win_in_chow = False
+            for kind, t in cand.sets:
+                if kind == CHOW_SET:
+                    chows.append(t)
+                    if t <= win <= t + 2:
+                        win_in_chow = True
+            for kind, t in cand.sets:
+                if kind == PUNG_SET:
+                    pungs.append(t)
+                    if form != "regular" or self_drawn or t != win or win_in_chow:
+                        n_cp += 1
+        chows.sort()
+        pungs.sort()
+        c.chows = tuple(chows)
+        c.pungs = tuple(pungs)
+        c.n_concealed_pungs = n_cp
+        c.sets = None
+        ckey = (form, len(chows), len(pungs), n_kongs, n_cp)
+        chosen = plan.chosen.get(ckey) or plan.choose(ckey)
+        found = by_form.get(form)
+        if found is None:
+            found = by_form[form] = []
+            _run(chosen[0], c, found)
+        found = found + situation
+        _run(chosen[1], c, found)
+        _run(chosen[2], c, found)
+        _run(chosen[3], c, found)
+        pts, items, honours = _after(found, excl)
+        if implied and honours:
+            done = dict(items)
+            n = _implied(c.pungs, sit, done)
+            if n:
+                done["implied_terminal_pung"] = n
+                pts, items = _points(done), _fan_items(done)
+        if best is None or pts > best[0]:
+            best = (pts, items, i)
+    base, items, i = best
+    fans = list(_fan_hits(items))
+    n_flowers = len(flowers)
+    if n_flowers:
+        fans.append(_hit("flowers", n_flowers))
+    total = base + n_flowers
+    desc = _describe(cands[i], melds, tuple(sorted(concealed)), win)
+    if base < MIN_POINTS:
+        return ScoreResult("mcr", prof.name, False, fans, total, base, {},
+                           reason=f"under the {MIN_POINTS}-point minimum: {base} points (flowers do not count)",
+                           decomposition=desc, notes=list(notes))
+    if self_drawn:
+        payments = {"each": MIN_POINTS + total}
+    else:
+        payments = {"discarder": MIN_POINTS + total, "other": MIN_POINTS}
+    return ScoreResult("mcr", prof.name, True, fans, total, base, payments, decomposition=desc, notes=list(notes))
