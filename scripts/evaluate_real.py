@@ -9,6 +9,7 @@ prepare_detector_data and datasets.generate):
 * synthetic scenes never trained on (data/synth/test9001 by default; several folders may be given, e.g. one of
   the phone scenes alone, whose tiles the general classifier reads, while an overhead frame's go to the overhead
   classifier);
+* the Camerash set photos held out by set (data/camerash_photos/heldout, prepare_camerash_photos), all and per set;
 * the Camerash real crops, read on cloth as the runtime crops a located box: share read right, per family; the
   tile sets held out by prepare_real_chinese (data/camerash/heldout) when that folder exists, otherwise every
   crop of shared/data/chinese_tiles_camerash (right only for classifiers that never trained on them);
@@ -43,7 +44,9 @@ EXAMPLE = ROOT / "examples" / "phone_win.jpg"
 # set -> (folder, the tile ids its labels use: they are written in tile ids by the prepare scripts)
 SETS = {"real Chinese (held out)": ("data/cmd/heldout", T.N_KINDS + 8),      # 34 kinds and 8 flowers, no backs
         "real riichi (held out)": ("data/real/heldout", T.N_KINDS),          # the 34 playing kinds only
-        "synthetic": ("data/synth/test9001", T.N_CLASSES)}                  # every kind and backs
+        "synthetic": ("data/synth/test9001", T.N_CLASSES),                  # every kind and backs
+        "Camerash photos (held-out sets)": ("data/camerash_photos/heldout", T.N_CLASSES)}
+CAMERASH_SETS = "data/camerash_photos/heldout_sets"     # one folder per held-out set: per-set figures
 CAMERASH_HELDOUT = "data/camerash/heldout"
 
 
@@ -74,6 +77,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     sets = {k: v for k, v in SETS.items() if k != "synthetic"}
+    for d in sorted((ROOT / CAMERASH_SETS).glob("*")):
+        sets[f"  set {d.name}"] = (str(d.relative_to(ROOT)), T.N_CLASSES)
     for i, folder in enumerate(a.synth):
         sets["synthetic" if i == 0 else f"synthetic {Path(folder).name}"] = (folder, SETS["synthetic"][1])
     crops = []

@@ -138,3 +138,39 @@ def test_evaluate_real_reads_the_held_out_camerash_sets_when_split(capsys, monke
     assert evaluate_real.main(["--classifier", str(CLASSIFIER), "--json"]) == 0
     crops = json.loads(capsys.readouterr().out)[str(CLASSIFIER)]["Camerash crops"]
     assert crops["crops"] == "held-out sets" and crops["n"] == 3 and crops["n_flowers"] == 2
+
+
+def test_camerash_photos_held_out_by_set(tmp_path, monkeypatch):
+    from PIL import Image
+    from mjtable.scripts import prepare_camerash_photos as pcp
+    src, labels = tmp_path / "src", tmp_path / "labels"
+    monkeypatch.setattr(pcp, "LABELS", labels)
+    img = np.full((40, 60, 3), 200, np.uint8)
+    for folder, name, rows in [("raw-images", "1-1.jpg", ["0 0.5 0.5 0.2 0.4"]),
+                               ("raw-images", "1-2.jpg", ["34 0.5 0.5 0.2 0.4"]),
+                               ("raw-images", "3.jpg", ["# skip: a drawing"]),
+                               ("untagged-images-raw", "TBx_!!1.gif", ["41 0.5 0.5 0.2 0.4"]),
+                               ("untagged-images-raw", "TBx_!!1.jpg", ["41 0.5 0.5 0.2 0.4"]),
+                               ("untagged-images-raw", "bams.jpg", ["18 0.5 0.5 0.2 0.4", "42 0.2 0.2 0.1 0.1"])]:
+        (src / folder).mkdir(parents=True, exist_ok=True)
+        if name.endswith(".gif"):
+            Image.fromarray(img).save(src / folder / name)
+        else:
+            cv2.imwrite(str(src / folder / name), img)
+        stem = name if name.startswith("TBx") else Path(name).stem     # two files of one stem: full names
+        (labels / folder).mkdir(parents=True, exist_ok=True)
+        (labels / folder / f"{stem}.txt").write_text("\n".join(rows) + "\n")
+    out = tmp_path / "out"
+    counts = pcp.prepare(src, out, heldout=0.5, seed=0, crops_heldout=tmp_path / "none")
+    # set 1 (two photos) trains: no crop set was held out; '3' is skipped; one of the two listings is held out
+    assert counts["train"][0] + counts["heldout"][0] == 5 and counts["heldout"][1] in (["u-TBx"], ["u-bams"])
+    assert "1" in counts["train"][1] and "3" not in counts["train"][1] + counts["heldout"][1]
+    held = counts["heldout"][1][0]
+    per_set = sorted(p.name for p in (out / "heldout_sets" / held / "images").iterdir())
+    assert per_set == (["TBx_!!1.jpg", "TBx_!!1_gif.png"] if held == "u-TBx" else ["bams.jpg"])
+    assert (out / "heldout_sets" / held / "names.yaml").exists()
+    gif = list(out.rglob("TBx_!!1_gif.png"))
+    assert gif and cv2.imread(str(gif[0])).shape == (40, 60, 3)
+    assert (out / "train" / "labels" / "1-2.txt").read_text().split()[0] == "34"
+    (labels / "raw-images" / "1-1.txt").write_text("0 0.5 1.5 0.2 0.4\n")       # a box outside the photo
+    assert pcp.main(["--src", str(src), "--out", str(out), "--crops-heldout", str(tmp_path / "none")]) == 2

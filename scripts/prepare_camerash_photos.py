@@ -1,0 +1,141 @@
+"""The Camerash set photos with their hand-checked boxes -> YOLO folders under data/ (git-ignored), held out by set.
+
+The photos (shared/data/chinese_tiles_camerash, MIT: raw-images/ and untagged-images-raw/) stay outside the
+repository; their labels are committed in datasets/labels/camerash/ (one YOLO file per photo, tile ids, boxes
+checked by eye on a detector's first guess; see the README there). A photo of raw-images/ belongs to the tile set
+of its name ('1-3.jpg' -> set 1, as for the crops); it is held out when prepare_real_chinese held out that set's
+crops, so that a classifier trained on the crops of the other sets never saw it. An untagged photo is a shop
+listing of its own set (two files of one listing, e.g. a .gif and a .jpg, are one set); the listings are held out
+in a seeded order until ``heldout`` of them. A label file whose first line is ``# skip: ...`` is left out.
+
+    python -m mjtable.scripts.prepare_camerash_photos [--out data/camerash_photos] [--heldout 0.5] [--seed 0]
+
+Writes OUT/train and OUT/heldout (images/ and labels/), OUT/heldout_sets/SET (the held-out photos of each set,
+for per-set figures) and OUT/names.yaml.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from mjtable.scripts.prepare_detector_data import _link
+from mjtable.scripts.prepare_real_chinese import CAMERASH, ROOT, tile_names, tile_set
+
+LABELS = ROOT / "datasets" / "labels" / "camerash"
+FOLDERS = ("raw-images", "untagged-images-raw")
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".gif"}
+
+
+def listing(name: str) -> str:
+    """An untagged photo's set: its shop listing ('TB2btNb..._!!2647131904.gif' and '.jpg' are one listing)."""
+    stem = Path(name).stem
+    return "u-" + re.split(r"___|_!!", stem)[0]
+
+
+def label_file(folder: str, photo: Path) -> Path:
+    """A photo's label file: '<stem>.txt', or '<name>.txt' where two photos share a stem."""
+    full = LABELS / folder / f"{photo.name}.txt"
+    return full if full.exists() else LABELS / folder / f"{photo.stem}.txt"
+
+
+def read_labels(path: Path) -> list[str] | None:
+    """The YOLO rows of a label file; None for a missing file or one marked '# skip'."""
+    if not path.exists():
+        return None
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if lines and lines[0].startswith("# skip"):
+        return None
+    rows = []
+    for line in lines:
+        v = line.split()
+        if not v or v[0].startswith("#"):
+            continue
+        if len(v) != 5 or not 0 <= int(v[0]) <= 42 or not all(0.0 <= float(x) <= 1.0 for x in v[1:]):
+            raise ValueError(f"{path.name}: bad row {line!r}")
+        rows.append(" ".join(v))
+    return rows
+
+
+def photos(src: Path) -> list[tuple[str, Path, str]]:
+    """(folder, photo, set) of every photo that has labels."""
+    out = []
+    for folder in FOLDERS:
+        for p in sorted((src / folder).glob("*")):
+            if p.suffix.lower() in IMAGE_SUFFIXES and read_labels(label_file(folder, p)) is not None:
+                out.append((folder, p, tile_set(p.name) if folder == "raw-images" else listing(p.name)))
+    return out
+
+
+def held_out_crop_sets(crops_heldout: Path) -> set[str]:
+    """The tile sets whose crops prepare_real_chinese held out (read from its held-out crop folder)."""
+    from mjtable.scripts.prepare_real_chinese import read_sources
+    listed = crops_heldout / "labels.csv"
+    if not listed.exists():
+        return set()
+    sources = read_sources()
+    with open(listed, encoding="utf-8") as f:
+        return {tile_set(sources[r["image"]]) for r in csv.DictReader(f) if sources.get(r["image"])}
+
+
+def prepare(src: Path, out: Path, heldout: float, seed: int, crops_heldout: Path) -> dict[str, list]:
+    """Write the folders; {split: [photos, sets]}."""
+    items = photos(src)
+    held = held_out_crop_sets(crops_heldout)
+    untagged = sorted({s for f, _, s in items if f != "raw-images"})
+    random.Random(seed).shuffle(untagged)
+    held |= set(untagged[:round(len(untagged) * heldout)])
+    if out.exists():
+        shutil.rmtree(out)
+    counts: dict[str, list] = {"train": [0, set()], "heldout": [0, set()]}
+    for folder, photo, s in items:
+        split = "heldout" if s in held else "train"
+        dests = [out / split] + ([out / "heldout_sets" / s] if split == "heldout" else [])
+        name = photo.stem + ("_gif" if photo.suffix.lower() == ".gif" else "")
+        for d in dests:
+            (d / "images").mkdir(parents=True, exist_ok=True)
+            (d / "labels").mkdir(parents=True, exist_ok=True)
+            if photo.suffix.lower() == ".gif":           # the readers take JPEG and PNG: the first frame as PNG
+                from PIL import Image
+                with Image.open(photo) as im:
+                    im.convert("RGB").save(d / "images" / f"{name}.png")
+            else:
+                _link(photo, d / "images" / f"{name}{photo.suffix.lower()}")
+            rows = read_labels(label_file(folder, photo)) or []
+            (d / "labels" / f"{name}.txt").write_text("\n".join(rows) + ("\n" if rows else ""))
+        counts[split][0] += 1
+        counts[split][1].add(s)
+    for d in [out / "train", out / "heldout", *sorted((out / "heldout_sets").glob("*"))]:
+        if d.exists():
+            (d / "names.yaml").write_text("names: [" + ", ".join(tile_names()) + "]\n")
+    return {k: [n, sorted(s)] for k, (n, s) in counts.items()}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--src", type=Path, default=CAMERASH)
+    ap.add_argument("--out", type=Path, default=ROOT / "data" / "camerash_photos")
+    ap.add_argument("--crops-heldout", type=Path, default=ROOT / "data" / "camerash" / "heldout",
+                    help="the held-out crop folder of prepare_real_chinese (its sets are held out here too)")
+    ap.add_argument("--heldout", type=float, default=0.5, help="share of the untagged listings held out")
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args(argv)
+    if not any((a.src / f).is_dir() for f in FOLDERS):
+        print(f"prepare_camerash_photos: no {' or '.join(FOLDERS)} in {a.src}", file=sys.stderr)
+        return 2
+    try:
+        counts = prepare(a.src, a.out, a.heldout, a.seed, a.crops_heldout)
+    except ValueError as e:
+        print(f"prepare_camerash_photos: {e}", file=sys.stderr)
+        return 2
+    for split, (n, sets) in counts.items():
+        print(f"Camerash photos {split}: {n} photos from {len(sets)} sets ({', '.join(sets)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
