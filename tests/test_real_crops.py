@@ -69,3 +69,13 @@ def test_shipped_classifier_reads_real_riichi_crops():
         right.append(int(np.argmax(kinds[0])) == int(r["tile"]))
     wrong = [r["name"] for r, ok in zip(rows, right) if not ok]
     assert sum(right) >= 16, f"read wrong: {wrong}"
+
+
+def test_shipped_model_reads_the_bundled_real_photo():
+    """examples/real_hand.jpg: a real tile set (examples/ATTRIBUTION.md), fourteen tiles in a grid, the winning
+    tile not set apart: 一万 pair and four 二三四万 chows, 88 points."""
+    from collections import Counter
+    import mjtable
+    r = mjtable.read(ROOT / "examples" / "real_hand.jpg").to_dict()
+    assert Counter(t["kind"] for t in r["tiles"]) == {"1m": 2, "2m": 4, "3m": 4, "4m": 4}
+    assert r["result"]["total"] == 88 and r["doubtful"] == []
