@@ -38,6 +38,7 @@ from mjtable import errors
 
 from .images import ImageError
 from .metrics import box_iou
+from .slicing import locate_sliced
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -390,7 +391,8 @@ class TileDetector:
                  conf: float = 0.25, iou: float = 0.5, int8: bool = True,
                  overhead_locator: Optional[Path] = OVERHEAD_LOCATOR, router: Optional[Path] = ROUTER,
                  vote: Optional[float] = BOX_VOTE, odd_back: bool = True,
-                 overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER, refiner: Optional[Path] = REFINER):
+                 overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER, refiner: Optional[Path] = REFINER,
+                 slice_px: Optional[int] = None):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
@@ -402,7 +404,9 @@ class TileDetector:
         odd_back: backs whose colour is not the set's are made unsure (see odd_backs).
         overhead_classifier: classifies the overhead locator's boxes when the file is there (None: the classifier
         classifies every box).
-        refiner: the box refiner, run on the located boxes when the file is there (None: boxes as located)."""
+        refiner: the box refiner, run on the located boxes when the file is there (None: boxes as located).
+        slice_px: read a frame larger than this in overlapping windows of this size too (vision.slicing; None:
+        one pass)."""
         if overhead_locator is not None and not Path(overhead_locator).exists():
             overhead_locator = None
         if overhead_classifier is not None and (classifier is None or not Path(overhead_classifier).exists()):
@@ -433,13 +437,19 @@ class TileDetector:
         self.refiner = _session(refiner, threads) if refiner is not None else None
         self.refiner_path = refiner
         self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
+        self.slice_px = slice_px
         outs = self.loc.get_outputs()
         n_out = outs[-1].shape[1]     # a split head's class logits (nc), or ultralytics' 4 + nc rows
         self.n_loc_classes = (int(n_out) - (4 if len(outs) == 1 else 0)) if isinstance(n_out, int) else None
 
     def locate(self, img: np.ndarray, overhead: bool = False):
         """Stage 1: boxes (N,4) in original pixels, scores (N,), locator classes (N,), all class scores (N,nc).
-        overhead: run the overhead locator (when there is one)."""
+        overhead: run the overhead locator (when there is one). A frame larger than slice_px is read in slices."""
+        if self.slice_px and max(img.shape[:2]) > self.slice_px:
+            return locate_sliced(lambda part: self._locate_one(part, overhead), img, self.slice_px, self.iou, nms)
+        return self._locate_one(img, overhead)
+
+    def _locate_one(self, img: np.ndarray, overhead: bool = False):
         sess = self.loc_over if overhead and self.loc_over is not None else self.loc
         inp = sess.get_inputs()[0]
         byte = takes_bytes(sess)                 # the letterboxed BGR image as it is, 1xHxWx3

@@ -1,0 +1,51 @@
+"""Reading a frame in overlapping slices (vision.slicing)."""
+from pathlib import Path
+
+import numpy as np
+
+from mjtable.vision.detector import TileDetector, nms
+from mjtable.vision.slicing import locate_sliced, windows
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_windows_cover_the_frame_and_overlap():
+    ws = windows(1000, 1500, 640)
+    cover = np.zeros((1000, 1500), bool)
+    for x1, y1, x2, y2 in ws:
+        assert x2 - x1 <= 640 and y2 - y1 <= 640
+        cover[y1:y2, x1:x2] = True
+    assert cover.all()
+    xs = sorted({w[0] for w in ws})
+    assert all(b - a <= 480 for a, b in zip(xs, xs[1:]))          # a quarter of each window shared
+    assert windows(300, 400, 640) == [(0, 0, 400, 300)]
+
+
+def test_cut_tiles_dropped_and_copies_merged():
+    """A fake locator that 'sees' three tiles drawn in frame coordinates, clipped to what it is shown."""
+    tiles = np.array([[100, 100, 140, 150], [600, 300, 640, 350], [1100, 700, 1140, 750]], np.float32)
+    frame = np.zeros((1000, 1500, 3), np.uint8)
+
+    def locate_one(part):
+        # the part's offset in the frame: the fake knows it by identity of the array's memory
+        y0 = (part.__array_interface__["data"][0] - frame.__array_interface__["data"][0]) // (1500 * 3)
+        x0 = ((part.__array_interface__["data"][0] - frame.__array_interface__["data"][0]) % (1500 * 3)) // 3
+        h, w = part.shape[:2]
+        b = np.clip(tiles - [x0, y0, x0, y0], 0, [w, h, w, h])
+        seen = (b[:, 2] - b[:, 0] > 5) & (b[:, 3] - b[:, 1] > 5)
+        b = b[seen]
+        n = len(b)
+        return b, np.full(n, 0.9, np.float32), np.zeros(n, np.int64), np.tile([[0.9, 0.1]], (n, 1))
+
+    boxes, scores, cls, cs = locate_sliced(locate_one, frame, 640, 0.5, nms)
+    assert len(boxes) == 3
+    assert np.allclose(np.sort(boxes, axis=0), np.sort(tiles, axis=0))
+
+
+def test_sliced_detector_reads_what_one_pass_reads_on_a_small_photo():
+    from mjtable.vision.images import load_image
+    img = load_image(ROOT / "examples" / "real_hand.jpg")
+    one = TileDetector().detect(img)
+    sliced = TileDetector(slice_px=400).detect(img)
+    sure = sorted(d.kind for d in sliced if d.confidence >= 0.5)      # windows may add a few unsure boxes
+    assert sure == sorted(d.kind for d in one) and len(one) == 14
