@@ -73,6 +73,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--classifier", type=Path, nargs="+", default=[CLASSIFIER])
     ap.add_argument("--locator", type=Path, nargs="+", default=[LOCATOR])
+    ap.add_argument("--slice", type=int, nargs="+", default=[0], metavar="PX",
+                    help="also read frames larger than PX in overlapping PX windows (vision.slicing; 0: one pass)")
+    ap.add_argument("--only", nargs="+", default=None, metavar="SET", help="measure only sets whose name starts so")
     ap.add_argument("--synth", nargs="+", default=[SETS["synthetic"][0]])
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
@@ -94,9 +97,13 @@ def main(argv=None) -> int:
         if img is not None:
             crops.append((*evaluate_crops.on_cloth(img), truth))
     out: dict = {}
-    pairs = [(loc, c) for loc in dict.fromkeys(a.locator) for c in dict.fromkeys(a.classifier)]
-    for loc, c in pairs:
-        det = TileDetector(locator=loc, classifier=c)
+    if a.only:
+        sets = {k: v for k, v in sets.items() if any(k.strip().startswith(o) for o in a.only)}
+        crops = crops if any("Camerash crops".startswith(o) for o in a.only) else []
+    pairs = [(loc, c, sl) for loc in dict.fromkeys(a.locator) for c in dict.fromkeys(a.classifier)
+             for sl in dict.fromkeys(a.slice)]
+    for loc, c, sl in pairs:
+        det = TileDetector(locator=loc, classifier=c, slice_px=sl or None)
         row = {}
         for name, (folder, n_labelled) in sets.items():
             f = ROOT / folder
@@ -107,13 +114,15 @@ def main(argv=None) -> int:
             row["Camerash crops"] = {k: r / n for k, (r, n) in right.items() if n}
             row["Camerash crops"].update(crops=which, n=len(crops), n_flowers=right["flowers"][1])
         row["phone ms"] = phone_ms(det)
-        out[f"{loc} + {c}" if len(a.locator) > 1 else str(c)] = row
+        single = len(dict.fromkeys(a.locator)) == 1 and len(dict.fromkeys(a.slice)) == 1
+        out[str(c) if single else f"{loc} + {c} + slice {sl}"] = row
     if a.json:
         print(json.dumps(out))
         return 0
-    for (loc, c), row in zip(pairs, out.values()):
+    for (loc, c, sl), row in zip(pairs, out.values()):
         named = f"locator {Path(loc).parent.name}/{Path(loc).name}, " if len(a.locator) > 1 else ""
-        print(f"== {named}classifier {Path(c).parent.name}/{Path(c).name}")
+        sliced = f", slices of {sl} px" if sl else ""
+        print(f"== {named}classifier {Path(c).parent.name}/{Path(c).name}{sliced}")
         for name, v in row.items():
             if name == "phone ms":
                 print(f"  phone photo 640x480: {v:.1f} ms (median of 20)")
