@@ -31,10 +31,15 @@ FOLDERS = ("raw-images", "untagged-images-raw")
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".gif"}
 
 
+ONE_SET = {"bams2": "bams-craks-dots", "craks2": "bams-craks-dots", "dots2": "bams-craks-dots",
+           "winddragflow": "bams-craks-dots"}     # one set's suits and honours, a photo each
+
+
 def listing(name: str) -> str:
-    """An untagged photo's set: its shop listing ('TB2btNb..._!!2647131904.gif' and '.jpg' are one listing)."""
+    """An untagged photo's set: its shop listing ('TB2btNb..._!!2647131904.gif' and '.jpg' are one listing;
+    'TB268V6..._425369108' and '_4253691089' show one set laid out twice), named by its first 24 characters."""
     stem = Path(name).stem
-    return "u-" + re.split(r"___|_!!", stem)[0]
+    return "u-" + ONE_SET.get(stem, re.split(r"___|_!!", stem)[0])[:24]
 
 
 def label_file(folder: str, photo: Path) -> Path:
