@@ -1,8 +1,8 @@
 """Reading a frame in overlapping slices (vision.slicing)."""
+import itertools
 from pathlib import Path
 
 import numpy as np
-
 from mjtable.vision.detector import TileDetector, nms
 from mjtable.vision.slicing import locate_sliced, windows
 
@@ -17,7 +17,7 @@ def test_windows_cover_the_frame_and_overlap():
         cover[y1:y2, x1:x2] = True
     assert cover.all()
     xs = sorted({w[0] for w in ws})
-    assert all(b - a <= 480 for a, b in zip(xs, xs[1:]))          # a quarter of each window shared
+    assert all(b - a <= 480 for a, b in itertools.pairwise(xs))          # a quarter of each window shared
     assert windows(300, 400, 640) == [(0, 0, 400, 300)]
 
 
@@ -37,7 +37,7 @@ def test_cut_tiles_dropped_and_copies_merged():
         n = len(b)
         return b, np.full(n, 0.9, np.float32), np.zeros(n, np.int64), np.tile([[0.9, 0.1]], (n, 1))
 
-    boxes, scores, cls, cs = locate_sliced(locate_one, frame, 640, 0.5, nms)
+    boxes, _scores, _cls, _cs = locate_sliced(locate_one, frame, 640, 0.5, nms)
     assert len(boxes) == 3
     assert np.allclose(np.sort(boxes, axis=0), np.sort(tiles, axis=0))
 

@@ -296,10 +296,7 @@ def _belief(d: Detection) -> tuple[float, tuple[tuple[int, float], ...]]:
     """The classifier's probability of the kind the tile was read as (after any correction by the layout
     parser), and its next two likeliest kinds; a detection without candidates (from a file) counts its
     confidence."""
-    if not d.candidates:
-        return d.confidence, ()
-    p = next((q for k, q in d.candidates if k == d.kind), 0.0)
-    return p, tuple((k, q) for k, q in d.candidates if k != d.kind)[:2]
+    return d.kind_p, tuple((k, q) for k, q in d.candidates if k != d.kind)[:2]
 
 
 def _player_dict(p: PlayerArea) -> dict:

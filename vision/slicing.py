@@ -8,7 +8,7 @@ window. The boxes of all passes are merged by non-maximum suppression.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

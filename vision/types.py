@@ -36,6 +36,14 @@ class Detection:
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
 
     @property
+    def kind_p(self) -> float:
+        """The classifier's probability of the kind the tile was read as (after any correction by the layout
+        parser); a detection without candidates (from a file) counts its confidence."""
+        if not self.candidates:
+            return self.confidence
+        return next((q for k, q in self.candidates if k == self.kind), 0.0)
+
+    @property
     def axis_p(self) -> float:
         """Probability that the tile's long axis lies as ``orientation`` says (1.0 when unknown)."""
         if not self.orientation_p or self.orientation not in (UPRIGHT, SIDEWAYS, UPSIDE_DOWN):

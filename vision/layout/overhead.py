@@ -25,6 +25,7 @@ from .flowers import _distinct_flowers
 from .melds import _halves, _merge_all
 from .rivers import _read_seat, _river_model
 from .rows import _box_score, _dedupe, _nn_angle, _rotate, _Tile, _tiles
+from .seatcheck import seat_notes as unread_seats
 from .seats import _centre_correction, _overhead_width_factor, _seat_frames, _zones
 
 
@@ -85,5 +86,6 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     kinds = _distinct_flowers([t for _, t in flowers], notes)
     for area in players:
         area.flowers = tuple(k for (a, _), k in zip(flowers, kinds) if a is area)
-    table = TableState(players=players, unplaced=unplaced + notes)
-    return Layout(table, [placed[i] for i in sorted(placed)], OVERHEAD, math.degrees(phi))
+    placed_list = [placed[i] for i in sorted(placed)]
+    table = TableState(players=players, unplaced=unplaced + notes + unread_seats(placed_list))
+    return Layout(table, placed_list, OVERHEAD, math.degrees(phi))
