@@ -75,6 +75,8 @@ def main(argv=None) -> int:
     ap.add_argument("--locator", type=Path, nargs="+", default=[LOCATOR])
     ap.add_argument("--slice", type=int, nargs="+", default=[0], metavar="PX",
                     help="also read frames larger than PX in overlapping PX windows (vision.slicing; 0: one pass)")
+    ap.add_argument("--conf", type=float, default=0.25,
+                    help="the locator's confidence threshold (default 0.25, the runtime's; 0.001 as COCO-style AP)")
     ap.add_argument("--only", nargs="+", default=None, metavar="SET", help="measure only sets whose name starts so")
     ap.add_argument("--synth", nargs="+", default=[SETS["synthetic"][0]])
     ap.add_argument("--json", action="store_true")
@@ -103,7 +105,7 @@ def main(argv=None) -> int:
     pairs = [(loc, c, sl) for loc in dict.fromkeys(a.locator) for c in dict.fromkeys(a.classifier)
              for sl in dict.fromkeys(a.slice)]
     for loc, c, sl in pairs:
-        det = TileDetector(locator=loc, classifier=c, slice_px=sl or None)
+        det = TileDetector(locator=loc, classifier=c, slice_px=sl or None, conf=a.conf)
         row = {}
         for name, (folder, n_labelled) in sets.items():
             f = ROOT / folder
