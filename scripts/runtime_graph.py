@@ -132,11 +132,25 @@ def byte_input(model):
     return model
 
 
+def strip_paths(model) -> bool:
+    """Absolute file paths in the model's metadata (an export names its training data's file) cut to their
+    file names, so that a committed model names no machine's folders; True if any was cut."""
+    import re
+    cut = False
+    for p in model.metadata_props:
+        new = re.sub(r"(?<![\w:/.])(?:/[^\s/'\"]+)+/([^\s/'\"]+)", r"\1", p.value)   # not a URL's
+        cut |= new != p.value
+        p.value = new
+    return cut
+
+
 def runtime_graph(src: Path, dst: Path) -> list[str]:
     """Write src in the runtime's form to dst; returns what was done (empty: it was in that form already)."""
     import onnx
     model = onnx.load(str(src))
     done = []
+    if strip_paths(model):
+        done.append("paths cut from the metadata")
     if is_yolo_export(model):
         model = split_head(model)
         done.append("head split")
