@@ -48,6 +48,12 @@ def label_file(folder: str, photo: Path) -> Path:
     return full if full.exists() else LABELS / folder / f"{photo.stem}.txt"
 
 
+def out_name(folder: str, photo: Path) -> str:
+    """The photo's name in the YOLO folders: its stem, with its extension where two photos share the stem."""
+    shared = label_file(folder, photo).name == f"{photo.name}.txt"
+    return f"{photo.stem}_{photo.suffix.lower().lstrip('.')}" if shared else photo.stem
+
+
 def read_labels(path: Path) -> list[str] | None:
     """The YOLO rows of a label file; None for a missing file or one marked '# skip'."""
     if not path.exists():
@@ -87,20 +93,25 @@ def held_out_crop_sets(crops_heldout: Path) -> set[str]:
         return {tile_set(sources[r["image"]]) for r in csv.DictReader(f) if sources.get(r["image"])}
 
 
-def prepare(src: Path, out: Path, heldout: float, seed: int, crops_heldout: Path) -> dict[str, list]:
+def prepare(src: Path, out: Path, heldout: float, seed: int, crops_heldout: Path,
+            require_crop_split: bool = True) -> dict[str, list]:
     """Write the folders; {split: [photos, sets]}."""
     items = photos(src)
     held = held_out_crop_sets(crops_heldout)
+    if not held and require_crop_split:
+        raise ValueError(f"no held-out crop sets in {crops_heldout}: run prepare_real_chinese first (or give "
+                         f"--no-crop-split to hold out shop listings only)")
     untagged = sorted({s for f, _, s in items if f != "raw-images"})
     random.Random(seed).shuffle(untagged)
     held |= set(untagged[:round(len(untagged) * heldout)])
-    if out.exists():
-        shutil.rmtree(out)
+    for sub in ("train", "heldout", "heldout_sets"):          # only what this script writes
+        if (out / sub).exists():
+            shutil.rmtree(out / sub)
     counts: dict[str, list] = {"train": [0, set()], "heldout": [0, set()]}
     for folder, photo, s in items:
         split = "heldout" if s in held else "train"
         dests = [out / split] + ([out / "heldout_sets" / s] if split == "heldout" else [])
-        name = photo.stem + ("_gif" if photo.suffix.lower() == ".gif" else "")
+        name = out_name(folder, photo)
         for d in dests:
             (d / "images").mkdir(parents=True, exist_ok=True)
             (d / "labels").mkdir(parents=True, exist_ok=True)
@@ -128,12 +139,14 @@ def main(argv=None) -> int:
                     help="the held-out crop folder of prepare_real_chinese (its sets are held out here too)")
     ap.add_argument("--heldout", type=float, default=0.5, help="share of the untagged listings held out")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-crop-split", action="store_true",
+                    help="go on when prepare_real_chinese has not held out crop sets (only listings held out)")
     a = ap.parse_args(argv)
     if not any((a.src / f).is_dir() for f in FOLDERS):
         print(f"prepare_camerash_photos: no {' or '.join(FOLDERS)} in {a.src}", file=sys.stderr)
         return 2
     try:
-        counts = prepare(a.src, a.out, a.heldout, a.seed, a.crops_heldout)
+        counts = prepare(a.src, a.out, a.heldout, a.seed, a.crops_heldout, not a.no_crop_split)
     except ValueError as e:
         print(f"prepare_camerash_photos: {e}", file=sys.stderr)
         return 2

@@ -143,14 +143,16 @@ def test_evaluate_real_reads_the_held_out_camerash_sets_when_split(capsys, monke
 def test_camerash_photos_held_out_by_set(tmp_path, monkeypatch):
     from PIL import Image
     from mjtable.scripts import prepare_camerash_photos as pcp
+    from mjtable.scripts import prepare_real_chinese
     src, labels = tmp_path / "src", tmp_path / "labels"
     monkeypatch.setattr(pcp, "LABELS", labels)
     img = np.full((40, 60, 3), 200, np.uint8)
     for folder, name, rows in [("raw-images", "1-1.jpg", ["0 0.5 0.5 0.2 0.4"]),
                                ("raw-images", "1-2.jpg", ["34 0.5 0.5 0.2 0.4"]),
+                               ("raw-images", "2.jpg", ["5 0.5 0.5 0.2 0.4"]),
                                ("raw-images", "3.jpg", ["# skip: a drawing"]),
                                ("untagged-images-raw", "TBx_!!1.gif", ["41 0.5 0.5 0.2 0.4"]),
-                               ("untagged-images-raw", "TBx_!!1.jpg", ["41 0.5 0.5 0.2 0.4"]),
+                               ("untagged-images-raw", "TBx_!!1.jpg", ["40 0.4 0.4 0.2 0.4"]),
                                ("untagged-images-raw", "bams.jpg", ["18 0.5 0.5 0.2 0.4", "42 0.2 0.2 0.1 0.1"])]:
         (src / folder).mkdir(parents=True, exist_ok=True)
         if name.endswith(".gif"):
@@ -160,17 +162,32 @@ def test_camerash_photos_held_out_by_set(tmp_path, monkeypatch):
         stem = name if name.startswith("TBx") else Path(name).stem     # two files of one stem: full names
         (labels / folder).mkdir(parents=True, exist_ok=True)
         (labels / folder / f"{stem}.txt").write_text("\n".join(rows) + "\n")
+    # prepare_real_chinese held out the crops of set 2
+    crops = tmp_path / "crops"
+    crops.mkdir()
+    (crops / "labels.csv").write_text("image,tile,name\n7.png,5,p6\n")
+    monkeypatch.setattr(prepare_real_chinese, "read_sources", lambda: {"7.png": "2.jpg"})
     out = tmp_path / "out"
-    counts = pcp.prepare(src, out, heldout=0.5, seed=0, crops_heldout=tmp_path / "none")
-    # set 1 (two photos) trains: no crop set was held out; '3' is skipped; one of the two listings is held out
-    assert counts["train"][0] + counts["heldout"][0] == 5 and counts["heldout"][1] in (["u-TBx"], ["u-bams"])
-    assert "1" in counts["train"][1] and "3" not in counts["train"][1] + counts["heldout"][1]
-    held = counts["heldout"][1][0]
-    per_set = sorted(p.name for p in (out / "heldout_sets" / held / "images").iterdir())
-    assert per_set == (["TBx_!!1.jpg", "TBx_!!1_gif.png"] if held == "u-TBx" else ["bams.jpg"])
-    assert (out / "heldout_sets" / held / "names.yaml").exists()
-    gif = list(out.rglob("TBx_!!1_gif.png"))
-    assert gif and cv2.imread(str(gif[0])).shape == (40, 60, 3)
+    counts = pcp.prepare(src, out, heldout=0.5, seed=0, crops_heldout=crops)
+    assert counts["train"][0] + counts["heldout"][0] == 6          # '3' is skipped
+    assert "1" in counts["train"][1] and "2" in counts["heldout"][1] and "3" not in counts["train"][1]
+    listing = [s for s in counts["heldout"][1] if s.startswith("u-")]
+    assert listing in (["u-TBx"], ["u-bams"])                       # one of the two listings held out
+    split = "heldout" if listing == ["u-TBx"] else "train"
+    # the gif and the jpg of one stem keep their own names and their own labels
+    assert sorted(p.name for p in (out / split / "images").glob("TBx*")) == ["TBx_!!1_gif.png", "TBx_!!1_jpg.jpg"]
+    assert (out / split / "labels" / "TBx_!!1_jpg.txt").read_text().split()[0] == "40"
+    assert (out / split / "labels" / "TBx_!!1_gif.txt").read_text().split()[0] == "41"
+    assert cv2.imread(str(out / split / "images" / "TBx_!!1_gif.png")).shape == (40, 60, 3)
+    assert sorted(p.name for p in (out / "heldout_sets" / "2" / "images").iterdir()) == ["2.jpg"]
+    assert (out / "heldout_sets" / "2" / "names.yaml").exists()
     assert (out / "train" / "labels" / "1-2.txt").read_text().split()[0] == "34"
-    (labels / "raw-images" / "1-1.txt").write_text("0 0.5 1.5 0.2 0.4\n")       # a box outside the photo
+    (out / "keep.txt").write_text("not ours")                       # a rerun removes only what it wrote
+    pcp.prepare(src, out, heldout=0.5, seed=0, crops_heldout=crops)
+    assert (out / "keep.txt").exists()
+    # without the crops' split it refuses, unless told to hold out listings only
     assert pcp.main(["--src", str(src), "--out", str(out), "--crops-heldout", str(tmp_path / "none")]) == 2
+    assert pcp.main(["--src", str(src), "--out", str(out), "--crops-heldout", str(tmp_path / "none"),
+                     "--no-crop-split"]) == 0
+    (labels / "raw-images" / "1-1.txt").write_text("0 0.5 1.5 0.2 0.4\n")       # a box outside the photo
+    assert pcp.main(["--src", str(src), "--out", str(out), "--crops-heldout", str(crops)]) == 2
