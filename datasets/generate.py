@@ -30,7 +30,7 @@ from .tileart import load_faces
 _ART = None
 # written to DIR/generator.json with the box kind; a change to the images or labels the generator makes bumps
 # it, so that caches of generated scenes (scripts/bench_e2e.py) know they are stale
-LABELS_VERSION = 1      # 1: since the tenth session's motion-blur fix
+LABELS_VERSION = 1      # 1: since the motion-blur fix (datasets.render.motion_kernel)
 
 
 def _art():

@@ -7,7 +7,7 @@ then the coloured back layer). Lying tiles are extruded towards the camera, stan
 whole extruded silhouette (``boxes="whole"``, the default), parts hidden under the tiles drawn after it
 included, or of the part that no tile drawn later beside it covers (``boxes="visible"``: what the frame shows,
 as the real photos are labelled; a tile lying on it, the added tile of a kong, does not count, so the claimed
-tile under it keeps its place in its row). Visible boxes were tried in the eleventh session and not kept: the
+tile under it keeps its place in its row). Visible boxes were tried and not kept: the
 box refiner read them worse (README, models/README.md).
 """
 from __future__ import annotations
@@ -392,7 +392,7 @@ def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarra
                  if tiles else np.zeros(2), rng)
     # painted top to bottom, then left to right, whatever the thickness's direction: where it points left, each
     # tile's body is painted over the edge of the face of the tile left of it (a real tile's face is never
-    # covered by a neighbour's side); painting nearest the camera last was tried (eleventh session, README)
+    # covered by a neighbour's side); painting nearest the camera last was tried (models/README.md)
     order = sorted(range(len(tiles)), key=lambda i: (tiles[i].z, tiles[i].cy + tiles[i].cx * 1e-4))
     for i in order:
         draw_tile(plane, tiles[i], ds[i], style, rng)

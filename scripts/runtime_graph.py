@@ -21,6 +21,7 @@ puts the int8 models it writes in the runtime's form.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -132,13 +133,16 @@ def byte_input(model):
     return model
 
 
+# a file path of two or more folders, absolute or from a home folder ('~/'), not inside a URL; group 1: its name
+PATH = re.compile(r"(?<![\w:/.~])~?(?:/[^\s/'\"]+)+/([^\s/'\"]+)")
+
+
 def strip_paths(model) -> bool:
-    """Absolute file paths in the model's metadata (an export names its training data's file) cut to their
-    file names, so that a committed model names no machine's folders; True if any was cut."""
-    import re
+    """File paths in the model's metadata (an export names its training data's file) cut to their file names, so
+    that a committed model names no machine's folders; True if any was cut."""
     cut = False
     for p in model.metadata_props:
-        new = re.sub(r"(?<![\w:/.])(?:/[^\s/'\"]+)+/([^\s/'\"]+)", r"\1", p.value)   # not a URL's
+        new = PATH.sub(r"\1", p.value)
         cut |= new != p.value
         p.value = new
     return cut

@@ -3,6 +3,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from mjtable.scoring import tiles as T
 from mjtable.vision.detector import TileDetector
 from mjtable.vision.images import load_image
 from mjtable.vision.layout.overhead import parse_overhead
@@ -44,6 +45,13 @@ def test_a_seat_whose_tiles_are_too_small_is_named(table):
 
 def test_a_seat_read_with_doubt_is_named(table):
     unsure = [replace(p, det=replace(p.det, candidates=((p.det.kind, 0.3), (0, 0.2))))
-              if p.seat == "right" and p.det.kind != 42 else p for p in table[1].placed]
+              if p.seat == "right" and p.det.kind != T.BACK else p for p in table[1].placed]
     notes = seat_notes(unsure)
     assert len(notes) == 1 and notes[0].startswith("seat right read with doubt:")
+
+
+def test_parse_overhead_names_a_seat_whose_tiles_are_gone(table):
+    dets, layout = table
+    across = {id(p.det) for p in layout.placed if p.seat == "across"}
+    notes = _notes([d for d in dets if id(d) not in across])
+    assert "seat across not read: no tile found on its side of the table" in notes

@@ -22,8 +22,11 @@ def test_windows_cover_the_frame_and_overlap():
 
 
 def test_cut_tiles_dropped_and_copies_merged():
-    """A fake locator that 'sees' three tiles drawn in frame coordinates, clipped to what it is shown."""
-    tiles = np.array([[100, 100, 140, 150], [600, 300, 640, 350], [1100, 700, 1140, 750]], np.float32)
+    """A fake locator that 'sees' tiles drawn in frame coordinates, clipped to what it is shown. Windows start at
+    x 0, 480, 860 and y 0, 360: the tile at x 450-490 is cut by the second window's left edge into a piece too
+    small to be merged with it (IoU 0.25); the one at x 0 lies on the frame's border."""
+    tiles = np.array([[100, 100, 140, 150], [450, 300, 490, 350], [1100, 700, 1140, 750], [0, 500, 40, 550]],
+                     np.float32)
     frame = np.zeros((1000, 1500, 3), np.uint8)
 
     def locate_one(part):
@@ -37,9 +40,11 @@ def test_cut_tiles_dropped_and_copies_merged():
         n = len(b)
         return b, np.full(n, 0.9, np.float32), np.zeros(n, np.int64), np.tile([[0.9, 0.1]], (n, 1))
 
-    boxes, _scores, _cls, _cs = locate_sliced(locate_one, frame, 640, 0.5, nms)
-    assert len(boxes) == 3
+    boxes = locate_sliced(locate_one, frame, 640, 0.5, nms)[0]
+    assert len(boxes) == 4                       # every tile once and whole, the border tile kept
     assert np.allclose(np.sort(boxes, axis=0), np.sort(tiles, axis=0))
+    unmerged = locate_sliced(locate_one, frame, 640, 0.5, lambda b, s, iou: np.arange(len(b)))[0]
+    assert all(any(np.allclose(b, t) for t in tiles) for b in unmerged)   # no cut piece even before merging
 
 
 def test_sliced_detector_reads_what_one_pass_reads_on_a_small_photo():

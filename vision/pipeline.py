@@ -36,10 +36,9 @@ from mjtable.errors import (
     UsageError,
 )
 
-from .types import Detection
+from .types import DOUBT, Detection      # DOUBT: a tile of the scored hand read with less is doubtful
 
 KINDS = ("auto", "phone", "overhead")
-DOUBT = 0.6                 # a tile of the scored hand read with less than this probability is doubtful
 HAND_GROUPS = ("concealed", "winning", "flower")    # and "meld:<i>": the groups a scored hand is made of
 WINDS = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
 VOID = {"m": T.MAN, "p": T.PIN, "s": T.SOU}

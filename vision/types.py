@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 UPRIGHT, SIDEWAYS, UPSIDE_DOWN, FACE_DOWN = "upright", "sideways", "upside_down", "face_down"
+DOUBT = 0.6                 # a tile read with less than this probability (Detection.kind_p) is doubtful
 ORIENTATIONS = (UPRIGHT, SIDEWAYS, UPSIDE_DOWN, FACE_DOWN)
 
 

@@ -25,7 +25,7 @@ from .flowers import _distinct_flowers
 from .melds import _halves, _merge_all
 from .rivers import _read_seat, _river_model
 from .rows import _box_score, _dedupe, _nn_angle, _rotate, _Tile, _tiles
-from .seatcheck import seat_notes as unread_seats
+from .seatcheck import seat_notes
 from .seats import _centre_correction, _overhead_width_factor, _seat_frames, _zones
 
 
@@ -76,9 +76,9 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     notes: list[str] = []
     flowers: list[tuple[PlayerArea, _Tile]] = []
     for seat in SEATS:
-        area, assign, seat_notes = _read_seat(seat, frames[seat], river[seat])
+        area, assign, read_notes = _read_seat(seat, frames[seat], river[seat])
         players.append(area)
-        notes += [f"{seat}: {n}" for n in seat_notes]
+        notes += [f"{seat}: {n}" for n in read_notes]
         for t, group in assign:
             placed[t.i] = Placed(t.det, seat if group != "unplaced" else None, group, t.side)
         flowers += [(area, t) for t, group in assign if group == "flower"]
@@ -87,5 +87,5 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     for area in players:
         area.flowers = tuple(k for (a, _), k in zip(flowers, kinds) if a is area)
     placed_list = [placed[i] for i in sorted(placed)]
-    table = TableState(players=players, unplaced=unplaced + notes + unread_seats(placed_list))
+    table = TableState(players=players, unplaced=unplaced + notes + seat_notes(placed_list))
     return Layout(table, placed_list, OVERHEAD, math.degrees(phi))

@@ -2,8 +2,8 @@
 
 A seat is not read when no tile lies on its side of the table, or when its tiles are too small in the frame for
 the crop classifier (it reads a tile's box resized to 64 px; overhead frames 640 px wide, whose tiles are about
-13 px across, are the smallest measured to read well). A seat is read with doubt when most of its face-up tiles
-are read with a probability under DOUBT_P.
+15 px wide, are the smallest measured to read well). A seat is read with doubt when most of its face-up tiles
+are read with a probability under DOUBT (the doubtful tile's threshold).
 """
 from __future__ import annotations
 
@@ -12,18 +12,17 @@ import statistics
 from mjtable.scoring import tiles as T
 from mjtable.scoring.table import SEATS
 
+from ..types import DOUBT
 from .base import Placed
 
 MIN_TILE_PX = 10.0     # a seat's face-up tiles narrower than this (median of the shorter box side) are not read
-DOUBT_P = 0.6          # as the pipeline's doubtful tile
-SKIP = ("duplicate", "unplaced")
 
 
 def seat_notes(placed: list[Placed]) -> list[str]:
     """One note for each seat that cannot be read or is read with doubt (none for a seat read well)."""
     notes = []
     for seat in SEATS:
-        mine = [p for p in placed if p.seat == seat and p.group not in SKIP]
+        mine = [p for p in placed if p.seat == seat]          # duplicates and unplaced boxes have no seat
         if not mine:
             notes.append(f"seat {seat} not read: no tile found on its side of the table")
             continue
@@ -35,8 +34,8 @@ def seat_notes(placed: list[Placed]) -> list[str]:
             notes.append(f"seat {seat} not read: its tiles are {px:.0f} px across in the frame, under "
                          f"{MIN_TILE_PX:.0f} px (shoot closer, or at a higher resolution)")
             continue
-        unsure = [d for d in up if d.kind_p < DOUBT_P]
+        unsure = [d for d in up if d.kind_p < DOUBT]
         if 2 * len(unsure) > len(up):
             notes.append(f"seat {seat} read with doubt: {len(unsure)} of its {len(up)} face-up tiles are read "
-                         f"with less than {DOUBT_P:.0%} probability")
+                         f"with less than {DOUBT:.0%} probability")
     return notes
