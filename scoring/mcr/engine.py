@@ -45,7 +45,7 @@ def _plan(prof: Profile):
     excl = tuple((r.id, tuple(e for e in r.excludes if e not in prof.excludes_remove.get(r.id, ()))
                   + tuple(prof.excludes_add.get(r.id, ()))
                   + (r.implied if prof.house_non_repetition else ())) for r in rows)
-    return tuple((g, tuple(p)) for g, p in groups.items()), tuple((fid, ex) for fid, ex in excl if ex)
+    return tuple((g, tuple(p)) for g, p in groups.items()), {fid: ex for fid, ex in excl if ex}
 
 
 _CACHE_LIMIT = 1 << 15
@@ -145,11 +145,14 @@ def _result(items: tuple) -> tuple:
     return rid, items
 
 
-def _apply_excludes(found: dict, excl) -> dict:
-    for fid, ex in excl:
-        if fid in found:
+def _apply_excludes(found: dict, excl: dict) -> dict:
+    """The 不计 lists (``excl``: fan id -> its list) applied to ``found`` in place: the fans found are taken in
+    table order, from the highest down, and a fan still counted when its turn comes cancels its list."""
+    for fid in sorted(found, key=_ORDER.__getitem__):
+        ex = excl.get(fid)
+        if ex is not None and fid in found:
             for e in ex:
-                if isinstance(e, str):
+                if e.__class__ is str:
                     found.pop(e, None)
                 else:
                     k, n = e

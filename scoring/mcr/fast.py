@@ -27,7 +27,8 @@ from .. import tiles as T
 from ..hand import CHOW, KONG, Meld, Situation
 from ..result import ScoreResult
 from . import engine, fans_situation
-from .engine import _ORDER, MIN_POINTS, ROWS, _describe, _fan_hits, _fan_items, _hit, _implied, _plan, _points
+from .engine import (MIN_POINTS, ROWS, _apply_excludes, _describe, _fan_hits, _fan_items, _hit, _implied, _plan,
+                     _points)
 from .profiles import Profile, get_profile
 from .shapes import (CHOW_SET, ORPHANS, PUNG_SET, Candidate, _honors_knitted, _knitted_straight, _seven_pairs,
                      _thirteen_orphans, regular_from_keys)
@@ -35,7 +36,6 @@ from .shapes import (CHOW_SET, ORPHANS, PUNG_SET, Candidate, _honors_knitted, _k
 _CACHE_LIMIT = 1 << 15
 _TILES = range(34)
 _VALUE = {r.id: r.value for r in ROWS.values()}
-_CHICKEN = (ROWS["chicken_hand"].value, (("chicken_hand", 1),), False)
 _R5 = tuple(5 ** (t % 9) if t < 27 else 0 for t in range(34))
 _SUIT = tuple(t // 9 for t in range(34))
 _SOURCES = frozenset(("left", "across", "right"))
@@ -69,7 +69,7 @@ class _Plan:
 
     def __init__(self, prof: Profile):
         groups, excl = _plan(prof)
-        self.excl = dict(excl)
+        self.excl = excl
         by = dict(groups)
         self.prof = prof
         self.situation = by.pop("situation", ())
@@ -104,26 +104,9 @@ def clear_caches() -> None:
 
 
 def _after(found: list, excl: dict) -> tuple:
-    """``(points, fan items in table order, 字一色 or 混幺九 counted)`` after the 不计 lists: the fans found are taken
-    from the highest down, and a fan still counted when its turn comes cancels its list (``engine._apply_excludes``
-    walks the whole table in the same order; only the fans found can cancel anything)."""
-    got = dict(found)
-    order = sorted(got, key=_ORDER.__getitem__)
-    for fid in order:
-        ex = excl.get(fid)
-        if ex is not None and fid in got:
-            for e in ex:
-                if e.__class__ is str:
-                    got.pop(e, None)
-                else:
-                    k, n = e
-                    if k in got:
-                        got[k] -= n
-                        if got[k] <= 0:
-                            del got[k]
-    if not got:
-        return _CHICKEN
-    items = tuple((k, got[k]) for k in order if k in got)
+    """``(points, fan items in table order, 字一色 or 混幺九 counted)`` after the 不计 lists (engine._apply_excludes)."""
+    got = _apply_excludes(dict(found), excl)
+    items = _fan_items(got)
     return (sum(_VALUE[k] * n for k, n in items), items,
             "all_honors" in got or "all_terminals_and_honors" in got)
 
