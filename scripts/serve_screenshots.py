@@ -9,70 +9,19 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import shutil
-import socket
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from mjtable.scripts.browser import chromium, served, wait_for
+
 ROOT = Path(__file__).resolve().parent.parent
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-         "--hide-scrollbars", "--force-device-scale-factor=1")
-
-
-@contextlib.contextmanager
-def _served(app):
-    import uvicorn
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=server.run, daemon=True)
-    t.start()
-    while not server.started:
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        t.join(10)
-
-
-@contextlib.contextmanager
-def _chromium(width: int, height: int):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    profile = tempfile.mkdtemp(prefix="mjtable-chromium-")
-    for a in FLAGS + (f"--window-size={width},{height}", f"--user-data-dir={profile}"):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=opts)
-    try:
-        yield d
-    finally:
-        d.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
-
-def _wait(pred, timeout=30.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        try:
-            if pred():
-                return
-        except Exception:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError("timed out")
+SHOT_FLAGS = ("--hide-scrollbars", "--force-device-scale-factor=1")
 
 
 def page_shot(out: Path) -> None:
@@ -80,14 +29,14 @@ def page_shot(out: Path) -> None:
     from selenium.webdriver.support.ui import Select
 
     from mjtable.vision.web.app import create_app
-    with _served(create_app()) as url, _chromium(420, 900) as b:
+    with served(create_app()) as url, chromium(420, 900, SHOT_FLAGS) as b:
         b.get(url + "/")
         Select(b.find_element(By.ID, "seat_wind")).select_by_visible_text("S")
         b.find_element(By.ID, "photo").send_keys(str(ROOT / "examples" / "phone_win.jpg"))
         b.find_element(By.ID, "go").click()
-        _wait(lambda: b.find_element(By.ID, "total").text == "8 分")
+        wait_for(lambda: b.find_element(By.ID, "total").text == "8 分", what="the total")
         b.find_elements(By.CSS_SELECTOR, ".group.concealed .tile")[-1].click()     # the picker open
-        _wait(lambda: b.find_element(By.ID, "picker").is_displayed())
+        wait_for(lambda: b.find_element(By.ID, "picker").is_displayed(), what="the picker")
         for _ in range(3):                                   # the whole page, as tall as it is laid out
             height = b.execute_script("return document.documentElement.scrollHeight")
             b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -128,13 +77,13 @@ def overlay_shot(out: Path) -> None:
             vw.write(frame)
         vw.release()
         app = create_app(detector=_Growing(), source=str(video), kind="overhead", every=0.5)
-        with _served(app) as url, _chromium(1280, 720) as b:
+        with served(app) as url, chromium(1280, 720, SHOT_FLAGS) as b:
             b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                               {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False})
             b.execute_cdp_cmd("Emulation.setDefaultBackgroundColorOverride",
                               {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
             b.get(url + "/overlay")
-            _wait(lambda: b.find_element(By.ID, "last").text)
+            wait_for(lambda: b.find_element(By.ID, "last").text, what="a discard")
             time.sleep(0.5)
             png = b.get_screenshot_as_png()
     fg = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)

@@ -1,7 +1,6 @@
 """mjtable serve: the API through FastAPI's TestClient, the upload limits, the queue, and the live events from a
 recorded video (mjtable.vision.web.live, mjtable.vision.video.Follower)."""
 import base64
-import contextlib
 import json
 import threading
 import time
@@ -16,6 +15,7 @@ from mjtable.vision import cli
 from mjtable.vision.pipeline import FileDetector
 from mjtable.vision.video import Follower, VideoError, capture_target, is_stream, source_name
 from mjtable.vision.web.app import STATUS, create_app
+from mjtable.scripts.browser import served
 from mjtable.vision.web.upload import SPOOL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -384,30 +384,6 @@ def test_live_source_that_cannot_be_read_says_why(tmp_path):
         said = [d["error"] for k, d in events if k == "error"] + [d["error"] for k, d in events if k == "snapshot"]
         assert events[-1][0] == "end" and any(e and "x.mp4" in e for e in said), events
         assert c.get("/healthz").json()["live"]["error"]
-
-
-@contextlib.contextmanager
-def served(app):
-    """The app on a real uvicorn server on a free loopback port, in a thread: yields its URL."""
-    import socket
-
-    import uvicorn
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=server.run, daemon=True)
-    t.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    assert server.started, "the test server did not start"
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        t.join(10)
 
 
 def test_live_follows_a_video_at_its_own_pace(tmp_path):

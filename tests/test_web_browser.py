@@ -4,64 +4,15 @@ a discard as it comes and a win with its score.
 
 Needs the Debian packages chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver) and the pip
 package selenium (the test extra). Without them these tests fail, saying so: they are not skipped."""
-import contextlib
-import shutil
-import tempfile
-import time
 from pathlib import Path
 
 from mjtable.vision.pipeline import FileDetector
 from mjtable.vision.web.app import create_app
-from tests.test_web import Growing, Winning, make_video, served
+from mjtable.scripts.browser import chromium, served, wait_for
+from tests.test_web import Growing, Winning, make_video
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = ROOT / "examples" / "phone_win.jpg"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-         "--window-size=420,900")
-
-
-@contextlib.contextmanager
-def chromium(size="420,900"):
-    """A headless Chromium with a fresh profile, driven by selenium; a clear failure when one is missing."""
-    missing = [p for p in (CHROMIUM, DRIVER) if not Path(p).exists()]
-    assert not missing, (f"missing {', '.join(missing)}: install Debian's browser for these tests with "
-                         "`apt-get install -y --no-install-recommends chromium chromium-driver`")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError as e:
-        raise AssertionError(f"selenium is needed for the browser tests (pip install -e '.[test]'): {e}") from None
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="mjtable-chromium-")
-    for a in FLAGS:
-        opts.add_argument(a if not a.startswith("--window-size") else f"--window-size={size}")
-    opts.add_argument(f"--user-data-dir={profile}")
-    d = webdriver.Chrome(service=Service(DRIVER), options=opts)
-    try:
-        yield d
-    finally:
-        d.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
-
-def wait_for(pred, timeout=30.0, what="the page"):
-    end = time.time() + timeout
-    last = None
-    while time.time() < end:
-        try:
-            got = pred()
-        except Exception as e:                 # not there yet (stale or missing element)
-            got, last = None, e
-        if got:
-            return got
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}" + (f" ({last})" if last else ""))
-
-
 def test_upload_score_and_correct_a_tile():
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -124,7 +75,7 @@ def test_overlay_shows_a_discard_as_it_comes(tmp_path):
     det = Growing()
     video = make_video(tmp_path / "t.avi", n=7, fps=2.0)                    # 3.5 s of a table, played live
     app = create_app(detector=det, source=str(video), kind="overhead", every=0.5)
-    with served(app) as url, chromium("1280,720") as b:
+    with served(app) as url, chromium(1280, 720) as b:
         b.get(url + "/overlay")
         wait_for(lambda: b.find_element(By.ID, "seat-self").is_displayed(), what="the self seat")
         last = wait_for(lambda: b.find_element(By.ID, "last").text, what="a discard")
@@ -145,7 +96,7 @@ def test_overlay_shows_a_win_and_its_score(tmp_path):
     from selenium.webdriver.common.by import By
     video = make_video(tmp_path / "w.avi", n=8, fps=4.0, image=PHOTO)
     app = create_app(detector=Winning(), source=str(video), kind="phone", every=0.25)
-    with served(app) as url, chromium("1280,720") as b:
+    with served(app) as url, chromium(1280, 720) as b:
         b.get(url + "/overlay")
         text = wait_for(lambda: b.find_element(By.ID, "win").text, what="the win")
         assert text.startswith("self wins: ") and "分" in text
