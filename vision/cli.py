@@ -322,6 +322,14 @@ def _positive(cast=float):
     return parse
 
 
+def _add_sampling(ap: argparse.ArgumentParser, prefix: str = "") -> None:
+    """--every and --hold, as every command that follows a video or a live source takes them."""
+    ap.add_argument("--every", type=_positive(float), default=1.0, metavar="SECONDS",
+                    help=f"{prefix}read one frame every this many seconds at most (default 1.0)")
+    ap.add_argument("--hold", type=_positive(int), default=2, metavar="N",
+                    help=f"{prefix}a change counts when N sampled frames in a row show it (default 2)")
+
+
 def cmd_video(argv: list[str]) -> int:
     ap = _Parser(prog="mjtable video", description="Follow a table on video (a fixed overhead camera, or a "
                  "phone): print each settled change (discards, melds, flowers, exposed tiles, a hand laid "
@@ -329,10 +337,7 @@ def cmd_video(argv: list[str]) -> int:
     ap.add_argument("video", help="video file (mp4/avi/mkv ..., whatever this OpenCV decodes)")
     ap.add_argument("--kind", choices=KINDS, default="auto",
                     help="view kind; auto decides it on the first frame with tiles and keeps it")
-    ap.add_argument("--every", type=_positive(float), default=1.0, metavar="SECONDS",
-                    help="look at one frame every this many seconds (default 1.0)")
-    ap.add_argument("--hold", type=_positive(int), default=2, metavar="N",
-                    help="a change counts when N sampled frames in a row show it (default 2)")
+    _add_sampling(ap)
     ap.add_argument("--max-frames", type=_positive(int), metavar="N", help="stop after N sampled frames")
     _add_common(ap)
     a = ap.parse_args(argv)
@@ -392,10 +397,7 @@ def cmd_serve(argv: list[str]) -> int:
                     help="live source for /api/events and /overlay: a video file (played at its own pace), a "
                          "camera index (0, 1 ...) or a stream URL (rtsp://, http://)")
     ap.add_argument("--kind", choices=KINDS, default="auto", help="the live source's view (default: decide once)")
-    ap.add_argument("--every", type=_positive(float), default=1.0, metavar="SECONDS",
-                    help="live: read one frame every this many seconds at most (default 1.0)")
-    ap.add_argument("--hold", type=_positive(int), default=2, metavar="N",
-                    help="live: a change counts when N sampled frames in a row show it (default 2)")
+    _add_sampling(ap, "live: ")
     ap.add_argument("--rules", choices=sorted(RULES), default="mcr", help="live: rule system for a win's score")
     ap.add_argument("--profile", help="live: rule profile for a win's score")
     ap.add_argument("--max-upload-mb", type=_positive(float), default=20.0, metavar="MB",
@@ -440,10 +442,7 @@ def cmd_archive(argv: list[str]) -> int:
     ap.add_argument("--rules", choices=RULES, default="mcr", help="rule system (default mcr; a JSON hand may say)")
     ap.add_argument("--profile", help="rule profile (default: the rules' default)")
     ap.add_argument("--kind", choices=KINDS, default="auto", help="photos and videos: the view (default: guess)")
-    ap.add_argument("--every", type=_positive(float), default=1.0, metavar="SECONDS",
-                    help="videos: one frame every this many seconds (default 1.0)")
-    ap.add_argument("--hold", type=_positive(int), default=2, metavar="N",
-                    help="videos: a change counts when N sampled frames in a row show it (default 2)")
+    _add_sampling(ap, "videos: ")
     ap.add_argument("--max-frames", type=_positive(int), metavar="N", help="videos: at most N sampled frames")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     a = ap.parse_args(argv)
