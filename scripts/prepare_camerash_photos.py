@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from mjtable.scripts.prepare_detector_data import _link
-from mjtable.scripts.prepare_real_chinese import CAMERASH, ROOT, tile_names, tile_set
+from mjtable.scripts.prepare_real_chinese import CAMERASH, ROOT, tile_set, write_names
 
 LABELS = ROOT / "datasets" / "labels" / "camerash"
 FOLDERS = ("raw-images", "untagged-images-raw")
@@ -72,13 +72,14 @@ def read_labels(path: Path) -> list[str] | None:
     return rows
 
 
-def photos(src: Path) -> list[tuple[str, Path, str]]:
-    """(folder, photo, set) of every photo that has labels."""
+def photos(src: Path) -> list[tuple[str, Path, str, list[str]]]:
+    """(folder, photo, set, label rows) of every photo that has labels."""
     out = []
     for folder in FOLDERS:
         for p in sorted((src / folder).glob("*")):
-            if p.suffix.lower() in IMAGE_SUFFIXES and read_labels(label_file(folder, p)) is not None:
-                out.append((folder, p, tile_set(p.name) if folder == "raw-images" else listing(p.name)))
+            rows = read_labels(label_file(folder, p)) if p.suffix.lower() in IMAGE_SUFFIXES else None
+            if rows is not None:
+                out.append((folder, p, tile_set(p.name) if folder == "raw-images" else listing(p.name), rows))
     return out
 
 
@@ -101,14 +102,14 @@ def prepare(src: Path, out: Path, heldout: float, seed: int, crops_heldout: Path
     if not held and require_crop_split:
         raise ValueError(f"no held-out crop sets in {crops_heldout}: run prepare_real_chinese first (or give "
                          f"--no-crop-split to hold out shop listings only)")
-    untagged = sorted({s for f, _, s in items if f != "raw-images"})
+    untagged = sorted({s for f, _, s, _ in items if f != "raw-images"})
     random.Random(seed).shuffle(untagged)
     held |= set(untagged[:round(len(untagged) * heldout)])
     for sub in ("train", "heldout", "heldout_sets"):          # only what this script writes
         if (out / sub).exists():
             shutil.rmtree(out / sub)
     counts: dict[str, list] = {"train": [0, set()], "heldout": [0, set()]}
-    for folder, photo, s in items:
+    for folder, photo, s, rows in items:
         split = "heldout" if s in held else "train"
         dests = [out / split] + ([out / "heldout_sets" / s] if split == "heldout" else [])
         name = out_name(folder, photo)
@@ -121,13 +122,12 @@ def prepare(src: Path, out: Path, heldout: float, seed: int, crops_heldout: Path
                     im.convert("RGB").save(d / "images" / f"{name}.png")
             else:
                 _link(photo, d / "images" / f"{name}{photo.suffix.lower()}")
-            rows = read_labels(label_file(folder, photo)) or []
             (d / "labels" / f"{name}.txt").write_text("\n".join(rows) + ("\n" if rows else ""))
         counts[split][0] += 1
         counts[split][1].add(s)
     for d in [out / "train", out / "heldout", *sorted((out / "heldout_sets").glob("*"))]:
         if d.exists():
-            (d / "names.yaml").write_text("names: [" + ", ".join(tile_names()) + "]\n")
+            write_names(d)
     return {k: [n, sorted(s)] for k, (n, s) in counts.items()}
 
 

@@ -74,8 +74,13 @@ def prepare(src: Path, out: Path, heldout: float, seed: int) -> dict[str, tuple[
             (out / split / "labels" / f"{img.stem}.txt").write_text("\n".join(rows) + ("\n" if rows else ""))
             counts[split][0] += 1
             counts[split][1].add(source_photo(img.name))
-    (out / "names.yaml").write_text("names: [" + ", ".join(tile_names()) + "]\n")
+    write_names(out)
     return {k: (n, len(s)) for k, (n, s) in counts.items()}
+
+
+def write_names(folder: Path) -> None:
+    """folder/names.yaml: the class names in tile-id order, for scripts/evaluate_detector."""
+    (folder / "names.yaml").write_text("names: [" + ", ".join(tile_names()) + "]\n")
 
 
 def tile_set(photo: str) -> str:
