@@ -86,9 +86,14 @@ def main(argv=None) -> int:
         sets[f"  set {d.name}"] = (str(d.relative_to(ROOT)), T.N_CLASSES)
     for i, folder in enumerate(a.synth):
         sets["synthetic" if i == 0 else f"synthetic {Path(folder).name}"] = (folder, SETS["synthetic"][1])
+    if a.only:
+        sets = {k: v for k, v in sets.items() if any(k.strip().startswith(o) for o in a.only)}
+    want_crops = not a.only or any("Camerash crops".startswith(o) for o in a.only)
     crops = []
     held = ROOT / CAMERASH_HELDOUT
-    if (held / "labels.csv").exists():
+    if not want_crops:
+        listed, which = [], ""
+    elif (held / "labels.csv").exists():
         listed, which = read_crop_labels(held), "held-out sets"
     elif (evaluate_crops.CROPS / "tiles-data").exists():
         listed, which = evaluate_crops.read_crops(evaluate_crops.CROPS), "all"
@@ -99,11 +104,9 @@ def main(argv=None) -> int:
         if img is not None:
             crops.append((*evaluate_crops.on_cloth(img), truth))
     out: dict = {}
-    if a.only:
-        sets = {k: v for k, v in sets.items() if any(k.strip().startswith(o) for o in a.only)}
-        crops = crops if any("Camerash crops".startswith(o) for o in a.only) else []
-    pairs = [(loc, c, sl) for loc in dict.fromkeys(a.locator) for c in dict.fromkeys(a.classifier)
-             for sl in dict.fromkeys(a.slice)]
+    locators, classifiers, slices = (list(dict.fromkeys(v)) for v in (a.locator, a.classifier, a.slice))
+    pairs = [(loc, c, sl) for loc in locators for c in classifiers for sl in slices]
+    single = len(locators) == 1 and len(slices) == 1       # rows keyed by the classifier alone
     for loc, c, sl in pairs:
         det = TileDetector(locator=loc, classifier=c, slice_px=sl or None, conf=a.conf)
         row = {}
@@ -116,13 +119,12 @@ def main(argv=None) -> int:
             row["Camerash crops"] = {k: r / n for k, (r, n) in right.items() if n}
             row["Camerash crops"].update(crops=which, n=len(crops), n_flowers=right["flowers"][1])
         row["phone ms"] = phone_ms(det)
-        single = len(dict.fromkeys(a.locator)) == 1 and len(dict.fromkeys(a.slice)) == 1
         out[str(c) if single else f"{loc} + {c} + slice {sl}"] = row
     if a.json:
         print(json.dumps(out))
         return 0
     for (loc, c, sl), row in zip(pairs, out.values()):
-        named = f"locator {Path(loc).parent.name}/{Path(loc).name}, " if len(a.locator) > 1 else ""
+        named = f"locator {Path(loc).parent.name}/{Path(loc).name}, " if len(locators) > 1 else ""
         sliced = f", slices of {sl} px" if sl else ""
         print(f"== {named}classifier {Path(c).parent.name}/{Path(c).name}{sliced}")
         for name, v in row.items():
