@@ -402,19 +402,25 @@ def _flowers_ok(flowers: tuple) -> bool:
     return len(flowers) <= 8 and len(set(flowers)) == len(flowers) and all(T.is_flower(f) for f in flowers)
 
 
+def _plain(hand) -> bool:
+    """Plain input, the only kind the quick paths take: tuples of tiles and melds, an ``int`` winning tile, a
+    ``Situation``."""
+    return (hand.concealed.__class__ is tuple and hand.melds.__class__ is tuple and hand.winning_tile.__class__
+            is int and hand.flowers.__class__ is tuple and hand.situation.__class__ is Situation)
+
+
 def _checked(hand) -> "_Tiles | None":
     """The hand's ``_Tiles`` when a quick check shows ``_problems(hand)`` is empty, else None.
 
     Only plain input takes this path (tuples, exact ``int`` tiles, ``Meld``/``Situation`` objects): anything
     else goes through the full validation, so odd input is judged exactly as before."""
+    if not _plain(hand):
+        return None
     concealed = hand.concealed
     melds = hand.melds
     win = hand.winning_tile
     flowers = hand.flowers
     sit = hand.situation
-    if (concealed.__class__ is not tuple or melds.__class__ is not tuple or win.__class__ is not int
-            or flowers.__class__ is not tuple or sit.__class__ is not Situation):
-        return None
     for m in melds:
         if m.__class__ is not Meld or m.tile.__class__ is not int:
             return None

@@ -27,10 +27,10 @@ from .. import tiles as T
 from ..hand import CHOW, KONG, Meld, Situation
 from ..result import ScoreResult
 from . import engine, fans_situation
-from .engine import (MIN_POINTS, ROWS, _apply_excludes, _describe, _fan_hits, _fan_items, _hit, _implied, _plan,
-                     _points)
+from .engine import (MIN_POINTS, ROWS, _apply_excludes, _describe, _fan_hits, _fan_items, _hit, _implied, _plain,
+                     _plan, _points)
 from .profiles import Profile, get_profile
-from .shapes import (CHOW_SET, ORPHANS, PUNG_SET, Candidate, _honors_knitted, _knitted_straight, _seven_pairs,
+from .shapes import (CHOW_SET, PUNG_SET, _honors_knitted, _knitted_straight, _seven_pairs,
                      _thirteen_orphans, regular_from_keys)
 
 _CACHE_LIMIT = 1 << 15
@@ -141,8 +141,7 @@ def _fast(hand, prof: Profile):
     win = hand.winning_tile
     flowers = hand.flowers
     sit = hand.situation
-    if (concealed.__class__ is not tuple or melds.__class__ is not tuple or win.__class__ is not int
-            or flowers.__class__ is not tuple or sit.__class__ is not Situation or not 0 <= win < 34
+    if (not _plain(hand) or not 0 <= win < 34
             or sit.seat_wind not in _WINDS or sit.prevalent_wind not in _WINDS):
         return None
     if flowers and (len(set(flowers)) != len(flowers) or len(flowers) > 8
