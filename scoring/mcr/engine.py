@@ -235,15 +235,17 @@ def evaluate(ctx: Ctx, prof: Profile) -> dict:
     that is itself not counted does not cancel anything). Group results are cached on their group key."""
     found = dict(_count(_get_plan(prof), _ctx_keys(ctx), lambda: ctx)[3])
     if prof.deduct_implied_pungs and ("all_honors" in found or "all_terminals_and_honors" in found):
-        n = _implied_pungs(ctx, found)
-        if n:
-            found["implied_terminal_pung"] = n
+        _add_implied(found, ctx.pungs, ctx.sit)
     return found
 
 
-def _implied_pungs(ctx: Ctx, found: dict) -> int:
-    """Honour pungs scored by a 2+ point pung fan inside 字一色/混幺九 (each pung once)."""
-    return _implied(ctx.pungs, ctx.sit, found)
+def _add_implied(found: dict, pungs, sit) -> bool:
+    """Counts 幺九刻减计 in ``found`` (the honour pungs scored by a 2+ point pung fan inside 字一色/混幺九, each
+    pung once) when there is any; True if it did."""
+    n = _implied(pungs, sit, found)
+    if n:
+        found["implied_terminal_pung"] = n
+    return bool(n)
 
 
 def _implied(pungs, sit, found: dict) -> int:
@@ -470,9 +472,7 @@ def _best_reading(ti: _Tiles, sit: Situation, sid: int, plan: _Plan):
         pts, items, honours, _ = got
         if implied and honours:
             found = dict(items)
-            n = _implied(pungs, sit, found)
-            if n:
-                found["implied_terminal_pung"] = n
+            if _add_implied(found, pungs, sit):
                 pts, items = _points(found), _fan_items(found)
         if best is None or pts > best[0]:
             best = (pts, items, i)

@@ -27,8 +27,8 @@ from .. import tiles as T
 from ..hand import CHOW, KONG, Meld, Situation
 from ..result import ScoreResult
 from . import engine, fans_situation
-from .engine import (MIN_POINTS, ROWS, _apply_excludes, _describe, _fan_hits, _fan_items, _hit, _implied, _plain,
-                     _plan, _points)
+from .engine import (MIN_POINTS, ROWS, _add_implied, _apply_excludes, _describe, _fan_hits, _fan_items, _hit,
+                     _plain, _plan, _points)
 from .profiles import Profile, get_profile
 from .shapes import (CHOW_SET, PUNG_SET, _honors_knitted, _knitted_straight, _seven_pairs,
                      _thirteen_orphans, regular_from_keys)
@@ -104,7 +104,8 @@ def clear_caches() -> None:
 
 
 def _after(found: list, excl: dict) -> tuple:
-    """``(points, fan items in table order, 字一色 or 混幺九 counted)`` after the 不计 lists (engine._apply_excludes)."""
+    """``(points, fan items in table order, 字一色 or 混幺九 counted)`` after the 不计 lists
+    (engine._apply_excludes)."""
     got = _apply_excludes(dict(found), excl)
     items = _fan_items(got)
     return (sum(_VALUE[k] * n for k, n in items), items,
@@ -299,9 +300,7 @@ def _fast(hand, prof: Profile):
         pts, items, honours = _after(found, excl)
         if implied and honours:
             done = dict(items)
-            n = _implied(c.pungs, sit, done)
-            if n:
-                done["implied_terminal_pung"] = n
+            if _add_implied(done, c.pungs, sit):
                 pts, items = _points(done), _fan_items(done)
         if best is None or pts > best[0]:
             best = (pts, items, i)
