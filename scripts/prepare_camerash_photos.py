@@ -94,17 +94,25 @@ def held_out_crop_sets(crops_heldout: Path) -> set[str]:
         return {tile_set(sources[r["image"]]) for r in csv.DictReader(f) if sources.get(r["image"])}
 
 
-def prepare(src: Path, out: Path, heldout: float, seed: int, crops_heldout: Path,
-            require_crop_split: bool = True) -> dict[str, list]:
-    """Write the folders; {split: [photos, sets]}."""
-    items = photos(src)
+def held_out_sets(src: Path, heldout: float, seed: int, crops_heldout: Path, require_crop_split: bool = True,
+                  items: list | None = None) -> set[str]:
+    """The tile sets held out: those whose crops prepare_real_chinese held out, and shop listings drawn in a
+    seeded order until ``heldout`` of them."""
+    items = photos(src) if items is None else items
     held = held_out_crop_sets(crops_heldout)
     if not held and require_crop_split:
         raise ValueError(f"no held-out crop sets in {crops_heldout}: run prepare_real_chinese first (or give "
                          f"--no-crop-split to hold out shop listings only)")
     untagged = sorted({s for f, _, s, _ in items if f != "raw-images"})
     random.Random(seed).shuffle(untagged)
-    held |= set(untagged[:round(len(untagged) * heldout)])
+    return held | set(untagged[:round(len(untagged) * heldout)])
+
+
+def prepare(src: Path, out: Path, heldout: float, seed: int, crops_heldout: Path,
+            require_crop_split: bool = True) -> dict[str, list]:
+    """Write the folders; {split: [photos, sets]}."""
+    items = photos(src)
+    held = held_out_sets(src, heldout, seed, crops_heldout, require_crop_split, items)
     for sub in ("train", "heldout", "heldout_sets"):          # only what this script writes
         if (out / sub).exists():
             shutil.rmtree(out / sub)

@@ -191,3 +191,59 @@ def test_camerash_photos_held_out_by_set(tmp_path, monkeypatch):
                      "--no-crop-split"]) == 0
     (labels / "raw-images" / "1-1.txt").write_text("0 0.5 1.5 0.2 0.4\n")       # a box outside the photo
     assert pcp.main(["--src", str(src), "--out", str(out), "--crops-heldout", str(crops)]) == 2
+
+
+def test_unlabelled_crops_labelled_only_where_photo_and_classifier_agree(tmp_path, monkeypatch):
+    """Crops cut from labelled set photos take their box's kind when the classifier reads the same kind; a crop
+    found nowhere, or read otherwise by the classifier, stays unlabelled; the folders follow the photos' split."""
+    from mjtable.scripts import prepare_camerash_photos as pcp, pseudo_label_crops as plc
+    rng = np.random.default_rng(0)
+    src, labels = tmp_path / "src", tmp_path / "labels"
+    monkeypatch.setattr(pcp, "LABELS", labels)
+    crops_dir = src / "untagged-tiles"
+    crops_dir.mkdir(parents=True)
+    n = 0
+    for name, kinds in (("1-1.jpg", [0, 9, 18]), ("2.jpg", [27, 34, 31])):
+        img = np.full((120, 300, 3), 90, np.uint8)
+        rows = []
+        for i, k in enumerate(kinds):                      # three tiles of random pattern, 60x80, 20 px apart
+            x0 = 20 + i * 90
+            blobs = rng.integers(0, 255, (8, 6, 3), np.uint8)                 # a face of coarse patches
+            img[20:100, x0:x0 + 60] = cv2.resize(blobs, (60, 80), interpolation=cv2.INTER_LINEAR)
+            rows.append(f"{k} {(x0 + 30) / 300:.6f} {60 / 120:.6f} {60 / 300:.6f} {80 / 120:.6f}")
+        (src / "raw-images").mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(src / "raw-images" / name), img, [cv2.IMWRITE_JPEG_QUALITY, 100])
+        (labels / "raw-images").mkdir(parents=True, exist_ok=True)
+        (labels / "raw-images" / f"{Path(name).stem}.txt").write_text("\n".join(rows) + "\n")
+        for i in range(3):                                 # each tile cut 2 px loose and stretched to 240x320
+            x0 = 20 + i * 90
+            n += 1
+            cv2.imwrite(str(crops_dir / f"{n}.jpg"), cv2.resize(img[18:102, x0 - 2:x0 + 62], (240, 320)))
+    cv2.imwrite(str(crops_dir / "7.jpg"), rng.integers(0, 255, (320, 240, 3), np.uint8))   # from no photo
+    # the classifier reads crop 2 as another kind and crop 3 with little confidence
+    said = {"1.jpg": (0, 0.99), "2.jpg": (5, 0.9), "3.jpg": (18, 0.3), "4.jpg": (27, 0.8), "5.jpg": (34, 0.95),
+            "6.jpg": (31, 0.7), "7.jpg": (8, 0.99)}
+    monkeypatch.setattr(plc, "classify_crops", lambda crops, classifier: [said[p.name] for p in crops])
+    rows = plc.label_table(src, None, min_match=0.8, min_p=0.5)
+    got = {r["crop"]: r for r in rows}
+    assert [got[f"{k}.jpg"]["box_kind"] for k in range(1, 7)] == ["1m", "1p", "1s", "1z", "1f", "5z"]
+    assert all(float(got[f"{k}.jpg"]["match"]) > 0.9 for k in range(1, 7)) and float(got["7.jpg"]["match"]) < 0.5
+    assert {c for c, r in got.items() if r["label"]} == {"1.jpg", "4.jpg", "5.jpg", "6.jpg"}
+    assert got["5.jpg"]["tile"] == 34 and got["5.jpg"]["set"] == "2"
+    table = tmp_path / "table.csv"
+    plc.write_table(table, rows)
+    assert plc.read_table(table)[4]["label"] == "1f"
+    counts = plc.write_folders(src, tmp_path / "out", plc.read_table(table), held={"2"})
+    assert counts == {"train": 1, "heldout": 3}
+    assert prc.read_crop_labels(tmp_path / "out" / "train") == [(tmp_path / "out" / "train" / "images" / "1.jpg", 0)]
+    assert (tmp_path / "out" / "heldout" / "images" / "6.jpg").exists()
+
+
+def test_committed_crop_pseudo_labels_are_agreements():
+    from mjtable.scripts import pseudo_label_crops as plc
+    rows = plc.read_table()
+    assert len(rows) == 1050 and len({r["crop"] for r in rows}) == 1050
+    labelled = [r for r in rows if r["label"]]
+    assert len(labelled) > 800
+    assert all(r["label"] == r["box_kind"] == r["classifier_kind"] and float(r["match"]) >= 0.8
+               and float(r["classifier_p"]) >= 0.5 and T.code(int(r["tile"])) == r["label"] for r in labelled)
