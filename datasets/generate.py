@@ -1,6 +1,6 @@
 """Generate synthetic table photos with YOLO labels and ground-truth JSON.
 
-    python -m mjtable.datasets.generate --out DIR --kind phone|overhead|grid|mixed --n N --seed S [--imgsz 640] [--workers 2]
+    python -m mjtable.datasets.generate --out DIR --kind phone|overhead|seat|grid|mixed --n N --seed S [--imgsz 640] [--workers 2]
                                 [--boxes whole|visible]
 
 Writes DIR/images/*.jpg, DIR/labels/*.txt (YOLO: class x y w h, class = tile id 0..41 or 42 = back),
@@ -54,7 +54,9 @@ def make_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = 
         return overhead_scene(_art(), rng, name, (imgsz, imgsz), boxes)
     if kind == "grid":
         return grid_scene(_art(), rng, name, (imgsz, imgsz), boxes)
-    raise ValueError(f"unknown scene kind {kind!r} (phone, overhead or grid)")
+    if kind == "seat":
+        return overhead_scene(_art(), rng, name, (imgsz, imgsz * 9 // 16), boxes, seat_view=True)
+    raise ValueError(f"unknown scene kind {kind!r} (phone, overhead, seat or grid)")
 
 
 def yolo_lines(gt, w: int, h: int) -> list[str]:
@@ -83,8 +85,9 @@ def _job(args):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m mjtable.datasets.generate", description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--kind", choices=("phone", "overhead", "grid", "mixed"), default="mixed",
-                    help="grid = close-up of tiles packed in rows (extra training kind, gt kind 'grid')")
+    ap.add_argument("--kind", choices=("phone", "overhead", "seat", "grid", "mixed"), default="mixed",
+                    help="seat = a whole table shot from the south seat (16:9 frame, far tiles small); grid = "
+                         "close-up of tiles packed in rows (extra training kind, gt kind 'grid')")
     ap.add_argument("--n", type=int, required=True)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--imgsz", type=int, default=640)

@@ -32,16 +32,17 @@ def _tile_points(tiles: list[TileSpec], d_flat, d_stand) -> np.ndarray:
     return np.vstack([t.corners() + dd for t in tiles for dd in (np.zeros(2), d_stand if t.standing else d_flat)])
 
 
-def _camera(pts: np.ndarray, out_w, out_h, rng, persp, rot_deg, margin) -> np.ndarray:
+def _camera(pts: np.ndarray, out_w, out_h, rng, persp, rot_deg, margin, squash=1.0) -> np.ndarray:
     """Homography plane -> image: a perspective over a square around the tiles (far edge shorter by
-    `persp`), a rotation, then scale/offset so that every tile point fits the frame with a margin."""
+    `persp`, depth shortened to `squash` of the width, as seen from a low camera), a rotation, then
+    scale/offset so that every tile point fits the frame with a margin."""
     x0, y0 = pts.min(0)
     x1, y1 = pts.max(0)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     L = max(x1 - x0, y1 - y0) / 2
     src = np.float32([[cx - L, cy - L], [cx + L, cy - L], [cx + L, cy + L], [cx - L, cy + L]])
     k = persp
-    dst = np.float32([[-k * L, -L], [k * L, -L], [L, L], [-L, L]])
+    dst = np.float32([[-k * L, -L * squash], [k * L, -L * squash], [L, L * squash], [-L, L * squash]])
     a = math.radians(rot_deg)
     R = np.float32([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     P0 = cv2.getPerspectiveTransform(src, np.float32(dst @ R.T))
@@ -56,11 +57,11 @@ def _camera(pts: np.ndarray, out_w, out_h, rng, persp, rot_deg, margin) -> np.nd
 
 
 def _finish(kind, name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table, situation,
-            n_distractors, underlays=(), boxes=DEFAULT_BOXES):
+            n_distractors, underlays=(), boxes=DEFAULT_BOXES, squash=1.0):
     out_w, out_h = out_size
     pts = _tile_points(tiles, d_flat, d_stand)
     for _ in range(6):
-        Hm = _camera(pts, out_w, out_h, rng, persp, rot, margin)
+        Hm = _camera(pts, out_w, out_h, rng, persp, rot, margin, squash)
         # the plane must cover the whole frame (no mirrored tiles): map the frame corners back
         e = 0.05
         corners = np.float32([[-e * out_w, -e * out_h], [(1 + e) * out_w, -e * out_h],
@@ -169,7 +170,10 @@ def _to_seat(tiles: list[TileSpec], seat: str) -> list[TileSpec]:
     return out
 
 
-def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640), boxes: str = DEFAULT_BOXES):
+def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640), boxes: str = DEFAULT_BOXES,
+                   seat_view: bool = False):
+    """Four players' tables seen from above; seat_view: the same table photographed from the south seat (far
+    edge 0.35-0.6 of the near one, depth shortened to 0.35-0.6 of the width), gt kind 'seat'."""
     style = pick_style(art, rng)
     has_flowers = 34 in style.faces
     w = 40.0
@@ -244,8 +248,11 @@ def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)
     persp = rng.uniform(0.9, 1.0)
     rot = rng.choice((0.0, rng.uniform(-4, 4)))
     margin = rng.uniform(0.01, 0.06)
-    return _finish("overhead", name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table,
-                   situation, rng.randrange(0, 6), boxes=boxes)
+    squash = 1.0
+    if seat_view:
+        persp, squash, rot = rng.uniform(0.35, 0.6), rng.uniform(0.35, 0.6), rng.uniform(-3, 3)
+    return _finish("seat" if seat_view else "overhead", name, tiles, d_flat, d_stand, style, out_size, rng, persp,
+                   rot, margin, table, situation, rng.randrange(0, 6), boxes=boxes, squash=squash)
 
 
 # ------------------------------------------------------------------ close-up grid (training only)

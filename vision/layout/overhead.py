@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 from mjtable.scoring import tiles as T
@@ -23,6 +24,7 @@ from .base import (
 )
 from .flowers import _distinct_flowers
 from .melds import _halves, _merge_all
+from .perspective import flatten, plane_from_tiles, unflatten
 from .rivers import _read_seat, _river_model
 from .rows import _box_score, _dedupe, _nn_angle, _rotate, _Tile, _tiles
 from .seatcheck import seat_notes
@@ -30,9 +32,23 @@ from .seats import _centre_correction, _overhead_width_factor, _seat_frames, _zo
 
 
 def parse_overhead(dets: list[Detection]) -> Layout:
-    """Read an overhead frame of the whole table (self at the bottom of the frame, to within 45 degrees)."""
+    """Read a frame of the whole table (self at the bottom of the frame, to within 45 degrees): from above, or
+    photographed from the self seat, when the tiles' spacing shows a perspective (undone first, .perspective)."""
     if not dets:
         raise LayoutError("no tiles detected")
+    H = plane_from_tiles(dets)
+    if H is None:
+        return _parse_overhead(dets)
+    flat = flatten(dets, H)
+    layout = _parse_overhead(flat, dets)
+    layout.table.unplaced.insert(0, "read as a table photographed from a seat: the perspective is undone from "
+                                    "the tiles' spacing")
+    return layout
+
+
+def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None) -> Layout:
+    """The reading proper; ``photo``: the detections as found in the photo when ``dets`` are them mapped onto the
+    table's plane (placed tiles and the seat notes are given in the photo's terms)."""
     kept, dropped = _dedupe(dets, weak_dup=True)
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
@@ -87,5 +103,8 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     for area in players:
         area.flowers = tuple(k for (a, _), k in zip(flowers, kinds) if a is area)
     placed_list = [placed[i] for i in sorted(placed)]
+    if photo is not None:
+        placed_list = [replace(p, det=photo[i] if p.det is dets[i] else unflatten(p.det, dets[i], photo[i]))
+                       for i, p in zip(sorted(placed), placed_list)]
     table = TableState(players=players, unplaced=unplaced + notes + seat_notes(placed_list))
     return Layout(table, placed_list, OVERHEAD, math.degrees(phi))

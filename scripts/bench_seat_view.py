@@ -1,0 +1,119 @@
+"""Whole tables shot from a seat: how many tiles each way of reading the frame finds, seat by seat, side by side.
+
+Scenes: rendered tables seen from the south seat (`mjtable.datasets.generate --kind seat`: the overhead table
+under a strong perspective, far edge 0.35-0.6 of the near one, depth shortened to 0.35-0.6, a 16:9 frame), made
+in memory from a seed no model was trained on. No labelled photo of a real table shot from a seat is at hand, so
+these figures say what the reading strategies do with small, foreshortened tiles, not how real tables read.
+
+Ways of reading, each on the same frames in one run:
+* runtime: the detector as the pipeline runs it (`detect`, view guessed);
+* general 480: the general locator on the whole frame (480 px input);
+* overhead 640: the overhead locator on the whole frame (a higher input size, 640 px);
+* general, slices of 640: the general locator on overlapping 640 px windows at full resolution and the whole
+  frame (`vision.slicing`, SAHI-style);
+* overhead, slices of 640: the same with the overhead locator.
+
+Printed per way: tiles found at IoU 0.5 whatever their kind (class-agnostic recall), per seat (self = the near
+seat of the camera, across = the far one), the share of found tiles read as the right kind, boxes that match no tile, mAP50 and
+the median ms per frame.
+
+    python -m mjtable.scripts.bench_seat_view [--seed 4242] [--n 40] [--imgsz 1280] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+from mjtable.scoring import tiles as T
+from mjtable.vision.detector import TileDetector
+from mjtable.vision.metrics import DetectionEvaluator, box_iou
+
+SEATS = ("self", "right", "across", "left")       # the camera sits at "self": "across" is the far seat
+WAYS = {"runtime": dict(kind="auto"), "general 480": dict(kind="phone"), "overhead 640": dict(kind="overhead"),
+        "general, slices of 640": dict(kind="phone", slice_px=640),
+        "overhead, slices of 640": dict(kind="overhead", slice_px=640)}
+
+
+def scenes(seed: int, n: int, imgsz: int):
+    from mjtable.datasets.generate import make_scene
+    return [make_scene("seat", seed, i, imgsz)[:2] for i in range(n)]
+
+
+def agnostic_matches(gt_boxes: np.ndarray, pred_boxes: np.ndarray, conf: np.ndarray) -> np.ndarray:
+    """For each ground-truth tile, the index of the prediction matched to it at IoU >= 0.5 (greedy by
+    confidence, class-agnostic), or -1."""
+    match = np.full(len(gt_boxes), -1)
+    if not len(gt_boxes) or not len(pred_boxes):
+        return match
+    iou = box_iou(pred_boxes, gt_boxes)
+    for p in np.argsort(-conf, kind="stable"):
+        cand = np.where(match >= 0, -1.0, iou[p])
+        j = int(np.argmax(cand))
+        if cand[j] >= 0.5:
+            match[j] = p
+    return match
+
+
+def measure(frames, way: dict) -> dict:
+    det = TileDetector(slice_px=way.get("slice_px"))
+    found = {s: [0, 0] for s in SEATS}
+    right = [0, 0]
+    stray = 0
+    ms = []
+    ev = DetectionEvaluator(num_classes=T.N_CLASSES)
+    for img, gt in frames:
+        t0 = time.perf_counter()
+        dets = det.detect(img, kind=way["kind"])
+        ms.append(1000 * (time.perf_counter() - t0))
+        boxes = np.array([d.box for d in dets], np.float64).reshape(-1, 4)
+        kinds = np.array([d.kind for d in dets], np.int64)
+        conf = np.array([d.confidence for d in dets], np.float64)
+        gt_boxes = np.array([o.box for o in gt.objects], np.float64).reshape(-1, 4)
+        gt_kinds = np.array([o.kind for o in gt.objects], np.int64)
+        m = agnostic_matches(gt_boxes, boxes, conf)
+        for o, p in zip(gt.objects, m):
+            found[o.seat][1] += 1
+            found[o.seat][0] += p >= 0
+            if p >= 0:
+                right[1] += 1
+                right[0] += kinds[p] == o.kind
+        stray += len(boxes) - int((m >= 0).sum())
+        ev.add(gt_boxes, gt_kinds, boxes, kinds, conf)
+    n_found, n_gt = sum(f for f, _ in found.values()), sum(n for _, n in found.values())
+    return {"recall50": n_found / max(n_gt, 1), "per_seat": {s: f / max(n, 1) for s, (f, n) in found.items()},
+            "right_kind": right[0] / max(right[1], 1), "unmatched_boxes": stray, "map50": ev.result().map50,
+            "ms_median": float(np.median(ms)), "tiles": n_gt}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=4242)
+    ap.add_argument("--n", type=int, default=40)
+    ap.add_argument("--imgsz", type=int, default=1280, help="frame width (16:9)")
+    ap.add_argument("--ways", nargs="+", choices=list(WAYS), default=list(WAYS))
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    if a.n <= 0 or a.imgsz < 320:
+        print("bench_seat_view: --n must be > 0 and --imgsz >= 320", file=sys.stderr)
+        return 2
+    frames = scenes(a.seed, a.n, a.imgsz)
+    out = {w: measure(frames, WAYS[w]) for w in a.ways}
+    if a.json:
+        print(json.dumps(out))
+        return 0
+    h = frames[0][0].shape
+    print(f"{a.n} tables seen from the south seat, seed {a.seed}, {h[1]}x{h[0]}, {out[a.ways[0]]['tiles']} tiles")
+    print(f"{'way':26s} {'found':>6s} " + " ".join(f"{s:>6s}" for s in SEATS)
+          + f" {'kind':>6s} {'stray':>6s} {'mAP50':>6s} {'ms':>6s}")
+    for w, r in out.items():
+        print(f"{w:26s} {r['recall50']:6.3f} " + " ".join(f"{r['per_seat'][s]:6.3f}" for s in SEATS)
+              + f" {r['right_kind']:6.3f} {r['unmatched_boxes']:6d} {r['map50']:6.3f} {r['ms_median']:6.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

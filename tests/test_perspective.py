@@ -1,0 +1,94 @@
+"""A whole table photographed from a seat: the perspective found from the tiles' spacing and undone before the
+overhead reading (vision.layout.perspective), on rendered tables whose truth is known."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mjtable.datasets.generate import make_scene
+from mjtable.scripts.bench_e2e import area_key
+from mjtable.vision.layout import overhead, parse_overhead
+from mjtable.vision.layout import perspective as PV
+from mjtable.vision.types import Detection
+
+
+def _truth(kind: str, index: int, size: int = 1280):
+    _, gt, _ = make_scene(kind, 4242, index, size)
+    return gt, [Detection(o.box, o.kind, o.orientation, 1.0) for o in gt.objects]
+
+
+def _seats_read(gt, layout) -> int:
+    return sum(area_key(layout.table.player(p.seat), True) == area_key(p, True) for p in gt.table.players)
+
+
+@pytest.fixture(scope="module")
+def seat_tables():
+    return [_truth("seat", i) for i in range(6)]
+
+
+def test_seat_view_reads_every_seat_from_true_boxes(seat_tables, monkeypatch):
+    read = [_seats_read(gt, parse_overhead(dets)) for gt, dets in seat_tables]
+    assert sum(read) >= 22, read                       # of 24 seats
+    for gt, dets in seat_tables:
+        layout = parse_overhead(dets)
+        assert "perspective is undone" in layout.table.unplaced[0]
+        # placed tiles keep the boxes they have in the photo
+        boxes = {d.box for d in dets}
+        assert all(p.det.box in boxes for p in layout.placed if p.group != "duplicate")
+    # without undoing the perspective the same boxes read far worse
+    monkeypatch.setattr(overhead, "plane_from_tiles", lambda dets: None)
+    plain = [_seats_read(gt, parse_overhead(dets)) for gt, dets in seat_tables]
+    assert sum(plain) <= sum(read) - 10, (plain, read)
+
+
+def test_overhead_frames_have_no_perspective_to_undo():
+    for i in range(4):
+        gt, dets = _truth("overhead", i, 640)
+        assert PV.plane_from_tiles(dets) is None
+        assert "perspective" not in " ".join(parse_overhead(dets).table.unplaced)
+
+
+def _seat_camera(k: float, squash: float, lean: float = 0.0, center=(640.0, 480.0)) -> np.ndarray:
+    """A homography like a photo from the self seat: the far (top) side shrunk by the perspective k, depth
+    squashed, and leaning sideways (the camera a little off the table's middle)."""
+    cx, cy = center
+    to = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1.0]])
+    back = np.array([[1, 0, cx], [0, 1, cy], [0, 0, 1.0]])
+    return back @ np.array([[1, lean, 0], [0, squash, 0], [0, -k, 1.0]]) @ to
+
+
+@pytest.mark.parametrize("k, squash, lean, angle", [(0.0012, 0.5, 0.0, 0), (0.0009, 0.4, 0.2, 3),
+                                                    (0.0014, 0.6, -0.15, -4)])
+def test_known_seat_homography_is_undone_and_every_seat_read(k, squash, lean, angle):
+    """An overhead table laid out exactly, photographed through a seat's homography: every seat reads as it
+    does from above, and the tiles' centres come back to the table's shape (after the best turn, scale and
+    shift) within a tenth of a tile."""
+    from tests.layout_scenes import layout_table, render
+    from tests.test_layout import _expect, _table
+    spec = _table()
+    plan = layout_table(spec)
+    flat = render(plan, angle=angle, scale=40)
+    photo = render(plan, angle=angle, scale=40, homography=_seat_camera(k, squash, lean))
+    H = PV.plane_from_tiles(photo)
+    assert H is not None and PV.plane_from_tiles(flat) is None
+    layout = parse_overhead(photo)
+    for seat, s in spec.items():
+        _expect(seat, s, layout.table.player(seat))
+    # centres: the photo's mapped by H against the exact plan
+    c_photo = np.array([[(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2] for d in photo])
+    G = _seat_camera(k, squash, lean)
+    c_plan = np.array([[(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2] for d in flat])
+    a = c_plan - c_plan.mean(0)
+    got = PV._apply(H @ G, c_plan)                    # exact plane points through the photo and back
+    b = got - got.mean(0)
+    u, sv, vt = np.linalg.svd(b.T @ a)                # the similarity taking b nearest to a (Procrustes)
+    scale = sv.sum() / (b * b).sum()
+    err = np.linalg.norm(a - scale * b @ (u @ vt), axis=1)
+    assert np.median(err) < 0.1 * 40 and err.max() < 0.3 * 40
+    assert len(c_photo) == len(c_plan)
+
+
+def test_too_few_tiles_or_none_at_all():
+    _, dets = _truth("seat", 0)
+    assert PV.plane_from_tiles(dets[:PV.MIN_TILES - 1]) is None
+    assert PV.plane_from_tiles([]) is None

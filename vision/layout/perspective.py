@@ -1,0 +1,205 @@
+"""A whole table shot from a seat: the table's plane found from the tiles themselves, and the detections mapped
+onto it, so that the overhead reading applies.
+
+Every tile lying on the table has the same size there; in the photo it shrinks with its distance. Under a plane
+homography the image area of a patch of fixed table area goes as w^3, where w = g x + h y + 1 is the homography's
+denominator at the patch: the cube root of a box's area is linear in its position. A robust fit of that plane
+gives the perspective (g, h). What is left after it is undone is a squash of the depth, read from the boxes'
+shapes: a tile lying flat is about 4:3 whichever way it lies, so the boxes' height-to-width ratios gather at
+4/3 s and 3/4 s for the squash s.
+
+A frame with hardly any perspective (a camera above the table) is left as it is (None).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+import numpy as np
+
+from mjtable.scoring import tiles as T
+
+from ..types import Detection
+
+MIN_TILES = 12            # fewer boxes than this: no plane is fitted
+MIN_RATIO = 1.35          # the nearest tiles at least this much larger (across) than the farthest: a seat's view
+
+
+def _fit_scale(xy: np.ndarray, size: np.ndarray) -> Optional[np.ndarray]:
+    """Least squares of size ~ a + b x + c y, refitted without the worst outliers (standing tiles, stacks,
+    merged boxes); (a, b, c) or None."""
+    keep = np.ones(len(xy), bool)
+    coef = None
+    for _ in range(4):
+        if keep.sum() < MIN_TILES:
+            return None
+        A = np.column_stack([np.ones(keep.sum()), xy[keep]])
+        coef = np.linalg.lstsq(A, size[keep], rcond=None)[0]
+        res = size - np.column_stack([np.ones(len(xy)), xy]) @ coef
+        mad = np.median(np.abs(res[keep])) + 1e-9
+        keep = np.abs(res) < 3.0 * 1.4826 * mad
+    return coef
+
+
+def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    q = np.column_stack([pts, np.ones(len(pts))]) @ H.T
+    return q[:, :2] / q[:, 2:3]
+
+
+def map_boxes(H: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Boxes (x1, y1, x2, y2) of tiles lying square to the table's rows, mapped by H. A photo's box is the box
+    around a tile turned and sheared by the perspective; the tile's sides (a, b) on the table are what, carried
+    back by the map's local linear part K at the box's centre, spans the photo box: |K| (a, b) = (width, height).
+    Where that has no positive answer (a tile lying askew), the middles of the box's sides are mapped instead."""
+    x1, y1, x2, y2 = boxes.T
+    c = np.column_stack([(x1 + x2) / 2, (y1 + y2) / 2])
+    mc = _apply(H, c)
+    eps = 0.5
+    J = np.stack([(_apply(H, c + [eps, 0]) - mc) / eps, (_apply(H, c + [0, eps]) - mc) / eps], axis=2)   # (N,2,2)
+    det = J[:, 0, 0] * J[:, 1, 1] - J[:, 0, 1] * J[:, 1, 0]
+    ok = np.abs(det) > 1e-12
+    K = np.zeros_like(J)
+    K[ok] = np.linalg.inv(J[ok])
+    M = np.abs(K)
+    size = np.column_stack([x2 - x1, y2 - y1])
+    dm = M[:, 0, 0] * M[:, 1, 1] - M[:, 0, 1] * M[:, 1, 0]
+    good = ok & (np.abs(dm) > 1e-9 * np.maximum(M.reshape(-1, 4).max(1) ** 2, 1e-30))
+    ab = np.zeros_like(size)
+    ab[good] = np.linalg.solve(M[good], size[good][:, :, None])[:, :, 0]
+    good &= (ab > 0).all(1)
+    mids = np.stack([np.column_stack(p) for p in ((x1, c[:, 1]), (x2, c[:, 1]), (c[:, 0], y1), (c[:, 0], y2))], 1)
+    m = _apply(H, mids.reshape(-1, 2)).reshape(-1, 4, 2)
+    xs, ys = np.sort(m[:, :2, 0], axis=1), np.sort(m[:, 2:, 1], axis=1)
+    out = np.column_stack([xs[:, 0], ys[:, 0], xs[:, 1], ys[:, 1]])
+    out[good] = np.column_stack([mc[good] - ab[good] / 2, mc[good] + ab[good] / 2])
+    return out
+
+
+def _pairs(xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each point's nearest neighbour: (midpoints, vectors to it)."""
+    d = np.linalg.norm(xy[:, None] - xy[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    j = d.argmin(1)
+    return (xy + xy[j]) / 2, xy[j] - xy
+
+
+def _meeting_point(mid: np.ndarray, v: np.ndarray) -> Optional[np.ndarray]:
+    """The point nearest to all the lines through ``mid`` along ``v`` (least squares, refitted without the lines
+    that miss it most); None for fewer than 3 lines or lines all parallel."""
+    d = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
+    n = np.column_stack([-d[:, 1], d[:, 0]])
+    keep = np.ones(len(mid), bool)
+    point = None
+    for _ in range(4):
+        if keep.sum() < 3:
+            return None
+        A, b = n[keep], (n[keep] * mid[keep]).sum(1)
+        if np.linalg.cond(A.T @ A) > 1e8:
+            return None
+        point = np.linalg.lstsq(A, b, rcond=None)[0]
+        res = np.abs((n * (point - mid)).sum(1)) / np.maximum(np.linalg.norm(point - mid, axis=1), 1e-9)
+        keep = res < max(3 * np.median(res[keep]), 0.02)         # angle (radians) by which a line misses it
+    return point
+
+
+def _near(v: np.ndarray, degrees: float, vertical: bool = False) -> np.ndarray:
+    a = np.degrees(np.arctan2(np.abs(v[:, 1]), np.abs(v[:, 0])))
+    return (a > 90 - degrees) if vertical else (a < degrees)
+
+
+def _vanishing(mid: np.ndarray, v: np.ndarray) -> Optional[np.ndarray]:
+    """Where the lines through ``mid`` along ``v`` meet, homogeneous (a third coordinate near 0: they are about
+    parallel); least squares on the lines' unit normals, refitted without those that miss it most."""
+    d = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
+    lines = np.column_stack([-d[:, 1], d[:, 0], (d[:, 1] * mid[:, 0] - d[:, 0] * mid[:, 1])])
+    keep = np.ones(len(mid), bool)
+    point = None
+    for _ in range(4):
+        if keep.sum() < 3:
+            return None
+        point = np.linalg.svd(lines[keep])[2][-1]
+        miss = np.abs(lines @ point)
+        keep = miss <= max(3 * np.median(miss[keep]), 1e-9)
+    return point
+
+
+def _estimate(xy: np.ndarray) -> Optional[np.ndarray]:
+    """The map from points ``xy`` (tile centres) to the table seen from above, up to scale and shift; None when
+    the rows cannot be told or the pitch varies less than MIN_RATIO across the tiles."""
+    m = np.median(xy, axis=0)                             # origin amid the tiles, well off the horizon
+    T0 = np.array([[1.0, 0, -m[0]], [0, 1.0, -m[1]], [0, 0, 1.0]])
+    xy0 = _apply(T0, xy)
+    mid, v = _pairs(xy0)
+    across, steep = _near(v, 20), _near(v, 65, vertical=True)
+    if across.sum() < MIN_TILES // 2 or steep.sum() < 3:
+        return None
+    vx, vy = _vanishing(mid[across], v[across]), _vanishing(mid[steep], v[steep])
+    if vx is None or vy is None:
+        return None
+    horizon = np.cross(vx, vy)
+    w = np.column_stack([xy0, np.ones(len(xy0))]) @ horizon     # the photo's scale at each tile, up to a factor
+    if np.median(w) < 0:
+        horizon, w = -horizon, -w
+    if w.min() <= 0.05 * w.max() or w.max() / w.min() < MIN_RATIO:
+        return None
+    P = np.array([[1.0, 0, 0], [0, 1.0, 0], horizon / np.median(w)]) @ T0
+    # the two families of rows are parallel now: turned and sheared square, the rows up as far apart per
+    # tile as the rows across (the depth's squash)
+    mid, v = _pairs(_apply(P, xy))
+    across, up = _near(v, 20), _near(v, 60, vertical=True)
+    if across.sum() < 3 or up.sum() < 3:
+        return None
+    ax = v[across] * np.where(v[across, :1] < 0, -1.0, 1.0)
+    ay = v[up] * np.where(v[up, 1:] < 0, -1.0, 1.0)
+    dx, dy = np.median(ax, axis=0), np.median(ay, axis=0)
+    B = np.column_stack([dx, dy])
+    if abs(np.linalg.det(B)) < 1e-9:
+        return None
+    H = np.vstack([np.column_stack([np.linalg.inv(B), np.zeros(2)]), [0, 0, 1.0]]) @ P
+    # the near tiles below
+    near, far = xy[w >= np.percentile(w, 80)], xy[w <= np.percentile(w, 20)]
+    if np.median(_apply(H, near)[:, 1]) < np.median(_apply(H, far)[:, 1]):
+        H = np.diag([-1.0, -1.0, 1.0]) @ H
+    return H
+
+
+def plane_from_tiles(dets: list[Detection]) -> Optional[np.ndarray]:
+    """The 3x3 map from the photo to a view from straight above (tiles about the size of the photo's nearest
+    ones), or None when the frame shows no clear perspective or too few tiles.
+
+    Tiles touching in a row are one tile apart on the table. Along the rows that run across the photo that
+    pitch shrinks linearly with the distance (the homography's denominator): fitted, it gives the perspective.
+    The rows running up the photo meet where the depth vanishes: undone, they are set upright, and as far apart
+    per tile as the rows across: that gives the depth's squash."""
+    if len(dets) < MIN_TILES:
+        return None
+    b = np.array([d.box for d in dets], np.float64)
+    xy = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
+    H = _estimate(xy)
+    if H is None:
+        return None
+    # size: the median tile as wide as the photo's larger tiles; placed clear of the origin
+    mb = map_boxes(H, b)
+    side = np.median(np.minimum(mb[:, 2] - mb[:, 0], mb[:, 3] - mb[:, 1]))
+    want = np.percentile(np.minimum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]), 90)
+    k = want / max(side, 1e-6)
+    lo = mb[:, :2].min(0) * k
+    A = np.array([[k, 0, -lo[0] + want], [0, k, -lo[1] + want], [0, 0, 1.0]])
+    return A @ H
+
+
+def flatten(dets: list[Detection], H: np.ndarray) -> list[Detection]:
+    """The detections with their boxes mapped by H (everything else as it was)."""
+    boxes = map_boxes(H, np.array([d.box for d in dets], np.float64).reshape(-1, 4))
+    return [replace(d, box=tuple(float(v) for v in b)) for d, b in zip(dets, boxes)]
+
+
+def unflatten(made: Detection, flat: Detection, photo: Detection) -> Detection:
+    """A detection the reading made on the plane (two halves of a tile merged) in the photo's terms: its box
+    moved and scaled from ``flat`` (a detection it grew from) as ``photo`` stands to it."""
+    fx1, fy1, fx2, fy2 = flat.box
+    px1, py1, px2, py2 = photo.box
+    sx, sy = (px2 - px1) / max(fx2 - fx1, 1e-6), (py2 - py1) / max(fy2 - fy1, 1e-6)
+    x1, y1, x2, y2 = made.box
+    return replace(made, box=(px1 + (x1 - fx1) * sx, py1 + (y1 - fy1) * sy,
+                              px1 + (x2 - fx1) * sx, py1 + (y2 - fy1) * sy))
