@@ -6,7 +6,8 @@ in memory from a seed no model was trained on. No labelled photo of a real table
 these figures say what the reading strategies do with small, foreshortened tiles, not how real tables read.
 
 Ways of reading, each on the same frames in one run:
-* runtime: the detector as the pipeline runs it (`detect`, view guessed);
+* runtime: the detector as the pipeline runs it (`detect`, view guessed; a whole table whose tiles come out
+  small is read again in slices, `TileDetector.auto_slice`); "never sliced": the same without that;
 * general 480: the general locator on the whole frame (480 px input);
 * overhead 640: the overhead locator on the whole frame (a higher input size, 640 px);
 * general, slices of 640: the general locator on overlapping 640 px windows at full resolution and the whole
@@ -33,7 +34,8 @@ from mjtable.vision.detector import TileDetector
 from mjtable.vision.metrics import DetectionEvaluator, box_iou
 
 SEATS = ("self", "right", "across", "left")       # the camera sits at "self": "across" is the far seat
-WAYS = {"runtime": dict(kind="auto"), "general 480": dict(kind="phone"), "overhead 640": dict(kind="overhead"),
+WAYS = {"runtime": dict(kind="auto"), "runtime, never sliced": dict(kind="auto", auto_slice=False),
+        "general 480": dict(kind="phone"), "overhead 640": dict(kind="overhead", auto_slice=False),
         "general, slices of 640": dict(kind="phone", slice_px=640),
         "overhead, slices of 640": dict(kind="overhead", slice_px=640)}
 
@@ -59,7 +61,7 @@ def agnostic_matches(gt_boxes: np.ndarray, pred_boxes: np.ndarray, conf: np.ndar
 
 
 def measure(frames, way: dict) -> dict:
-    det = TileDetector(slice_px=way.get("slice_px"))
+    det = TileDetector(slice_px=way.get("slice_px"), auto_slice=way.get("auto_slice", True))
     found = {s: [0, 0] for s in SEATS}
     right = [0, 0]
     stray = 0

@@ -570,6 +570,7 @@ def test_view_router_sends_overhead_frames_to_the_overhead_locator_first(monkeyp
     assert [d.kind for d in det.detect(phone, "auto")] == [d.kind for d in det.detect(phone, "phone")]
     assert calls == [True, False, False]
     outs = {True: "over", False: "general"}
+    det.auto_slice = False                  # the stand-in boxes below are names, not boxes to measure
     monkeypatch.setattr("mjtable.vision.detector.table_like", lambda found: found == "general")
     monkeypatch.setattr(det, "locate", lambda img, overhead=False: calls.append(overhead) or outs[overhead])
     calls.clear()

@@ -55,3 +55,31 @@ def test_sliced_detector_reads_what_one_pass_reads_on_a_small_photo():
     def sure(dets):                                        # windows may add a few unsure boxes
         return sorted(d.kind for d in dets if d.confidence >= 0.5)
     assert sure(sliced) == sure(one) and len(sure(one)) == 14
+
+
+def test_whole_table_with_small_tiles_is_read_again_in_slices(monkeypatch):
+    """A table shot from a seat (far tiles small at the overhead locator's 640 px input) is read again in slices
+    at full resolution; an overhead frame of the same size, whose tiles are larger, is read once; without
+    auto_slice never."""
+    from mjtable.datasets.generate import make_scene
+    seat, _, _ = make_scene("seat", 4242, 0, 1280)
+    over, _, _ = make_scene("overhead", 4242, 0, 1280)
+    calls = []
+    for auto in (True, False):
+        det = TileDetector(auto_slice=auto)
+        real = det._locate_one
+
+        def counted(part, overhead=False):
+            calls.append((auto, overhead, part.shape[:2]))
+            return real(part, overhead)
+        monkeypatch.setattr(det, "_locate_one", counted)
+        for name, img in (("seat", seat), ("overhead", over)):
+            calls.clear()
+            dets = det.detect(img, kind="overhead")
+            windows_read = [c for c in calls if c[2] != img.shape[:2]]
+            assert dets
+            if auto and name == "seat":
+                assert len(windows_read) >= 2 and all(c[1] for c in windows_read)
+                assert det._small_tiles(img, det._locate_one(img, True), True)
+            else:
+                assert windows_read == [], (auto, name)

@@ -67,6 +67,9 @@ REFINE_MARGIN = 0.25      # ... size on each side, resampled to a square (script
 REFINE_SCALE = 0.1        # the refiner's outputs are edge moves in units of this fraction of the box's size
 N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
 N_ALTERNATIVES = 2        # next likeliest face kinds kept per face-up detection (Detection.alternatives)
+SMALL_TILES = 13.0        # a whole table whose smaller tiles (a quarter of the sure boxes) are under this many px ...
+SMALL_FRAME = 1.25        # ... at the locator's input, in a frame this much larger than the input, is read ...
+SMALL_QUANTILE = 25       # ... again in slices at full resolution (a table shot from a seat: far tiles small)
 
 
 def int8_path(model: Path) -> Path:
@@ -392,7 +395,7 @@ class TileDetector:
                  overhead_locator: Optional[Path] = OVERHEAD_LOCATOR, router: Optional[Path] = ROUTER,
                  vote: Optional[float] = BOX_VOTE, odd_back: bool = True,
                  overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER, refiner: Optional[Path] = REFINER,
-                 slice_px: Optional[int] = None):
+                 slice_px: Optional[int] = None, auto_slice: bool = True):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
@@ -406,7 +409,9 @@ class TileDetector:
         classifies every box).
         refiner: the box refiner, run on the located boxes when the file is there (None: boxes as located).
         slice_px: read a frame larger than this in overlapping windows of this size too (vision.slicing; None:
-        one pass)."""
+        one pass, except as auto_slice says).
+        auto_slice: a whole table whose tiles come out small at the overhead locator's input (a table shot from a
+        seat) is read again in slices of that input at full resolution (_small_tiles)."""
         if overhead_locator is not None and not Path(overhead_locator).exists():
             overhead_locator = None
         if overhead_classifier is not None and (classifier is None or not Path(overhead_classifier).exists()):
@@ -437,23 +442,43 @@ class TileDetector:
         self.refiner = _session(refiner, threads) if refiner is not None else None
         self.refiner_path = refiner
         self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
-        self.slice_px = slice_px
+        self.slice_px, self.auto_slice = slice_px, auto_slice
         outs = self.loc.get_outputs()
         n_out = outs[-1].shape[1]     # a split head's class logits (nc), or ultralytics' 4 + nc rows
         self.n_loc_classes = (int(n_out) - (4 if len(outs) == 1 else 0)) if isinstance(n_out, int) else None
 
-    def locate(self, img: np.ndarray, overhead: bool = False):
+    def locate(self, img: np.ndarray, overhead: bool = False, slice_px: Optional[int] = None):
         """Stage 1: boxes (N,4) in original pixels, scores (N,), locator classes (N,), all class scores (N,nc).
-        overhead: run the overhead locator (when there is one). A frame larger than slice_px is read in slices."""
-        if self.slice_px and max(img.shape[:2]) > self.slice_px:
-            return locate_sliced(lambda part: self._locate_one(part, overhead), img, self.slice_px, self.iou, nms)
+        overhead: run the overhead locator (when there is one). A frame larger than slice_px (default: the
+        detector's own) is read in slices."""
+        size = slice_px or self.slice_px
+        if size and max(img.shape[:2]) > size:
+            return locate_sliced(lambda part: self._locate_one(part, overhead), img, size, self.iou, nms)
         return self._locate_one(img, overhead)
+
+    def _input_px(self, overhead: bool) -> int:
+        sess = self.loc_over if overhead and self.loc_over is not None else self.loc
+        inp = sess.get_inputs()[0]
+        return int(inp.shape[1] if takes_bytes(sess) else inp.shape[2])
+
+    def _small_tiles(self, img: np.ndarray, found, overhead: bool) -> bool:
+        """Is this whole-table frame worth reading again in slices: larger than the locator's input, and its
+        smaller tiles (SMALL_QUANTILE of the sure boxes) under SMALL_TILES px at that input?"""
+        if self.slice_px or not self.auto_slice:
+            return False
+        size = self._input_px(overhead)
+        long_side = max(img.shape[:2])
+        sure = found[0][found[1] >= ROUTE_CONF]
+        if long_side < SMALL_FRAME * size or len(sure) < ROUTE_BACKS:
+            return False
+        short = np.minimum(sure[:, 2] - sure[:, 0], sure[:, 3] - sure[:, 1]) * size / long_side
+        return float(np.percentile(short, SMALL_QUANTILE)) < SMALL_TILES
 
     def _locate_one(self, img: np.ndarray, overhead: bool = False):
         sess = self.loc_over if overhead and self.loc_over is not None else self.loc
         inp = sess.get_inputs()[0]
         byte = takes_bytes(sess)                 # the letterboxed BGR image as it is, 1xHxWx3
-        lb, r, (px, py) = letterbox(img, int(inp.shape[1] if byte else inp.shape[2]))
+        lb, r, (px, py) = letterbox(img, self._input_px(overhead))
         out = sess.run(None, {inp.name: lb[None] if byte else to_blob(lb)})
         if len(out) == 2:             # split head: box distributions and class logits
             boxes, scores, cls, cls_scores = decode_raw(*out, lb.shape[0], self.conf, self.iou, vote=self.vote)
@@ -498,17 +523,24 @@ class TileDetector:
         if self.loc_over is None or kind == "phone":
             return self.locate(img), False
         if kind == "overhead":
-            return self.locate(img, overhead=True), True
+            return self._whole_table(img, self.locate(img, overhead=True)), True
         over = None
         p = self.view_overhead_p(img)
         if p is not None and p >= ROUTER_OVERHEAD:
             over = self.locate(img, overhead=True)
             if table_like(over):
-                return over, True
+                return self._whole_table(img, over), True
         found = self.locate(img)
         if table_like(found):
-            return (over if over is not None else self.locate(img, overhead=True)), True
+            return self._whole_table(img, over if over is not None else self.locate(img, overhead=True)), True
         return found, False
+
+    def _whole_table(self, img: np.ndarray, found):
+        """The overhead locator's boxes of a whole table, read again in slices of its input size at full
+        resolution where its tiles are small (_small_tiles)."""
+        if self._small_tiles(img, found, True):
+            return self.locate(img, overhead=True, slice_px=self._input_px(True))
+        return found
 
     def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
         """kind: auto, phone or overhead (which locator to run, see locate_for)."""
