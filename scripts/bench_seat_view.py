@@ -18,7 +18,7 @@ Printed per way: tiles found at IoU 0.5 whatever their kind (class-agnostic reca
 seat of the camera, across = the far one), the share of found tiles read as the right kind, boxes that match no tile, mAP50 and
 the median ms per frame.
 
-    python -m mjtable.scripts.bench_seat_view [--seed 4242] [--n 40] [--imgsz 1280] [--json]
+    python -m mjtable.scripts.bench_seat_view [--seed 4242] [--n 40] [--imgsz 1280] [--models DIR ...] [--json]
 """
 from __future__ import annotations
 
@@ -26,11 +26,12 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 from mjtable.scoring import tiles as T
-from mjtable.vision.detector import TileDetector
+from mjtable.vision.detector import OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, TileDetector
 from mjtable.vision.metrics import DetectionEvaluator, box_iou
 
 SEATS = ("self", "right", "across", "left")       # the camera sits at "self": "across" is the far seat
@@ -60,8 +61,18 @@ def agnostic_matches(gt_boxes: np.ndarray, pred_boxes: np.ndarray, conf: np.ndar
     return match
 
 
-def measure(frames, way: dict) -> dict:
-    det = TileDetector(slice_px=way.get("slice_px"), auto_slice=way.get("auto_slice", True))
+def detector(way: dict, models: Path | None) -> TileDetector:
+    """The committed detector for a way of reading, with the overhead locator and classifier found in
+    ``models`` (when there) instead of the committed ones."""
+    kw = {}
+    for arg, name in (("overhead_locator", OVERHEAD_LOCATOR.name), ("overhead_classifier", OVERHEAD_CLASSIFIER.name)):
+        if models is not None and (models / name).exists():
+            kw[arg] = models / name
+    return TileDetector(slice_px=way.get("slice_px"), auto_slice=way.get("auto_slice", True), **kw)
+
+
+def measure(frames, way: dict, models: Path | None = None) -> dict:
+    det = detector(way, models)
     found = {s: [0, 0] for s in SEATS}
     right = [0, 0]
     stray = 0
@@ -97,22 +108,32 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=40)
     ap.add_argument("--imgsz", type=int, default=1280, help="frame width (16:9)")
     ap.add_argument("--ways", nargs="+", choices=list(WAYS), default=list(WAYS))
+    ap.add_argument("--models", type=Path, nargs="+", default=None,
+                    help="folders holding other overhead models (tile_locator_overhead.onnx, "
+                         "tile_classifier_overhead.onnx, int8 beside them), each measured beside the committed ones")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     if a.n <= 0 or a.imgsz < 320:
         print("bench_seat_view: --n must be > 0 and --imgsz >= 320", file=sys.stderr)
         return 2
+    from mjtable.scripts.bench_e2e import TRAINING_SEEDS
+    if a.seed in TRAINING_SEEDS:
+        print(f"bench_seat_view: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}", file=sys.stderr)
+        return 2
     frames = scenes(a.seed, a.n, a.imgsz)
-    out = {w: measure(frames, WAYS[w]) for w in a.ways}
+    sets = [None] + list(a.models or [])
+    out = {(w if m is None else f"{w} [{m.name}]"): measure(frames, WAYS[w], m) for m in sets for w in a.ways}
     if a.json:
         print(json.dumps(out))
         return 0
     h = frames[0][0].shape
-    print(f"{a.n} tables seen from the south seat, seed {a.seed}, {h[1]}x{h[0]}, {out[a.ways[0]]['tiles']} tiles")
-    print(f"{'way':26s} {'found':>6s} " + " ".join(f"{s:>6s}" for s in SEATS)
+    print(f"{a.n} tables seen from the south seat, seed {a.seed}, {h[1]}x{h[0]}, {next(iter(out.values()))['tiles']} "
+          f"tiles; [folder]: its overhead models instead of the committed ones")
+    wide = max(26, *(len(k) for k in out))
+    print(f"{'way':{wide}s} {'found':>6s} " + " ".join(f"{s:>6s}" for s in SEATS)
           + f" {'kind':>6s} {'stray':>6s} {'mAP50':>6s} {'ms':>6s}")
     for w, r in out.items():
-        print(f"{w:26s} {r['recall50']:6.3f} " + " ".join(f"{r['per_seat'][s]:6.3f}" for s in SEATS)
+        print(f"{w:{wide}s} {r['recall50']:6.3f} " + " ".join(f"{r['per_seat'][s]:6.3f}" for s in SEATS)
               + f" {r['right_kind']:6.3f} {r['unmatched_boxes']:6d} {r['map50']:6.3f} {r['ms_median']:6.0f}")
     return 0
 
