@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from mjtable.datasets.generate import make_scene
 from mjtable.scripts.bench_e2e import area_key
@@ -92,3 +93,40 @@ def test_too_few_tiles_or_none_at_all():
     _, dets = _truth("seat", 0)
     assert PV.plane_from_tiles(dets[:PV.MIN_TILES - 1]) is None
     assert PV.plane_from_tiles([]) is None
+
+
+_extra = st.lists(st.tuples(st.floats(-50, 1330), st.floats(-300, 760), st.floats(1, 120), st.floats(1, 120),
+                            st.integers(0, 42), st.floats(0.01, 1.0)), max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_extra, st.integers(0, 5), st.integers(0, 60))
+def test_seat_view_with_stray_boxes_reads_or_refuses_without_warnings(seat_tables, extra, index, drop):
+    """A seat view's boxes, some dropped, with stray boxes anywhere (above the table, where the wall or the
+    players are) give a layout or a LayoutError, with no numpy warning; boxes past the horizon are not placed."""
+    import warnings
+    from mjtable.vision.layout import Layout, LayoutError
+    gt, dets = seat_tables[index]
+    dets = dets[drop:] + [Detection((x, y, x + w, y + h), k, "face_down" if k == 42 else "upright", c)
+                          for x, y, w, h, k, c in extra]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            layout = parse_overhead(dets)
+        except LayoutError:
+            return
+    assert isinstance(layout, Layout)
+    assert all(np.isfinite(p.det.box).all() for p in layout.placed)
+
+
+def test_box_past_the_horizon_is_not_placed(seat_tables):
+    gt, dets = seat_tables[0]
+    H = PV.plane_from_tiles(dets)
+    a, b, c = H[2]                                    # w = a x + b y + c: zero on the horizon
+    y0 = -(a * 640 + c) / b
+    stray = Detection((630.0, y0 - 30, 650.0, y0 - 10), 5, "upright", 0.9)
+    assert PV.beyond(H, [stray])[0] and not PV.beyond(H, dets).any()
+    layout = parse_overhead(dets + [stray])
+    assert "1 detection(s) beyond the table's far edge not placed" in layout.table.unplaced
+    assert [p.group for p in layout.placed if p.det is stray] == ["unplaced"]
+    assert _seats_read(gt, layout) == _seats_read(gt, parse_overhead(dets))

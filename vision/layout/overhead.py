@@ -24,7 +24,7 @@ from .base import (
 )
 from .flowers import _distinct_flowers
 from .melds import _halves, _merge_all
-from .perspective import flatten, plane_from_tiles, unflatten
+from .perspective import beyond, flatten, plane_from_tiles, unflatten
 from .rivers import _read_seat, _river_model
 from .rows import _box_score, _dedupe, _nn_angle, _rotate, _Tile, _tiles
 from .seatcheck import seat_notes
@@ -39,10 +39,16 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     H = plane_from_tiles(dets)
     if H is None:
         return _parse_overhead(dets)
-    flat = flatten(dets, H)
-    layout = _parse_overhead(flat, dets)
-    layout.table.unplaced.insert(0, "read as a table photographed from a seat: the perspective is undone from "
-                                    "the tiles' spacing")
+    far = beyond(H, dets)
+    on_table = [d for d, f in zip(dets, far) if not f]
+    if not on_table:
+        return _parse_overhead(dets)
+    layout = _parse_overhead(flatten(on_table, H), on_table)
+    notes = ["read as a table photographed from a seat: the perspective is undone from the tiles' spacing"]
+    if far.any():
+        notes.append(f"{int(far.sum())} detection(s) beyond the table's far edge not placed")
+        layout.placed += [Placed(d, None, "unplaced") for d, f in zip(dets, far) if f]
+    layout.table.unplaced[:0] = notes
     return layout
 
 

@@ -140,7 +140,8 @@ def _estimate(xy: np.ndarray) -> Optional[np.ndarray]:
     w = np.column_stack([xy0, np.ones(len(xy0))]) @ horizon     # the photo's scale at each tile, up to a factor
     if np.median(w) < 0:
         horizon, w = -horizon, -w
-    if w.min() <= 0.05 * w.max() or w.max() / w.min() < MIN_RATIO:
+    lo, hi = np.percentile(w, [5, 95])                    # a stray box beyond the table does not decide it
+    if not np.isfinite(horizon).all() or lo <= 0.05 * hi or hi / lo < MIN_RATIO:
         return None
     P = np.array([[1.0, 0, 0], [0, 1.0, 0], horizon / np.median(w)]) @ T0
     # the two families of rows are parallel now: turned and sheared square, the rows up as far apart per
@@ -157,7 +158,7 @@ def _estimate(xy: np.ndarray) -> Optional[np.ndarray]:
         return None
     H = np.vstack([np.column_stack([np.linalg.inv(B), np.zeros(2)]), [0, 0, 1.0]]) @ P
     # the near tiles below
-    near, far = xy[w >= np.percentile(w, 80)], xy[w <= np.percentile(w, 20)]
+    near, far = xy[w >= np.percentile(w, 80)], xy[(w <= np.percentile(w, 20)) & (w > 0)]
     if np.median(_apply(H, near)[:, 1]) < np.median(_apply(H, far)[:, 1]):
         H = np.diag([-1.0, -1.0, 1.0]) @ H
     return H
@@ -186,6 +187,15 @@ def plane_from_tiles(dets: list[Detection]) -> Optional[np.ndarray]:
     lo = mb[:, :2].min(0) * k
     A = np.array([[k, 0, -lo[0] + want], [0, k, -lo[1] + want], [0, 0, 1.0]])
     return A @ H
+
+
+def beyond(H: np.ndarray, dets: list[Detection]) -> np.ndarray:
+    """Which detections lie at or past the table's horizon (the wall, a person across the table), where the
+    map sends them far off or behind: their scale there under a tenth of the median one."""
+    b = np.array([d.box for d in dets], np.float64).reshape(-1, 4)
+    xy = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2, np.ones(len(b))])
+    w = xy @ H[2]
+    return ~(w > 0.1 * np.median(w[w > 0])) if (w > 0).any() else np.ones(len(b), bool)
 
 
 def flatten(dets: list[Detection], H: np.ndarray) -> list[Detection]:
