@@ -6,8 +6,9 @@ in memory from a seed no model was trained on. No labelled photo of a real table
 these figures say what the reading strategies do with small, foreshortened tiles, not how real tables read.
 
 Ways of reading, each on the same frames in one run:
-* runtime: the detector as the pipeline runs it (`detect`, view guessed; a whole table whose tiles come out
-  small is read again in slices, `TileDetector.auto_slice`); "never sliced": the same without that;
+* runtime: the detector as the pipeline runs it (`detect`, view guessed; a whole table whose boxes show a seat's
+  perspective is read again by the seat locator and classifier, in slices, `TileDetector.seat_view`); "no seat
+  models": the same with the overhead models in their place; "never sliced": without the second reading;
 * general 480: the general locator on the whole frame (480 px input);
 * overhead 640: the overhead locator on the whole frame (a higher input size, 640 px);
 * general, slices of 640: the general locator on overlapping 640 px windows at full resolution and the whole
@@ -35,8 +36,9 @@ from mjtable.vision.detector import OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, TileD
 from mjtable.vision.metrics import DetectionEvaluator, box_iou
 
 SEATS = ("self", "right", "across", "left")       # the camera sits at "self": "across" is the far seat
-WAYS = {"runtime": dict(kind="auto"), "runtime, never sliced": dict(kind="auto", auto_slice=False),
-        "general 480": dict(kind="phone"), "overhead 640": dict(kind="overhead", auto_slice=False),
+WAYS = {"runtime": dict(kind="auto"), "runtime, no seat models": dict(kind="auto", seat_models=False),
+        "runtime, no second reading": dict(kind="auto", seat_view=False),
+        "general 480": dict(kind="phone"), "overhead 640": dict(kind="overhead", seat_view=False),
         "general, slices of 640": dict(kind="phone", slice_px=640),
         "overhead, slices of 640": dict(kind="overhead", slice_px=640)}
 
@@ -68,7 +70,9 @@ def detector(way: dict, models: Path | None) -> TileDetector:
     for arg, name in (("overhead_locator", OVERHEAD_LOCATOR.name), ("overhead_classifier", OVERHEAD_CLASSIFIER.name)):
         if models is not None and (models / name).exists():
             kw[arg] = models / name
-    return TileDetector(slice_px=way.get("slice_px"), auto_slice=way.get("auto_slice", True), **kw)
+    if not way.get("seat_models", True):
+        kw.update(seat_locator=None, seat_classifier=None)
+    return TileDetector(slice_px=way.get("slice_px"), seat_view=way.get("seat_view", True), **kw)
 
 
 def measure(frames, way: dict, models: Path | None = None) -> dict:

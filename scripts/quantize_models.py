@@ -119,7 +119,9 @@ def main(argv=None) -> int:
     if not files:
         print(f"error: no calibration images under {', '.join(map(str, a.calib))}", file=sys.stderr)
         return 2
-    over = [f for d in a.calib for f in calib_images([d], a.n, "overhead_*.jpg")][: a.n] or files
+    # whole tables: overhead frames and tables shot from a seat (and windows cut from them), evenly drawn
+    tables = [f for d in a.calib for pat in ("overhead_*.jpg", "seat_*.jpg") for f in calib_images([d], a.n, pat)]
+    over = tables[:: max(1, len(tables) // a.n)][: a.n] or files
     if "locator" in a.only:
         quantize_locator(a.locator, files)
     if "overhead-locator" in a.only and a.overhead_locator.exists():

@@ -194,7 +194,7 @@ def test_committed_models_are_in_the_runtime_form():
     locators and classifiers take the BGR uint8 image(s) as they are, the float ones the float RGB NCHW tensor."""
     import onnxruntime as ort
     paths = sorted(p for p in (ROOT / "models").glob("tile_*.onnx") if not p.name.startswith("tile_refiner"))
-    assert len(paths) == 8
+    assert len(paths) == 12                 # general, overhead and seat locators and classifiers, float and int8
     for path in paths:
         sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         outs, inp = sess.get_outputs(), sess.get_inputs()[0]
@@ -570,11 +570,11 @@ def test_view_router_sends_overhead_frames_to_the_overhead_locator_first(monkeyp
     assert [d.kind for d in det.detect(phone, "auto")] == [d.kind for d in det.detect(phone, "phone")]
     assert calls == [True, False, False]
     outs = {True: "over", False: "general"}
-    det.auto_slice = False                  # the stand-in boxes below are names, not boxes to measure
+    det.seat_view = False                  # the stand-in boxes below are names, not boxes to measure
     monkeypatch.setattr("mjtable.vision.detector.table_like", lambda found: found == "general")
     monkeypatch.setattr(det, "locate", lambda img, overhead=False: calls.append(overhead) or outs[overhead])
     calls.clear()
-    assert det.locate_for(table, "auto") == ("over", True) and calls == [True, False]
+    assert det.locate_for(table, "auto") == ("over", "overhead") and calls == [True, False]
 
 
 def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch):
@@ -586,8 +586,8 @@ def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch)
     assert det.cls_over is not None and det.overhead_classifier_path.name == "tile_classifier_overhead_int8.onnx"
     used = []
     real = det.classify
-    monkeypatch.setattr(det, "classify", lambda img, boxes, overhead=False: used.append(overhead) or
-                        real(img, boxes, overhead))
+    monkeypatch.setattr(det, "classify", lambda img, boxes, overhead=False, seat=False: used.append(overhead) or
+                        real(img, boxes, overhead, seat))
     phone, table = load_image(ROOT / "examples" / "phone_hand.jpg"), load_image(ROOT / "examples" / "overhead.jpg")
     det.detect(phone)
     det.detect(table)

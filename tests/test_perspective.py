@@ -1,5 +1,5 @@
 """A whole table photographed from a seat: the perspective found from the tiles' spacing and undone before the
-overhead reading (vision.layout.perspective), on rendered tables whose truth is known."""
+overhead reading (vision.perspective), on rendered tables whose truth is known."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from mjtable.datasets.generate import make_scene
 from mjtable.scripts.bench_e2e import area_key
 from mjtable.vision.layout import overhead, parse_overhead
-from mjtable.vision.layout import perspective as PV
+from mjtable.vision import perspective as PV
 from mjtable.vision.types import Detection
 
 

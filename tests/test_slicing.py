@@ -57,29 +57,36 @@ def test_sliced_detector_reads_what_one_pass_reads_on_a_small_photo():
     assert sure(sliced) == sure(one) and len(sure(one)) == 14
 
 
-def test_whole_table_with_small_tiles_is_read_again_in_slices(monkeypatch):
-    """A table shot from a seat (far tiles small at the overhead locator's 640 px input) is read again in slices
-    at full resolution; an overhead frame of the same size, whose tiles are larger, is read once; without
-    auto_slice never."""
+def test_table_shot_from_a_seat_is_read_again_by_the_seat_models_in_slices(monkeypatch):
+    """A table shot from a seat (its boxes show a perspective) is read again in slices at full resolution by the
+    seat locator, and its boxes classified by the seat classifier; an overhead frame of the same size is read
+    once, by the overhead models; without seat_view never."""
     from mjtable.datasets.generate import make_scene
     seat, _, _ = make_scene("seat", 4242, 0, 1280)
     over, _, _ = make_scene("overhead", 4242, 0, 1280)
     calls = []
     for auto in (True, False):
-        det = TileDetector(auto_slice=auto)
-        real = det._locate_one
+        det = TileDetector(seat_view=auto)
+        assert det.loc_seat is not None and det.cls_seat is not None
+        real_locate, real_classify = det._locate_one, det.classify
 
-        def counted(part, overhead=False):
-            calls.append((auto, overhead, part.shape[:2]))
-            return real(part, overhead)
+        def counted(part, overhead=False, seat=False):
+            calls.append(("locate", overhead, seat, part.shape[:2]))
+            return real_locate(part, overhead, seat)
+
+        def classified(img, boxes, overhead=False, seat=False):
+            calls.append(("classify", overhead, seat, None))
+            return real_classify(img, boxes, overhead, seat)
         monkeypatch.setattr(det, "_locate_one", counted)
+        monkeypatch.setattr(det, "classify", classified)
         for name, img in (("seat", seat), ("overhead", over)):
             calls.clear()
-            dets = det.detect(img, kind="overhead")
-            windows_read = [c for c in calls if c[2] != img.shape[:2]]
-            assert dets
+            assert det.detect(img, kind="overhead")
+            windows_read = [c for c in calls if c[0] == "locate" and c[3] != img.shape[:2]]
+            classified_as = [c[1:3] for c in calls if c[0] == "classify"]
             if auto and name == "seat":
-                assert len(windows_read) >= 2 and all(c[1] for c in windows_read)
-                assert det._small_tiles(img, det._locate_one(img, True), True)
+                assert len(windows_read) >= 2 and all(c[2] for c in windows_read)
+                assert classified_as == [(True, True)]
+                assert det._seat_view(real_locate(img, True))
             else:
-                assert windows_read == [], (auto, name)
+                assert windows_read == [] and classified_as == [(True, False)], (auto, name)

@@ -26,7 +26,6 @@ Many faces look the same both ways up (4 dots, 8 bamboo ...), so upside_down nee
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
@@ -34,18 +33,20 @@ import cv2
 import numpy as np
 from mjtable.scoring import tiles as T
 
-from mjtable import errors
-
 from .images import ImageError
-from .metrics import box_iou
+from .perspective import plane_from_boxes
 from .slicing import locate_sliced
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
+from .yolo_decode import (BOX_VOTE, YOLO_STRIDES, ModelError, decode_raw, decode_yolo, dfl_boxes,  # noqa: F401
+                          nms, vote_boxes, yolo_anchors, yolo_output)
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 LOCATOR = MODELS / "tile_locator.onnx"
 CLASSIFIER = MODELS / "tile_classifier.onnx"
 OVERHEAD_LOCATOR = MODELS / "tile_locator_overhead.onnx"
 OVERHEAD_CLASSIFIER = MODELS / "tile_classifier_overhead.onnx"
+SEAT_LOCATOR = MODELS / "tile_locator_seat.onnx"
+SEAT_CLASSIFIER = MODELS / "tile_classifier_seat.onnx"
 ROUTER = MODELS / "view_router.onnx"
 REFINER = MODELS / "tile_refiner.onnx"
 ROUTER_SIZE = 96         # the view router's thumbnail (scripts/train_router.py)
@@ -55,21 +56,18 @@ CROP_PAD = 0.04
 UPSIDE_DOWN_MIN = 0.75
 ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks like an overhead view ...
 ROUTE_BACKS = 12         # ... which has at least this many face-down tiles (walls, hands seen from behind)
-BOX_VOTE = 0.7            # a kept box is the score-weighted mean of the boxes overlapping it this much
 ODD_BACK_REF = 12         # a frame with at least this many sure backs (>= 0.5): a face-down box whose colour lies ...
 ODD_BACK_DIST = 25.0      # ... this far (Lab, lightness weighted ODD_BACK_L) from the median colour of ...
 ODD_BACK_NEAR = 4         # ... its nearest sure backs is a shadow or an object, not a back (see odd_backs) ...
 ODD_BACK_L = 0.3
 ODD_BACK_FACTOR = 0.15    # ... and its confidence is scaled by this
-YOLO_STRIDES = (8, 16, 32)  # the YOLO head's grid strides (yolo11)
 REFINE_SIZE = 24          # the box refiner's crop (its model's input size): the box and REFINE_MARGIN of its ...
 REFINE_MARGIN = 0.25      # ... size on each side, resampled to a square (scripts/train_refiner.py)
 REFINE_SCALE = 0.1        # the refiner's outputs are edge moves in units of this fraction of the box's size
 N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
 N_ALTERNATIVES = 2        # next likeliest face kinds kept per face-up detection (Detection.alternatives)
-SMALL_TILES = 13.0        # a whole table whose smaller tiles (a quarter of the sure boxes) are under this many px ...
-SMALL_FRAME = 1.25        # ... at the locator's input, in a frame this much larger than the input, is read ...
-SMALL_QUANTILE = 25       # ... again in slices at full resolution (a table shot from a seat: far tiles small)
+SLICE_FRAME = 1.25        # a table shot from a seat in a frame this much larger than the locator's input is read
+                          # in slices of that input at full resolution (its far tiles are small)
 
 
 def int8_path(model: Path) -> Path:
@@ -103,10 +101,6 @@ def table_like(found) -> bool:
     return len(boxes) - n_faces >= ROUTE_BACKS and overhead_like(len(boxes), n_faces, across)
 
 
-class ModelError(errors.ModelError, RuntimeError):
-    """A missing or unusable model file."""
-
-
 def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
     """Resize keeping aspect ratio and pad to size x size (grey 114). Returns (image, scale, (padx, pady)).
     A size x size image (contiguous) is returned as it is (not a copy): resizing it to its own size and padding
@@ -137,113 +131,6 @@ def to_blob(img: np.ndarray) -> np.ndarray:
 def router_input(img: np.ndarray) -> np.ndarray:
     """A frame -> the view router's input: 1x3xSxS float32 RGB in 0..1, letterboxed."""
     return to_blob(letterbox(img, ROUTER_SIZE)[0])
-
-
-def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
-    """Greedy non-maximum suppression (OpenCV's); returns kept indices by descending score."""
-    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-    if not len(boxes):
-        return np.zeros(0, np.int64)
-    xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], 1)
-    return np.array(cv2.dnn.NMSBoxes(xywh, np.asarray(scores, np.float32), 0.0, iou), np.int64).reshape(-1)
-
-
-def vote_boxes(boxes: np.ndarray, scores: np.ndarray, keep: np.ndarray, vote: float) -> np.ndarray:
-    """Each kept box as the score-weighted mean of all the boxes overlapping it by at least ``vote`` IoU (itself
-    included). The locator places a tile's edges from several anchors, each a little off; their mean is tighter
-    than the best-scoring box alone (synthetic test mAP50-95 0.872 -> 0.879, real held-out 0.860 -> 0.865).
-    A box overlapping another by IoU > 0.5 has its centre inside it (else at most half of it would be shared),
-    so for vote > 0.5 only the pairs of a kept box and a box centred inside it are measured (an overhead frame:
-    7,000 of 170,000 pairs, a tenth of the time); the result is the same."""
-    boxes = np.asarray(boxes, np.float64)
-    w = np.asarray(scores, np.float64)
-    kb = boxes[keep]
-    if vote <= 0.5 or not len(kb):
-        wt = np.where(box_iou(kb, boxes) >= vote, w[None], 0.0)
-        return (wt @ boxes) / wt.sum(1, keepdims=True)
-    c = (boxes[:, :2] + boxes[:, 2:]) / 2
-    order = np.argsort(c[:, 0], kind="stable")
-    cx = c[order, 0]
-    lo, hi = np.searchsorted(cx, kb[:, 0], "left"), np.searchsorted(cx, kb[:, 2], "right")
-    n = hi - lo
-    k = np.repeat(np.arange(len(kb)), n)                                   # pairs: kept box k, box j ...
-    j = order[np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n) + np.repeat(lo, n)]
-    inside = (c[j, 1] >= kb[k, 1]) & (c[j, 1] <= kb[k, 3])                 # ... centred inside it
-    k, j = k[inside], j[inside]
-    a, b = kb[k], boxes[j]
-    iw = np.maximum(np.minimum(a[:, 2], b[:, 2]) - np.maximum(a[:, 0], b[:, 0]), 0)
-    ih = np.maximum(np.minimum(a[:, 3], b[:, 3]) - np.maximum(a[:, 1], b[:, 1]), 0)
-    inter = iw * ih
-    union = ((a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]) + (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]) - inter)
-    ok = inter >= vote * union                                              # IoU >= vote
-    k, j = k[ok], j[ok]
-    total = np.bincount(k, w[j], len(kb))
-    return np.stack([np.bincount(k, w[j] * boxes[j, i], len(kb)) for i in range(4)], 1) / total[:, None]
-
-
-def _select(xywh: np.ndarray, cls_scores: np.ndarray, iou: float, max_det: int, vote: Optional[float]):
-    """Candidates (centre-size boxes in letterbox pixels, every class's score) over the threshold -> boxes
-    (xyxy), scores, classes and class scores of the boxes kept by class-agnostic NMS (and voted, see vote_boxes)."""
-    cls = cls_scores.argmax(1)
-    score = cls_scores[np.arange(len(cls)), cls]
-    xy, wh = xywh[:, :2], xywh[:, 2:4]
-    boxes = np.concatenate([xy - wh / 2, xy + wh / 2], 1)
-    keep = nms(boxes, score, iou)[:max_det]
-    kept = boxes[keep] if vote is None else vote_boxes(boxes, score, keep, vote)
-    return kept, score[keep], cls[keep], cls_scores[keep]
-
-
-def decode_yolo(out: np.ndarray, conf: float, iou: float, max_det: int = 400, vote: Optional[float] = BOX_VOTE):
-    """ultralytics (1, 4+nc, N) output -> boxes (xyxy, letterbox pixels), scores, classes (class-agnostic NMS)
-    and every class's score of the kept boxes (N, nc). vote: see vote_boxes (None: the kept boxes as they are)."""
-    p = out[0]
-    m = p[4:].max(0) >= conf
-    return _select(p[:4, m].T, p[4:, m].T, iou, max_det, vote)
-
-
-@lru_cache(maxsize=8)
-def yolo_anchors(size: int, strides: tuple[int, ...] = YOLO_STRIDES) -> tuple[np.ndarray, np.ndarray]:
-    """A size x size input's anchor points (N, 2: x, y in grid cells, cell centres) and their strides (N,), in
-    the order of the YOLO head's outputs: each stride's grid row by row (ultralytics make_anchors)."""
-    pts, st = [], []
-    for s in strides:
-        n = size // s
-        y, x = np.mgrid[0:n, 0:n] + 0.5
-        pts.append(np.stack([x.ravel(), y.ravel()], 1))
-        st.append(np.full(n * n, s, np.float64))
-    return np.concatenate(pts), np.concatenate(st)
-
-
-def dfl_boxes(dist: np.ndarray, anchors: np.ndarray, strides: np.ndarray) -> np.ndarray:
-    """The YOLO head's box distributions (k, 4*R: left, top, right, bottom distances, R bins each, logits) ->
-    centre-size boxes (k, 4) in input pixels: each distance is its softmax's expected bin (ultralytics DFL and
-    dist2bbox)."""
-    d = dist.reshape(len(dist), 4, dist.shape[1] // 4).astype(np.float64)
-    e = np.exp(d - d.max(2, keepdims=True))
-    dist = (e * np.arange(d.shape[2])).sum(2) / e.sum(2)                 # (k, 4)
-    x1y1, x2y2 = anchors - dist[:, :2], anchors + dist[:, 2:]
-    return np.concatenate([(x1y1 + x2y2) / 2, x2y2 - x1y1], 1) * strides[:, None]
-
-
-def yolo_output(dist: np.ndarray, logits: np.ndarray, size: int) -> np.ndarray:
-    """A split-head locator's outputs -> the whole ultralytics output (1, 4+nc, N) (boxes of every anchor,
-    class sigmoids), as the exported model before splitting gave it."""
-    anchors, strides = yolo_anchors(int(size))
-    boxes = dfl_boxes(dist[0].T, anchors, strides)
-    return np.concatenate([boxes.T, _sigmoid(logits[0])])[None].astype(np.float32)
-
-
-def decode_raw(dist: np.ndarray, logits: np.ndarray, size: int, conf: float, iou: float, max_det: int = 400,
-               vote: Optional[float] = BOX_VOTE):
-    """A split-head locator's outputs (scripts/runtime_graph.py): box distributions (1, 4*R, N) and class
-    logits (1, nc, N) of a size x size input -> as decode_yolo. Only the anchors whose best class reaches conf
-    get their boxes worked out (the whole head's softmax took a sixth of an overhead locator pass)."""
-    lg = logits[0]
-    m = np.flatnonzero(lg.max(0) >= np.log(conf / (1 - conf)))          # sigmoid(logit) >= conf
-    anchors, strides = yolo_anchors(int(size))
-    if len(anchors) != lg.shape[1]:
-        raise ModelError(f"locator output has {lg.shape[1]} anchors, a {size} px input has {len(anchors)}")
-    return _select(dfl_boxes(dist[0][:, m].T, anchors[m], strides[m]), _sigmoid(lg[:, m].T), iou, max_det, vote)
 
 
 def crop_tile(img: np.ndarray, box, pad: float = CROP_PAD) -> tuple[np.ndarray, bool]:
@@ -354,10 +241,6 @@ def odd_backs(img: np.ndarray, dets: list[Detection]) -> list[Detection]:
     return out
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-x.astype(np.float64)))
-
-
 def takes_bytes(sess) -> bool:
     """Does the session's model take BGR uint8 images NxHxWx3 as they are (an int8 model put in the runtime form
     by scripts/runtime_graph.py), rather than the float RGB NCHW tensor?"""
@@ -387,6 +270,15 @@ def _session(path: Path, threads: int):
     return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
 
 
+def _optional(path: Optional[Path], int8: bool, threads: int):
+    """(path, session) of an optional model: its int8 file when asked and there; (None, None) without the file."""
+    if path is None or not Path(path).exists():
+        return None, None
+    if int8 and int8_path(path).exists():
+        path = int8_path(path)
+    return Path(path), _session(path, threads)
+
+
 class TileDetector:
     """Finds every tile in a BGR frame: box (original pixels), kind, orientation, confidence."""
 
@@ -395,7 +287,8 @@ class TileDetector:
                  overhead_locator: Optional[Path] = OVERHEAD_LOCATOR, router: Optional[Path] = ROUTER,
                  vote: Optional[float] = BOX_VOTE, odd_back: bool = True,
                  overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER, refiner: Optional[Path] = REFINER,
-                 slice_px: Optional[int] = None, auto_slice: bool = True):
+                 slice_px: Optional[int] = None, seat_view: bool = True,
+                 seat_locator: Optional[Path] = SEAT_LOCATOR, seat_classifier: Optional[Path] = SEAT_CLASSIFIER):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
@@ -409,9 +302,12 @@ class TileDetector:
         classifies every box).
         refiner: the box refiner, run on the located boxes when the file is there (None: boxes as located).
         slice_px: read a frame larger than this in overlapping windows of this size too (vision.slicing; None:
-        one pass, except as auto_slice says).
-        auto_slice: a whole table whose tiles come out small at the overhead locator's input (a table shot from a
-        seat) is read again in slices of that input at full resolution (_small_tiles)."""
+        one pass, except as seat_view says).
+        seat_view: a whole table whose sure boxes show a perspective (vision.perspective: the nearest tiles 1.35
+        times the size of the farthest or more, a table photographed from a seat) is read again by the seat
+        models, in slices of the locator's input at full resolution where the frame is larger (_seat_view).
+        seat_locator, seat_classifier: the seat models, used when the files are there (None: never; the overhead
+        ones read such a table); trained on tables rendered as seen from a seat and windows cut from them."""
         if overhead_locator is not None and not Path(overhead_locator).exists():
             overhead_locator = None
         if overhead_classifier is not None and (classifier is None or not Path(overhead_classifier).exists()):
@@ -441,44 +337,44 @@ class TileDetector:
             refiner = int8_path(refiner)
         self.refiner = _session(refiner, threads) if refiner is not None else None
         self.refiner_path = refiner
+        self.seat_locator_path, self.loc_seat = _optional(seat_locator, int8, threads)
+        self.seat_classifier_path, self.cls_seat = _optional(seat_classifier if classifier else None, int8, threads)
         self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
-        self.slice_px, self.auto_slice = slice_px, auto_slice
+        self.slice_px, self.seat_view = slice_px, seat_view
         outs = self.loc.get_outputs()
         n_out = outs[-1].shape[1]     # a split head's class logits (nc), or ultralytics' 4 + nc rows
         self.n_loc_classes = (int(n_out) - (4 if len(outs) == 1 else 0)) if isinstance(n_out, int) else None
 
-    def locate(self, img: np.ndarray, overhead: bool = False, slice_px: Optional[int] = None):
+    def locate(self, img: np.ndarray, overhead: bool = False, slice_px: Optional[int] = None, seat: bool = False):
         """Stage 1: boxes (N,4) in original pixels, scores (N,), locator classes (N,), all class scores (N,nc).
-        overhead: run the overhead locator (when there is one). A frame larger than slice_px (default: the
-        detector's own) is read in slices."""
+        overhead: run the overhead locator (when there is one); seat: the seat locator (when there is one, else
+        as overhead). A frame larger than slice_px (default: the detector's own) is read in slices."""
         size = slice_px or self.slice_px
         if size and max(img.shape[:2]) > size:
-            return locate_sliced(lambda part: self._locate_one(part, overhead), img, size, self.iou, nms)
-        return self._locate_one(img, overhead)
+            return locate_sliced(lambda part: self._locate_one(part, overhead, seat), img, size, self.iou, nms)
+        return self._locate_one(img, overhead, seat)
 
-    def _input_px(self, overhead: bool) -> int:
-        sess = self.loc_over if overhead and self.loc_over is not None else self.loc
+    def _locator(self, overhead: bool, seat: bool = False):
+        if seat and self.loc_seat is not None:
+            return self.loc_seat
+        return self.loc_over if (overhead or seat) and self.loc_over is not None else self.loc
+
+    def _input_px(self, overhead: bool, seat: bool = False) -> int:
+        sess = self._locator(overhead, seat)
         inp = sess.get_inputs()[0]
         return int(inp.shape[1] if takes_bytes(sess) else inp.shape[2])
 
-    def _small_tiles(self, img: np.ndarray, found, overhead: bool) -> bool:
-        """Is this whole-table frame worth reading again in slices: larger than the locator's input, and its
-        smaller tiles (SMALL_QUANTILE of the sure boxes) under SMALL_TILES px at that input?"""
-        if self.slice_px or not self.auto_slice:
+    def _seat_view(self, found) -> bool:
+        """Do a whole table's sure boxes show the perspective of a table photographed from a seat?"""
+        if self.slice_px or not self.seat_view:
             return False
-        size = self._input_px(overhead)
-        long_side = max(img.shape[:2])
-        sure = found[0][found[1] >= ROUTE_CONF]
-        if long_side < SMALL_FRAME * size or len(sure) < ROUTE_BACKS:
-            return False
-        short = np.minimum(sure[:, 2] - sure[:, 0], sure[:, 3] - sure[:, 1]) * size / long_side
-        return float(np.percentile(short, SMALL_QUANTILE)) < SMALL_TILES
+        return plane_from_boxes(found[0][found[1] >= ROUTE_CONF]) is not None
 
-    def _locate_one(self, img: np.ndarray, overhead: bool = False):
-        sess = self.loc_over if overhead and self.loc_over is not None else self.loc
+    def _locate_one(self, img: np.ndarray, overhead: bool = False, seat: bool = False):
+        sess = self._locator(overhead, seat)
         inp = sess.get_inputs()[0]
         byte = takes_bytes(sess)                 # the letterboxed BGR image as it is, 1xHxWx3
-        lb, r, (px, py) = letterbox(img, self._input_px(overhead))
+        lb, r, (px, py) = letterbox(img, self._input_px(overhead, seat))
         out = sess.run(None, {inp.name: lb[None] if byte else to_blob(lb)})
         if len(out) == 2:             # split head: box distributions and class logits
             boxes, scores, cls, cls_scores = decode_raw(*out, lb.shape[0], self.conf, self.iou, vote=self.vote)
@@ -489,10 +385,14 @@ class TileDetector:
         boxes = np.clip(boxes, 0, [w, h, w, h])
         return boxes, scores, cls, cls_scores
 
-    def classify(self, img: np.ndarray, boxes: np.ndarray, overhead: bool = False):
+    def classify(self, img: np.ndarray, boxes: np.ndarray, overhead: bool = False, seat: bool = False):
         """Stage 2: kind probabilities (N,43) and orientation probabilities (N,3: upright, sideways,
-        upside down) relative to the image. overhead: with the overhead classifier (when there is one)."""
-        sess = self.cls_over if overhead and self.cls_over is not None else self.cls
+        upside down) relative to the image. overhead: with the overhead classifier (when there is one); seat:
+        with the seat classifier (when there is one, else as overhead)."""
+        if seat and self.cls_seat is not None:
+            sess = self.cls_seat
+        else:
+            sess = self.cls_over if (overhead or seat) and self.cls_over is not None else self.cls
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
         x = np.stack(crops) if takes_bytes(sess) else crops_to_tensor(list(crops))   # uint8 Nx64x64x3 or float
         name = sess.get_inputs()[0].name
@@ -517,36 +417,40 @@ class TileDetector:
         locator not yet run, that one is run on the frame. A router that wrongly says overhead costs one locator
         pass (a close-up's boxes do not look like a table on either locator); one that wrongly says not
         overhead leaves the frame to the rule on the general locator's boxes, as without a router.
-        Returns (locate()'s output, whether the overhead locator gave it)."""
+        Returns (locate()'s output, the view it was read as: "phone", "overhead", or "seat" for a whole table
+        read again in slices, see _whole_table)."""
         if kind not in ("auto", "phone", "overhead"):
             raise ValueError(f"kind must be auto, phone or overhead, not {kind!r}")
         if self.loc_over is None or kind == "phone":
-            return self.locate(img), False
+            return self.locate(img), "phone"
         if kind == "overhead":
-            return self._whole_table(img, self.locate(img, overhead=True)), True
+            return self._whole_table(img, self.locate(img, overhead=True))
         over = None
         p = self.view_overhead_p(img)
         if p is not None and p >= ROUTER_OVERHEAD:
             over = self.locate(img, overhead=True)
             if table_like(over):
-                return self._whole_table(img, over), True
+                return self._whole_table(img, over)
         found = self.locate(img)
         if table_like(found):
-            return self._whole_table(img, over if over is not None else self.locate(img, overhead=True)), True
-        return found, False
+            return self._whole_table(img, over if over is not None else self.locate(img, overhead=True))
+        return found, "phone"
 
     def _whole_table(self, img: np.ndarray, found):
-        """The overhead locator's boxes of a whole table, read again in slices of its input size at full
-        resolution where its tiles are small (_small_tiles)."""
-        if self._small_tiles(img, found, True):
-            return self.locate(img, overhead=True, slice_px=self._input_px(True))
-        return found
+        """(boxes, view) of a whole table: the overhead locator's, or for a table photographed from a seat
+        (_seat_view) the seat locator's (else the overhead one's), in slices of its input size at full resolution
+        when the frame is SLICE_FRAME times that or larger."""
+        if not self._seat_view(found):
+            return found, "overhead"
+        size = self._input_px(True, True)
+        return self.locate(img, slice_px=size if max(img.shape[:2]) >= SLICE_FRAME * size else None, seat=True), \
+            "seat"
 
     def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
         """kind: auto, phone or overhead (which locator to run, see locate_for)."""
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
             raise ImageError("not an image: detect() needs a BGR array of shape (H, W, 3)")
-        (boxes, scores, loc_cls, loc_scores), overhead = self.locate_for(img, kind)
+        (boxes, scores, loc_cls, loc_scores), view = self.locate_for(img, kind)
         if len(boxes) == 0:
             return []
         located = boxes       # the classifier reads the located boxes (it was trained on boxes off as theirs are;
@@ -565,7 +469,7 @@ class TileDetector:
         probs[:, T.BACK] = 1.0
         orient = np.zeros((len(boxes), 3), np.float32)
         if todo.any():
-            probs[todo], orient[todo] = self.classify(img, located[todo], overhead)
+            probs[todo], orient[todo] = self.classify(img, located[todo], view != "phone", view == "seat")
         # face up or face down: both stages vote (a blank white dragon looks like a pale back up close, the
         # locator sees the tile's body and layers); back if the product of their odds says so
         rank = np.argsort(-probs, axis=1)

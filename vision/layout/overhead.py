@@ -24,7 +24,7 @@ from .base import (
 )
 from .flowers import _distinct_flowers
 from .melds import _halves, _merge_all
-from .perspective import beyond, flatten, plane_from_tiles, unflatten
+from ..perspective import beyond, flatten, plane_from_tiles, unflatten
 from .rivers import _read_seat, _river_model
 from .rows import _box_score, _dedupe, _nn_angle, _rotate, _Tile, _tiles
 from .seatcheck import seat_notes
@@ -33,7 +33,7 @@ from .seats import _centre_correction, _overhead_width_factor, _seat_frames, _zo
 
 def parse_overhead(dets: list[Detection]) -> Layout:
     """Read a frame of the whole table (self at the bottom of the frame, to within 45 degrees): from above, or
-    photographed from the self seat, when the tiles' spacing shows a perspective (undone first, .perspective)."""
+    photographed from the self seat, when the tiles' spacing shows a perspective (undone first, vision.perspective)."""
     if not dets:
         raise LayoutError("no tiles detected")
     H = plane_from_tiles(dets)

@@ -1,5 +1,6 @@
 """A whole table shot from a seat: the table's plane found from the tiles themselves, and the detections mapped
-onto it, so that the overhead reading applies.
+onto it, so that the overhead reading applies (vision.layout) and the detector knows to read the frame as one
+(vision.detector).
 
 Every tile lying on the table has the same size there; in the photo it shrinks with its distance. Under a plane
 homography the image area of a patch of fixed table area goes as w^3, where w = g x + h y + 1 is the homography's
@@ -17,9 +18,8 @@ from typing import Optional
 
 import numpy as np
 
-from mjtable.scoring import tiles as T
 
-from ..types import Detection
+from .types import Detection
 
 MIN_TILES = 12            # fewer boxes than this: no plane is fitted
 MIN_RATIO = 1.35          # the nearest tiles at least this much larger (across) than the farthest: a seat's view
@@ -166,15 +166,19 @@ def _estimate(xy: np.ndarray) -> Optional[np.ndarray]:
 
 def plane_from_tiles(dets: list[Detection]) -> Optional[np.ndarray]:
     """The 3x3 map from the photo to a view from straight above (tiles about the size of the photo's nearest
-    ones), or None when the frame shows no clear perspective or too few tiles.
+    ones), or None when the frame shows no clear perspective or too few tiles (plane_from_boxes)."""
+    return plane_from_boxes(np.array([d.box for d in dets], np.float64).reshape(-1, 4))
+
+
+def plane_from_boxes(b: np.ndarray) -> Optional[np.ndarray]:
+    """plane_from_tiles on boxes (N, 4: x1, y1, x2, y2).
 
     Tiles touching in a row are one tile apart on the table. Along the rows that run across the photo that
     pitch shrinks linearly with the distance (the homography's denominator): fitted, it gives the perspective.
     The rows running up the photo meet where the depth vanishes: undone, they are set upright, and as far apart
     per tile as the rows across: that gives the depth's squash."""
-    if len(dets) < MIN_TILES:
+    if len(b) < MIN_TILES:
         return None
-    b = np.array([d.box for d in dets], np.float64)
     xy = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
     H = _estimate(xy)
     if H is None:
