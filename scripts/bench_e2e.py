@@ -59,6 +59,7 @@ TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 
                   104: "synth/train5", 105: "synth/train6", 106: "synth/train7", 200: "synth/grid",
                   900: "synth/mix900 (phone)", 901: "synth/mix900 (overhead)",
                   9001: "synth/test (validation)", 300: "synth/seat300 (tables seen from a seat)",
+                  301: "synth/seat301 (tables seen from a seat)",
                   9101: "synth/val (the overhead classifier's validation)"}
 
 
