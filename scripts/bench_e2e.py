@@ -53,7 +53,9 @@ WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the gene
            "refiner": ("refiner", "box refiner (models/tile_refiner.onnx): boxes as the locator gives them"),
            "odd-back": ("odd_back", "back colour check (mjtable.vision.detector.odd_backs)"),
            "overhead-classifier": ("overhead_classifier",
-                                   "overhead classifier (models/tile_classifier_overhead.onnx)")}
+                                   "overhead classifier (models/tile_classifier_overhead.onnx)"),
+           "seat-view": ("seat_view", "second reading of a table shot from a seat by the seat models "
+                                      "(TileDetector.seat_view)")}
 # seeds of the sets the models were trained or validated on (models/README.md): their scenes are not unseen
 TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 103: "synth/train4",
                   104: "synth/train5", 105: "synth/train6", 106: "synth/train7", 200: "synth/grid",

@@ -32,7 +32,8 @@ from pathlib import Path
 import numpy as np
 
 from mjtable.scoring import tiles as T
-from mjtable.vision.detector import OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, TileDetector
+from mjtable.vision.detector import (OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, SEAT_CLASSIFIER, SEAT_LOCATOR,
+                                     TileDetector)
 from mjtable.vision.metrics import DetectionEvaluator, box_iou
 
 SEATS = ("self", "right", "across", "left")       # the camera sits at "self": "across" is the far seat
@@ -64,10 +65,11 @@ def agnostic_matches(gt_boxes: np.ndarray, pred_boxes: np.ndarray, conf: np.ndar
 
 
 def detector(way: dict, models: Path | None) -> TileDetector:
-    """The committed detector for a way of reading, with the overhead locator and classifier found in
-    ``models`` (when there) instead of the committed ones."""
+    """The committed detector for a way of reading, with the overhead and seat models found in ``models``
+    (when there) instead of the committed ones."""
     kw = {}
-    for arg, name in (("overhead_locator", OVERHEAD_LOCATOR.name), ("overhead_classifier", OVERHEAD_CLASSIFIER.name)):
+    for arg, name in (("overhead_locator", OVERHEAD_LOCATOR.name), ("overhead_classifier", OVERHEAD_CLASSIFIER.name),
+                      ("seat_locator", SEAT_LOCATOR.name), ("seat_classifier", SEAT_CLASSIFIER.name)):
         if models is not None and (models / name).exists():
             kw[arg] = models / name
     if not way.get("seat_models", True):
@@ -113,8 +115,9 @@ def main(argv=None) -> int:
     ap.add_argument("--imgsz", type=int, default=1280, help="frame width (16:9)")
     ap.add_argument("--ways", nargs="+", choices=list(WAYS), default=list(WAYS))
     ap.add_argument("--models", type=Path, nargs="+", default=None,
-                    help="folders holding other overhead models (tile_locator_overhead.onnx, "
-                         "tile_classifier_overhead.onnx, int8 beside them), each measured beside the committed ones")
+                    help="folders holding other overhead or seat models (tile_locator_overhead.onnx, "
+                         "tile_classifier_overhead.onnx, tile_locator_seat.onnx, tile_classifier_seat.onnx, int8 "
+                         "beside them), each measured beside the committed ones")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     if a.n <= 0 or a.imgsz < 320:
@@ -132,7 +135,7 @@ def main(argv=None) -> int:
         return 0
     h = frames[0][0].shape
     print(f"{a.n} tables seen from the south seat, seed {a.seed}, {h[1]}x{h[0]}, {next(iter(out.values()))['tiles']} "
-          f"tiles; [folder]: its overhead models instead of the committed ones")
+          f"tiles; [folder]: its models instead of the committed ones")
     wide = max(26, *(len(k) for k in out))
     print(f"{'way':{wide}s} {'found':>6s} " + " ".join(f"{s:>6s}" for s in SEATS)
           + f" {'kind':>6s} {'stray':>6s} {'mAP50':>6s} {'ms':>6s}")

@@ -67,6 +67,8 @@ def test_table_shot_from_a_seat_is_read_again_by_the_seat_models_in_slices(monke
     calls = []
     for auto in (True, False):
         det = TileDetector(seat_view=auto)
+        det.detect(over, kind="overhead")
+        assert det._seat_sessions == {}                 # loaded only when a table shot from a seat is read
         assert det.loc_seat is not None and det.cls_seat is not None
         real_locate, real_classify = det._locate_one, det.classify
 

@@ -270,13 +270,11 @@ def _session(path: Path, threads: int):
     return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
 
 
-def _optional(path: Optional[Path], int8: bool, threads: int):
-    """(path, session) of an optional model: its int8 file when asked and there; (None, None) without the file."""
+def _optional(path: Optional[Path], int8: bool) -> Optional[Path]:
+    """An optional model's file: its int8 file when asked and there; None without the file."""
     if path is None or not Path(path).exists():
-        return None, None
-    if int8 and int8_path(path).exists():
-        path = int8_path(path)
-    return Path(path), _session(path, threads)
+        return None
+    return int8_path(path) if int8 and int8_path(path).exists() else Path(path)
 
 
 class TileDetector:
@@ -337,8 +335,11 @@ class TileDetector:
             refiner = int8_path(refiner)
         self.refiner = _session(refiner, threads) if refiner is not None else None
         self.refiner_path = refiner
-        self.seat_locator_path, self.loc_seat = _optional(seat_locator, int8, threads)
-        self.seat_classifier_path, self.cls_seat = _optional(seat_classifier if classifier else None, int8, threads)
+        # the seat models load when a table shot from a seat is first read (most frames never need them)
+        self.seat_locator_path = _optional(seat_locator, int8)
+        self.seat_classifier_path = _optional(seat_classifier if classifier else None, int8)
+        self._seat_sessions: dict[str, object] = {}
+        self.threads = threads
         self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
         self.slice_px, self.seat_view = slice_px, seat_view
         outs = self.loc.get_outputs()
@@ -353,6 +354,19 @@ class TileDetector:
         if size and max(img.shape[:2]) > size:
             return locate_sliced(lambda part: self._locate_one(part, overhead, seat), img, size, self.iou, nms)
         return self._locate_one(img, overhead, seat)
+
+    def _seat_session(self, which: str, path: Optional[Path]):
+        if path is not None and which not in self._seat_sessions:
+            self._seat_sessions[which] = _session(path, self.threads)
+        return self._seat_sessions.get(which)
+
+    @property
+    def loc_seat(self):
+        return self._seat_session("locator", self.seat_locator_path)
+
+    @property
+    def cls_seat(self):
+        return self._seat_session("classifier", self.seat_classifier_path)
 
     def _locator(self, overhead: bool, seat: bool = False):
         if seat and self.loc_seat is not None:
