@@ -2,6 +2,8 @@
 overhead reading (vision.perspective), on rendered tables whose truth is known."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -130,3 +132,16 @@ def test_box_past_the_horizon_is_not_placed(seat_tables):
     assert "1 detection(s) beyond the table's far edge not placed" in layout.table.unplaced
     assert [p.group for p in layout.placed if p.det is stray] == ["unplaced"]
     assert _seats_read(gt, layout) == _seats_read(gt, parse_overhead(dets))
+
+
+def test_reading_notes_name_points_in_the_photo():
+    H = np.array([[2.0, 0.0, 10.0], [0.0, 3.0, -5.0], [0.0, 0.0, 1.0]])
+    assert PV.in_photo(H, "self: lone weak box 3m at (30,25) in the meld area") == \
+        "self: lone weak box 3m at (10,10) in the meld area"
+    assert PV.in_photo(H, "no point here") == "no point here"
+    # a detected seat view's notes name points inside the photo (the plane's own pixels run far past it)
+    from mjtable.vision.detector import TileDetector
+    img, _, _ = make_scene("seat", 113, 1, 1280)
+    notes = parse_overhead(TileDetector().detect(img)).table.unplaced
+    points = [tuple(map(int, m)) for n in notes for m in re.findall(r"at \((-?\d+),(-?\d+)\)", n)]
+    assert points and all(-20 <= x <= 1300 and -20 <= y <= 740 for x, y in points), points

@@ -13,6 +13,7 @@ A frame with hardly any perspective (a camera above the table) is left as it is 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Optional
 
@@ -206,6 +207,19 @@ def flatten(dets: list[Detection], H: np.ndarray) -> list[Detection]:
     """The detections with their boxes mapped by H (everything else as it was)."""
     boxes = map_boxes(H, np.array([d.box for d in dets], np.float64).reshape(-1, 4))
     return [replace(d, box=tuple(float(v) for v in b)) for d, b in zip(dets, boxes)]
+
+
+_POINT = re.compile(r"at \((-?\d+),(-?\d+)\)")
+
+
+def in_photo(H: np.ndarray, note: str) -> str:
+    """A reading note's points 'at (x,y)', written on the table's plane, put back in the photo's pixels."""
+    Hinv = np.linalg.inv(H)
+
+    def back(m: re.Match) -> str:
+        x, y = _apply(Hinv, np.array([[float(m.group(1)), float(m.group(2))]]))[0]
+        return f"at ({x:.0f},{y:.0f})"
+    return _POINT.sub(back, note)
 
 
 def unflatten(made: Detection, flat: Detection, photo: Detection) -> Detection:

@@ -24,7 +24,7 @@ from .base import (
 )
 from .flowers import _distinct_flowers
 from .melds import _halves, _merge_all
-from ..perspective import beyond, flatten, plane_from_tiles, unflatten
+from ..perspective import beyond, flatten, in_photo, plane_from_tiles, unflatten
 from .rivers import _read_seat, _river_model
 from .rows import _box_score, _dedupe, _nn_angle, _rotate, _Tile, _tiles
 from .seatcheck import seat_notes
@@ -44,6 +44,7 @@ def parse_overhead(dets: list[Detection]) -> Layout:
     if not on_table:
         return _parse_overhead(dets)
     layout = _parse_overhead(flatten(on_table, H), on_table)
+    layout.table.unplaced = [in_photo(H, n) for n in layout.table.unplaced]
     notes = ["read as a table photographed from a seat: the perspective is undone from the tiles' spacing"]
     if far.any():
         notes.append(f"{int(far.sum())} detection(s) beyond the table's far edge not placed")
