@@ -2,12 +2,11 @@
 onto it, so that the overhead reading applies (vision.layout) and the detector knows to read the frame as one
 (vision.detector).
 
-Every tile lying on the table has the same size there; in the photo it shrinks with its distance. Under a plane
-homography the image area of a patch of fixed table area goes as w^3, where w = g x + h y + 1 is the homography's
-denominator at the patch: the cube root of a box's area is linear in its position. A robust fit of that plane
-gives the perspective (g, h). What is left after it is undone is a squash of the depth, read from the boxes'
-shapes: a tile lying flat is about 4:3 whichever way it lies, so the boxes' height-to-width ratios gather at
-4/3 s and 3/4 s for the squash s.
+Every tile lying on the table has the same size there, and its rows are straight. In the photo the rows running
+across the table meet in one vanishing point and the rows running up it (the side seats', a river's rows behind
+one another) in another, found from nearest-neighbour vectors between tile centres; the line through the two is
+the horizon, which the map sends to infinity. What is left is affine: the two families of rows are turned and
+sheared square, and the depth stretched until a tile's step up a row equals its step along one.
 
 A frame with hardly any perspective (a camera above the table) is left as it is (None).
 """
@@ -19,27 +18,18 @@ from typing import Optional
 
 import numpy as np
 
-
 from .types import Detection
 
 MIN_TILES = 12            # fewer boxes than this: no plane is fitted
 MIN_RATIO = 1.35          # the nearest tiles at least this much larger (across) than the farthest: a seat's view
 
 
-def _fit_scale(xy: np.ndarray, size: np.ndarray) -> Optional[np.ndarray]:
-    """Least squares of size ~ a + b x + c y, refitted without the worst outliers (standing tiles, stacks,
-    merged boxes); (a, b, c) or None."""
-    keep = np.ones(len(xy), bool)
-    coef = None
-    for _ in range(4):
-        if keep.sum() < MIN_TILES:
-            return None
-        A = np.column_stack([np.ones(keep.sum()), xy[keep]])
-        coef = np.linalg.lstsq(A, size[keep], rcond=None)[0]
-        res = size - np.column_stack([np.ones(len(xy)), xy]) @ coef
-        mad = np.median(np.abs(res[keep])) + 1e-9
-        keep = np.abs(res) < 3.0 * 1.4826 * mad
-    return coef
+def _boxes(dets: list[Detection]) -> np.ndarray:
+    return np.array([d.box for d in dets], np.float64).reshape(-1, 4)
+
+
+def _centres(b: np.ndarray) -> np.ndarray:
+    return np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
 
 
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -53,7 +43,7 @@ def map_boxes(H: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     back by the map's local linear part K at the box's centre, spans the photo box: |K| (a, b) = (width, height).
     Where that has no positive answer (a tile lying askew), the middles of the box's sides are mapped instead."""
     x1, y1, x2, y2 = boxes.T
-    c = np.column_stack([(x1 + x2) / 2, (y1 + y2) / 2])
+    c = _centres(boxes)
     mc = _apply(H, c)
     eps = 0.5
     J = np.stack([(_apply(H, c + [eps, 0]) - mc) / eps, (_apply(H, c + [0, eps]) - mc) / eps], axis=2)   # (N,2,2)
@@ -84,25 +74,6 @@ def _pairs(xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (xy + xy[j]) / 2, xy[j] - xy
 
 
-def _meeting_point(mid: np.ndarray, v: np.ndarray) -> Optional[np.ndarray]:
-    """The point nearest to all the lines through ``mid`` along ``v`` (least squares, refitted without the lines
-    that miss it most); None for fewer than 3 lines or lines all parallel."""
-    d = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
-    n = np.column_stack([-d[:, 1], d[:, 0]])
-    keep = np.ones(len(mid), bool)
-    point = None
-    for _ in range(4):
-        if keep.sum() < 3:
-            return None
-        A, b = n[keep], (n[keep] * mid[keep]).sum(1)
-        if np.linalg.cond(A.T @ A) > 1e8:
-            return None
-        point = np.linalg.lstsq(A, b, rcond=None)[0]
-        res = np.abs((n * (point - mid)).sum(1)) / np.maximum(np.linalg.norm(point - mid, axis=1), 1e-9)
-        keep = res < max(3 * np.median(res[keep]), 0.02)         # angle (radians) by which a line misses it
-    return point
-
-
 def _near(v: np.ndarray, degrees: float, vertical: bool = False) -> np.ndarray:
     a = np.degrees(np.arctan2(np.abs(v[:, 1]), np.abs(v[:, 0])))
     return (a > 90 - degrees) if vertical else (a < degrees)
@@ -126,7 +97,7 @@ def _vanishing(mid: np.ndarray, v: np.ndarray) -> Optional[np.ndarray]:
 
 def _estimate(xy: np.ndarray) -> Optional[np.ndarray]:
     """The map from points ``xy`` (tile centres) to the table seen from above, up to scale and shift; None when
-    the rows cannot be told or the pitch varies less than MIN_RATIO across the tiles."""
+    the rows cannot be told or the photo's scale varies less than MIN_RATIO across the tiles."""
     m = np.median(xy, axis=0)                             # origin amid the tiles, well off the horizon
     T0 = np.array([[1.0, 0, -m[0]], [0, 1.0, -m[1]], [0, 0, 1.0]])
     xy0 = _apply(T0, xy)
@@ -168,20 +139,14 @@ def _estimate(xy: np.ndarray) -> Optional[np.ndarray]:
 def plane_from_tiles(dets: list[Detection]) -> Optional[np.ndarray]:
     """The 3x3 map from the photo to a view from straight above (tiles about the size of the photo's nearest
     ones), or None when the frame shows no clear perspective or too few tiles (plane_from_boxes)."""
-    return plane_from_boxes(np.array([d.box for d in dets], np.float64).reshape(-1, 4))
+    return plane_from_boxes(_boxes(dets))
 
 
 def plane_from_boxes(b: np.ndarray) -> Optional[np.ndarray]:
-    """plane_from_tiles on boxes (N, 4: x1, y1, x2, y2).
-
-    Tiles touching in a row are one tile apart on the table. Along the rows that run across the photo that
-    pitch shrinks linearly with the distance (the homography's denominator): fitted, it gives the perspective.
-    The rows running up the photo meet where the depth vanishes: undone, they are set upright, and as far apart
-    per tile as the rows across: that gives the depth's squash."""
+    """plane_from_tiles on boxes (N, 4: x1, y1, x2, y2)."""
     if len(b) < MIN_TILES:
         return None
-    xy = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
-    H = _estimate(xy)
+    H = _estimate(_centres(b))
     if H is None:
         return None
     # size: the median tile as wide as the photo's larger tiles; placed clear of the origin
@@ -197,15 +162,14 @@ def plane_from_boxes(b: np.ndarray) -> Optional[np.ndarray]:
 def beyond(H: np.ndarray, dets: list[Detection]) -> np.ndarray:
     """Which detections lie at or past the table's horizon (the wall, a person across the table), where the
     map sends them far off or behind: their scale there under a tenth of the median one."""
-    b = np.array([d.box for d in dets], np.float64).reshape(-1, 4)
-    xy = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2, np.ones(len(b))])
-    w = xy @ H[2]
-    return ~(w > 0.1 * np.median(w[w > 0])) if (w > 0).any() else np.ones(len(b), bool)
+    c = _centres(_boxes(dets))
+    w = np.column_stack([c, np.ones(len(c))]) @ H[2]
+    return ~(w > 0.1 * np.median(w[w > 0])) if (w > 0).any() else np.ones(len(c), bool)
 
 
 def flatten(dets: list[Detection], H: np.ndarray) -> list[Detection]:
     """The detections with their boxes mapped by H (everything else as it was)."""
-    boxes = map_boxes(H, np.array([d.box for d in dets], np.float64).reshape(-1, 4))
+    boxes = map_boxes(H, _boxes(dets))
     return [replace(d, box=tuple(float(v) for v in b)) for d, b in zip(dets, boxes)]
 
 
