@@ -270,6 +270,12 @@ def _session(path: Path, threads: int):
     return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
 
 
+def _input_px(sess) -> int:
+    """A locator session's square input size in pixels."""
+    inp = sess.get_inputs()[0]
+    return int(inp.shape[1] if takes_bytes(sess) else inp.shape[2])
+
+
 def _optional(path: Optional[Path], int8: bool) -> Optional[Path]:
     """An optional model's file: its int8 file when asked and there; None without the file."""
     if path is None or not Path(path).exists():
@@ -355,28 +361,28 @@ class TileDetector:
             return locate_sliced(lambda part: self._locate_one(part, overhead, seat), img, size, self.iou, nms)
         return self._locate_one(img, overhead, seat)
 
-    def _seat_session(self, which: str, path: Optional[Path]):
+    def _seat_session(self, which: str):
+        """The seat locator's or classifier's session, loaded on first use; None without its file."""
+        path = self.seat_locator_path if which == "locator" else self.seat_classifier_path
         if path is not None and which not in self._seat_sessions:
             self._seat_sessions[which] = _session(path, self.threads)
         return self._seat_sessions.get(which)
 
     @property
     def loc_seat(self):
-        return self._seat_session("locator", self.seat_locator_path)
+        return self._seat_session("locator")
 
     @property
     def cls_seat(self):
-        return self._seat_session("classifier", self.seat_classifier_path)
+        return self._seat_session("classifier")
 
-    def _locator(self, overhead: bool, seat: bool = False):
-        if seat and self.loc_seat is not None:
-            return self.loc_seat
-        return self.loc_over if (overhead or seat) and self.loc_over is not None else self.loc
-
-    def _input_px(self, overhead: bool, seat: bool = False) -> int:
-        sess = self._locator(overhead, seat)
-        inp = sess.get_inputs()[0]
-        return int(inp.shape[1] if takes_bytes(sess) else inp.shape[2])
+    def _model(self, which: str, overhead: bool, seat: bool):
+        """The locator or classifier session to run: for a seat view the seat model, for any whole table the
+        overhead one, else the general one; a model that is not there falls back to the next."""
+        if seat and self._seat_session(which) is not None:
+            return self._seat_session(which)
+        over, general = (self.loc_over, self.loc) if which == "locator" else (self.cls_over, self.cls)
+        return over if (overhead or seat) and over is not None else general
 
     def _seat_view(self, found) -> bool:
         """Do a whole table's sure boxes show the perspective of a table photographed from a seat?"""
@@ -385,10 +391,10 @@ class TileDetector:
         return plane_from_boxes(found[0][found[1] >= ROUTE_CONF]) is not None
 
     def _locate_one(self, img: np.ndarray, overhead: bool = False, seat: bool = False):
-        sess = self._locator(overhead, seat)
+        sess = self._model("locator", overhead, seat)
         inp = sess.get_inputs()[0]
         byte = takes_bytes(sess)                 # the letterboxed BGR image as it is, 1xHxWx3
-        lb, r, (px, py) = letterbox(img, self._input_px(overhead, seat))
+        lb, r, (px, py) = letterbox(img, _input_px(sess))
         out = sess.run(None, {inp.name: lb[None] if byte else to_blob(lb)})
         if len(out) == 2:             # split head: box distributions and class logits
             boxes, scores, cls, cls_scores = decode_raw(*out, lb.shape[0], self.conf, self.iou, vote=self.vote)
@@ -403,10 +409,7 @@ class TileDetector:
         """Stage 2: kind probabilities (N,43) and orientation probabilities (N,3: upright, sideways,
         upside down) relative to the image. overhead: with the overhead classifier (when there is one); seat:
         with the seat classifier (when there is one, else as overhead)."""
-        if seat and self.cls_seat is not None:
-            sess = self.cls_seat
-        else:
-            sess = self.cls_over if (overhead or seat) and self.cls_over is not None else self.cls
+        sess = self._model("classifier", overhead, seat)
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
         x = np.stack(crops) if takes_bytes(sess) else crops_to_tensor(list(crops))   # uint8 Nx64x64x3 or float
         name = sess.get_inputs()[0].name
@@ -456,7 +459,7 @@ class TileDetector:
         when the frame is SLICE_FRAME times that or larger."""
         if not self._seat_view(found):
             return found, "overhead"
-        size = self._input_px(True, True)
+        size = _input_px(self._model("locator", True, True))
         return self.locate(img, slice_px=size if max(img.shape[:2]) >= SLICE_FRAME * size else None, seat=True), \
             "seat"
 
