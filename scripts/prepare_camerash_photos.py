@@ -23,6 +23,9 @@ import shutil
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 from mjtable.scripts.prepare_detector_data import _link
 from mjtable.scripts.prepare_real_chinese import CAMERASH, ROOT, tile_set, write_names
 
@@ -70,6 +73,15 @@ def read_labels(path: Path) -> list[str] | None:
             raise ValueError(f"{path.name}: bad row {line!r}")
         rows.append(" ".join(v))
     return rows
+
+
+def read_photo(path: Path) -> np.ndarray | None:
+    """A set photo in colour, BGR (a GIF's first frame through Pillow, since OpenCV does not read GIF)."""
+    if path.suffix.lower() == ".gif":
+        from PIL import Image
+        with Image.open(path) as im:
+            return np.ascontiguousarray(np.asarray(im.convert("RGB"))[:, :, ::-1])
+    return cv2.imread(str(path))
 
 
 def photos(src: Path) -> list[tuple[str, Path, str, list[str]]]:
@@ -125,9 +137,7 @@ def prepare(src: Path, out: Path, heldout: float, seed: int, crops_heldout: Path
             (d / "images").mkdir(parents=True, exist_ok=True)
             (d / "labels").mkdir(parents=True, exist_ok=True)
             if photo.suffix.lower() == ".gif":           # the readers take JPEG and PNG: the first frame as PNG
-                from PIL import Image
-                with Image.open(photo) as im:
-                    im.convert("RGB").save(d / "images" / f"{name}.png")
+                cv2.imwrite(str(d / "images" / f"{name}.png"), read_photo(photo))
             else:
                 _link(photo, d / "images" / f"{name}{photo.suffix.lower()}")
             (d / "labels" / f"{name}.txt").write_text("\n".join(rows) + ("\n" if rows else ""))

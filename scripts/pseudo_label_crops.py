@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import shutil
 import sys
 from pathlib import Path
 
@@ -27,6 +28,8 @@ import cv2
 import numpy as np
 
 from mjtable.scoring import tiles as T
+from mjtable.scripts.prepare_camerash_photos import held_out_sets, photos, read_photo
+from mjtable.scripts.prepare_detector_data import _link
 from mjtable.scripts.prepare_real_chinese import CAMERASH, ROOT, write_crop_labels
 
 TABLE = ROOT / "datasets" / "labels" / "camerash" / "untagged_tiles.csv"
@@ -39,15 +42,6 @@ def _unit(v: np.ndarray) -> np.ndarray:
     v = v.reshape(len(v), -1).astype(np.float32)
     v -= v.mean(axis=1, keepdims=True)
     return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
-
-
-def read_photo(path: Path) -> np.ndarray | None:
-    """A set photo in colour, BGR (a GIF's first frame through Pillow, since OpenCV does not read GIF)."""
-    if path.suffix.lower() == ".gif":
-        from PIL import Image
-        with Image.open(path) as im:
-            return np.ascontiguousarray(np.asarray(im.convert("RGB"))[:, :, ::-1])
-    return cv2.imread(str(path))
 
 
 def box_thumbs(img: np.ndarray, rows: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -75,7 +69,6 @@ def box_thumbs(img: np.ndarray, rows: list[str]) -> tuple[np.ndarray, np.ndarray
 
 def match_crops(src: Path, crops: list[Path]) -> list[tuple[str, str, float, int]]:
     """For each crop: (photo file, its tile set, best correlation, that box's kind)."""
-    from mjtable.scripts.prepare_camerash_photos import photos
     c = _unit(np.stack([cv2.resize(cv2.imread(str(p)), THUMB, interpolation=cv2.INTER_AREA) for p in crops]))
     best = np.full(len(crops), -2.0, np.float32)
     where = [("", "", -1)] * len(crops)
@@ -136,8 +129,6 @@ def read_table(path: Path = TABLE) -> list[dict]:
 
 def write_folders(src: Path, out: Path, rows: list[dict], held: set[str]) -> dict[str, int]:
     """The labelled crops into OUT/train and OUT/heldout by their photo's tile set; {split: crops}."""
-    from mjtable.scripts.prepare_detector_data import _link
-    import shutil
     counts = {"train": 0, "heldout": 0}
     split_rows: dict[str, list] = {"train": [], "heldout": []}
     for r in rows:
@@ -187,7 +178,6 @@ def main(argv=None) -> int:
     print(f"{len(rows)} crops: {matched} found in a labelled photo (match >= {a.min_match}), "
           f"{len(labelled)} labelled where the classifier agrees (p >= {a.min_p})")
     if a.out:
-        from mjtable.scripts.prepare_camerash_photos import held_out_sets
         try:
             held = held_out_sets(a.src, a.heldout, a.seed, a.crops_heldout)
         except ValueError as e:
