@@ -77,6 +77,7 @@ def _engine(rules: str):
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode     # made once, not per line
 
 
 def to_json_line(out: dict) -> tuple[str, bool]:
@@ -84,7 +85,7 @@ def to_json_line(out: dict) -> tuple[str, bool]:
     record: a lone surrogate from the input (an id "\\ud800") becomes U+FFFD; a record that still cannot be
     written (a NaN id) becomes an error record."""
     try:
-        text = json.dumps(out, ensure_ascii=False, allow_nan=False)
+        text = _ENCODE(out)
     except (ValueError, TypeError) as e:
         out = _error(out.get("line"), f"cannot write the result as JSON: {e}", None)
         text = json.dumps(out)

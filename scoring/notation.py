@@ -16,6 +16,8 @@ A hand is whitespace-separated groups:
 """
 from __future__ import annotations
 
+import re
+
 from mjtable.errors import BadHandError
 
 from . import tiles as T
@@ -36,44 +38,66 @@ def _check_length(text: str) -> None:
         raise NotationError(f"notation too long: {len(text)} characters (at most {MAX_LENGTH})")
 
 
+# per suit letter: digit -> tile id ("0" is a red five in the suits)
+_DIGITS = {ch: {str(r): T.make(su, r) for r in range(1, (9 if su < T.HONOR else 7 if su == T.HONOR else 8) + 1)}
+           for su, ch in enumerate(T.SUIT_LETTERS)}
+for _su in (T.MAN, T.PIN, T.SOU):
+    _DIGITS[T.SUIT_LETTERS[_su]]["0"] = T.make(_su, 5)
+_GROUP = re.compile(r"([0-9]+)([mpszf])")
+_TEXT = tuple(str(T.rank(t)) for t in range(T.BACK))           # tile id -> its digit ...
+_LETTER = tuple(T.SUIT_LETTERS[T.suit(t)] for t in range(T.BACK))   # ... and its suit letter
+
+
 def parse_tiles(text: str) -> list[int]:
     """``"123m11z2f"`` -> tile ids, in one pass. Raises NotationError naming the bad token."""
     _check_length(text)
     s = text.replace(" ", "")
     out: list[int] = []
+    end = 0
+    try:
+        for m in _GROUP.finditer(s):
+            if m.start() != end:
+                break
+            lut = _DIGITS[m.group(2)]
+            out += [lut[d] for d in m.group(1)]
+            end = m.end()
+    except KeyError:                      # a digit that is no tile of its suit
+        end = -1
+    if end != len(s):
+        _bad_tiles(text)
+    return out
+
+
+def _bad_tiles(text: str) -> None:
+    """Raise the NotationError that names the first bad token of ``text``."""
+    s = text.replace(" ", "")
     start = 0                                  # where the pending digit group began
     for i, ch in enumerate(s):
         if ch.isascii() and ch.isdigit():
             continue
         if ch not in T.SUIT_LETTERS or i == start:
             raise NotationError(f"bad tile token {s[start:i + 1]!r} in {text!r}")
-        su = T.SUIT_LETTERS.index(ch)
-        limit = 9 if su < T.HONOR else (7 if su == T.HONOR else 8)
         for d in s[start:i]:
-            r = 5 if (d == "0" and su < T.HONOR) else int(d)
-            if not 1 <= r <= limit:
+            if d not in _DIGITS[ch]:
                 raise NotationError(f"bad tile token {d + ch!r} in {text!r}: no such tile")
-            out.append(T.make(su, r))
         start = i + 1
-    if start != len(s):
-        raise NotationError(f"bad tile token {s[start:]!r} in {text!r} (a digit group must end with m, p, s, z or f)")
-    return out
+    raise NotationError(f"bad tile token {s[start:]!r} in {text!r} (a digit group must end with m, p, s, z or f)")
 
 
 def format_tiles(tiles) -> str:
     """Tile ids -> compact notation, in the given order (consecutive tiles of a suit share a letter)."""
     out: list[str] = []
-    run_suit = None
+    run = None
     for t in tiles:
         if t == T.BACK:
             raise NotationError("a face-down tile has no notation")
-        su = T.suit(t)
-        if run_suit is not None and su != run_suit:
-            out.append(T.SUIT_LETTERS[run_suit])
-        out.append(str(T.rank(t)))
-        run_suit = su
-    if run_suit is not None:
-        out.append(T.SUIT_LETTERS[run_suit])
+        letter = _LETTER[t]
+        if letter != run and run is not None:
+            out.append(run)
+        out.append(_TEXT[t])
+        run = letter
+    if run is not None:
+        out.append(run)
     return "".join(out)
 
 
@@ -147,8 +171,12 @@ def parse_hand(text: str, situation: Situation | None = None) -> Hand:
                 raise NotationError(f"second winning tile {tok!r}")
             winning = ts[0]
         else:
-            for t in parse_tiles(tok):
-                (flowers if T.is_flower(t) else concealed).append(t)
+            ts = parse_tiles(tok)
+            if ts and max(ts) < T.N_KINDS:
+                concealed += ts
+            else:
+                for t in ts:
+                    (flowers if T.is_flower(t) else concealed).append(t)
     if not concealed and not melds and winning is None:
         raise NotationError(f"no tiles in {text!r}")
     return Hand(tuple(concealed), tuple(melds), winning, tuple(flowers), situation or Situation())
