@@ -50,6 +50,13 @@ def test_camerash_labels_map_to_tile_ids():
     assert [m(35), m(38), m(39), m(42)] == [34, 37, 38, 41]
 
 
+def test_a_corrected_upstream_label_is_read_right_only_where_it_is_still_wrong():
+    label = evaluate_crops.crop_label
+    assert label("350.jpg", 8) == 17                    # upstream dots-8, the tile is a 9 of dots
+    assert label("350.jpg", 9) == 17 and label("350.jpg", 3) == 11     # upstream fixed or changed: as given
+    assert label("351.jpg", 8) == 16
+
+
 def test_crops_are_read_on_cloth_with_their_box(tmp_path):
     crop = np.zeros((90, 60, 3), np.uint8)
     img, box = evaluate_crops.on_cloth(crop)
