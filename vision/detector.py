@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 from mjtable.scoring import tiles as T
 
-from .images import ImageError
+from .images import ImageError, unstretch
 from .perspective import plane_from_boxes
 from .slicing import locate_sliced
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
@@ -464,9 +464,17 @@ class TileDetector:
             "seat"
 
     def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
-        """kind: auto, phone or overhead (which locator to run, see locate_for)."""
+        """kind: auto, phone or overhead (which locator to run, see locate_for). An image stretched one way
+        (images.unstretch) is read with its aspect restored; the boxes are given in the input's pixels."""
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
             raise ImageError("not an image: detect() needs a BGR array of shape (H, W, 3)")
+        img, sx, sy = unstretch(img)
+        out = self._detect(img, kind)
+        if sx == sy == 1.0:
+            return out
+        return [replace(d, box=(d.box[0] / sx, d.box[1] / sy, d.box[2] / sx, d.box[3] / sy)) for d in out]
+
+    def _detect(self, img: np.ndarray, kind: str) -> list[Detection]:
         (boxes, scores, loc_cls, loc_scores), view = self.locate_for(img, kind)
         if len(boxes) == 0:
             return []

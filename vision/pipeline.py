@@ -73,17 +73,21 @@ def check_rules(rules: str, profile: Optional[str]) -> str:
 
 
 def load_image(source) -> np.ndarray:
-    """A BGR uint8 image from a path, the bytes of an image file, or an array already decoded."""
-    from .images import decode_image
+    """A BGR uint8 image from a path, the bytes of an image file, or an array already decoded. A photo resized
+    without keeping its aspect ratio (content stretched over 4.5 times one way, ``images.unstretch``) comes back
+    with its aspect restored, so that the layout sees tiles of their true shape."""
+    from .images import decode_image, unstretch
     from .images import load_image as load_file
     if isinstance(source, np.ndarray):
         if source.ndim != 3 or source.shape[2] != 3 or source.dtype != np.uint8 or min(source.shape[:2]) < 1:
             raise InputError(f"not an image: want a BGR uint8 array of shape (h, w, 3), got {source.dtype} "
                              f"{source.shape}")
-        return source
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return decode_image(np.frombuffer(bytes(source), np.uint8), "the uploaded data")
-    return load_file(source)
+        img = source
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        img = decode_image(np.frombuffer(bytes(source), np.uint8), "the uploaded data")
+    else:
+        img = load_file(source)
+    return unstretch(img)[0]
 
 
 MAX_COORD = 100_000.0        # pixels; a box beyond this is not on any camera's frame

@@ -1,0 +1,80 @@
+"""Images resized without keeping their aspect ratio (vision.images.stretch / unstretch): measured, undone, and
+read as the original, with the boxes given in the input's pixels."""
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from mjtable.vision.detector import TileDetector
+from mjtable.vision.images import STRETCH_LIMIT, stretch, unstretch
+from mjtable.vision.metrics import box_iou
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ["phone_win.jpg", "phone_hand.jpg", "overhead.jpg", "real_hand.jpg"]
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return TileDetector()
+
+
+def _example(name):
+    return cv2.imread(str(ROOT / "examples" / name))
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_photos_as_taken_are_left_alone(name):
+    img = _example(name)
+    assert 1 / STRETCH_LIMIT < stretch(img) < STRETCH_LIMIT
+    same, sx, sy = unstretch(img)
+    assert same is img and sx == sy == 1.0
+
+
+@pytest.mark.parametrize("k", [6, 9, 16])
+def test_a_stretched_copy_measures_about_its_stretch_and_is_squeezed_back(k):
+    img = _example("phone_win.jpg")                  # measures about 1 as taken
+    h, w = img.shape[:2]
+    wide = cv2.resize(img, (w * k, h))
+    tall = cv2.resize(img, (w, h * k))
+    assert 0.8 * k < stretch(wide) < 1.2 * k and 0.8 * k < 1 / stretch(tall) < 1.2 * k
+    for src in (wide, tall):
+        back, sx, sy = unstretch(src)
+        assert back.shape[0] == round(src.shape[0] * sy) and back.shape[1] == round(src.shape[1] * sx)
+        assert 0.75 < (back.shape[1] / back.shape[0]) / (w / h) < 1.33      # the aspect of the original, nearly
+        assert 1 / STRETCH_LIMIT < stretch(back) < STRETCH_LIMIT
+
+
+def test_flat_thin_and_grey_ramps_do_not_break_the_measure():
+    assert stretch(np.full((50, 80, 3), 120, np.uint8)) == 1.0
+    assert stretch(np.zeros((1, 300, 3), np.uint8)) == 1.0 and stretch(np.zeros((300, 1, 3), np.uint8)) == 1.0
+    ramp = np.repeat(np.repeat(np.arange(256, dtype=np.uint8)[None, :, None], 64, 0), 3, 2)   # changes across only
+    assert stretch(ramp) == 1.0                         # no step down: nothing to compare with
+    assert unstretch(ramp)[0] is ramp
+
+
+def test_detector_reads_a_stretched_photo_and_gives_boxes_in_its_pixels(detector):
+    img = _example("phone_win.jpg")
+    h, w = img.shape[:2]
+    plain = detector.detect(img)
+    wide = cv2.resize(img, (w * 9, h))
+    got = detector.detect(wide)
+    truth = np.array([d.box for d in plain]) * np.float32([9, 1, 9, 1])
+    iou = box_iou(truth, np.array([d.box for d in got]))
+    best = iou.argmax(1)
+    same = [iou[i, j] >= 0.5 and got[j].kind == plain[i].kind for i, j in enumerate(best)]
+    assert len(plain) == 15 and sum(same) >= 14
+
+
+def test_a_stretched_photo_is_read_as_the_original(detector, tmp_path):
+    """Through the pipeline (a file, as the command line and the web page load it): the same hand and score."""
+    from mjtable.vision.pipeline import load_image, read_image, situation
+    img = _example("real_hand.jpg")
+    h, w = img.shape[:2]
+    path = tmp_path / "strip.png"
+    cv2.imwrite(str(path), cv2.resize(img, (w, h * 12)))
+    loaded = load_image(path)
+    # squeezed back, though not all the way: this photo's own detail runs 1.65 times finer across than down
+    assert loaded.shape[1] == w and loaded.shape[0] < h * 12 / 4.5
+    want = read_image(img, detector, situation())
+    got = read_image(loaded, detector, situation())
+    assert got.hand == want.hand and got.result.total == want.result.total == 88
