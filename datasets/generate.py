@@ -1,7 +1,7 @@
 """Generate synthetic table photos with YOLO labels and ground-truth JSON.
 
     python -m mjtable.datasets.generate --out DIR --kind phone|overhead|seat|grid|mixed --n N --seed S [--imgsz 640] [--workers 2]
-                                [--boxes whole|visible]
+                                [--boxes whole|visible] [--art packaged|fonts|all]
 
 Writes DIR/images/*.jpg, DIR/labels/*.txt (YOLO: class x y w h, class = tile id 0..41 or 42 = back),
 DIR/angles/*.txt (one line per label row: image angle of the tile's up axis in degrees, 0 = up, 90 = left,
@@ -25,7 +25,7 @@ import cv2
 from .ground_truth import to_json
 from .render import BOX_KINDS, DEFAULT_BOXES
 from .scenes import grid_scene, overhead_scene, phone_scene
-from .tileart import load_faces
+from .tileart import FONT_SETS, PACKAGED, load_faces
 
 _ART = None
 # written to DIR/generator.json with the box kind; a change to the images or labels the generator makes bumps
@@ -33,10 +33,16 @@ _ART = None
 LABELS_VERSION = 1      # 1: since the motion-blur fix (datasets.render.motion_kernel)
 
 
+ART_CHOICES = ("packaged", "fonts", "all")
+ART = "packaged"          # which tile sets scenes draw on (--art); the default keeps earlier data sets reproducible
+
+
 def _art():
     global _ART
     if _ART is None:
-        _ART = load_faces()
+        faces = load_faces()
+        keep = {"packaged": PACKAGED, "fonts": FONT_SETS, "all": PACKAGED + FONT_SETS}[ART]
+        _ART = {k: v for k, v in faces.items() if k in keep}
     return _ART
 
 
@@ -95,13 +101,19 @@ def main(argv=None) -> int:
     ap.add_argument("--start", type=int, default=0, help="first scene index (to extend a dataset)")
     ap.add_argument("--boxes", choices=BOX_KINDS, default=DEFAULT_BOXES,
                     help="label each tile's whole outline, hidden parts too (default), or what shows of it")
+    ap.add_argument("--art", choices=ART_CHOICES, default="packaged",
+                    help="tile sets: the packaged art (default), made-up sets drawn from CJK fonts "
+                         "(mjtable.datasets.fontfaces, with packaged dots and bamboo), or both")
     a = ap.parse_args(argv)
+    global ART, _ART
+    if a.art != ART:
+        ART, _ART = a.art, None
     if a.n <= 0 or a.imgsz < 96:
         print("error: --n must be > 0 and --imgsz >= 96", file=sys.stderr)
         return 2
     for sub in ("images", "labels", "angles", "gt"):
         (a.out / sub).mkdir(parents=True, exist_ok=True)
-    (a.out / "generator.json").write_text(json.dumps({"labels": LABELS_VERSION, "boxes": a.boxes}) + "\n")
+    (a.out / "generator.json").write_text(json.dumps({"labels": LABELS_VERSION, "boxes": a.boxes, "art": a.art}) + "\n")
     _art()  # build the tile art cache once before forking
     jobs = []
     for i in range(a.start, a.start + a.n):

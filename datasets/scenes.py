@@ -15,15 +15,19 @@ from mjtable.scoring.table import SEAT_ANGLE, PlayerArea, TableState
 from .ground_truth import GroundTruth, GTObject
 from .hands import meld_on_table, random_winning_hand
 from .render import BACK_COLOURS, DEFAULT_BOXES, IVORY_BODIES, Style, TileSpec, render
+from .tileart import FONT_SETS
 
 # how often each art source is used (real-looking sets more often)
 SOURCE_WEIGHTS = {"kde_default": 1.0, "kde_traditional": 1.0, "kde_jade": 0.3, "kde_classic": 0.4,
                   "gnome_smooth": 1.0, "xmj_real": 1.5, "learner": 1.5, "font_symbola": 0.4, "font_noto": 0.4}
 
 
+FONT_SET_WEIGHT = 0.5     # each made-up set drawn from CJK fonts (tileart.FONT_SETS), when the art includes them
+
+
 def pick_style(art: dict, rng: random.Random) -> Style:
-    names = [n for n in art if n in SOURCE_WEIGHTS]
-    name = rng.choices(names, [SOURCE_WEIGHTS[n] for n in names])[0]
+    names = [n for n in art if n in SOURCE_WEIGHTS or n in FONT_SETS]
+    name = rng.choices(names, [SOURCE_WEIGHTS.get(n, FONT_SET_WEIGHT) for n in names])[0]
     return Style(art[name], rng.choice(BACK_COLOURS), rng.choice(IVORY_BODIES),
                  rng.uniform(0.45, 0.8), rng.uniform(0.35, 0.6))
 

@@ -12,6 +12,8 @@ Sources (all from Debian/PyPI packages, see models/README.md for licences):
   xmj_real                                             xmahjongg real.gif (scans of a real set)
   learner                                              PyPI mahjong-learner tiles_img (CC0, riichi)
   font_symbola, font_noto                              U+1F000..U+1F02B glyphs
+  cjk_0 .. cjk_15                                      made-up sets drawn from CJK fonts (datasets.fontfaces)
+                                                       with the dots and bamboo of FONT_SET_BASE
 """
 from __future__ import annotations
 
@@ -62,8 +64,13 @@ _UNICODE = {0x1F000: 27, 0x1F001: 28, 0x1F002: 29, 0x1F003: 30, 0x1F004: 33, 0x1
             0x1F022: 38, 0x1F023: 39, 0x1F024: 41, 0x1F025: 40,
             0x1F026: 34, 0x1F027: 35, 0x1F028: 36, 0x1F029: 37}
 
-SOURCES = ("kde_default", "kde_traditional", "kde_jade", "kde_classic", "gnome_smooth", "xmj_real",
-           "learner", "font_symbola", "font_noto")
+PACKAGED = ("kde_default", "kde_traditional", "kde_jade", "kde_classic", "gnome_smooth", "xmj_real",
+            "learner", "font_symbola", "font_noto")
+# made-up sets whose characters, winds, dragons and flowers are drawn from CJK fonts (datasets.fontfaces), each
+# with the dots and bamboo of a packaged set
+FONT_SETS = tuple(f"cjk_{k}" for k in range(16))
+FONT_SET_BASE = ("xmj_real", "gnome_smooth", "kde_traditional", "kde_default")
+SOURCES = PACKAGED + FONT_SETS
 
 
 def _fit(img_bgr: np.ndarray) -> np.ndarray:
@@ -180,6 +187,9 @@ def render_source(name: str) -> dict[int, np.ndarray]:
         return _render_learner()
     if name in FONTS:
         return _render_font(name)
+    if name in FONT_SETS:
+        from .fontfaces import render_set
+        return render_set(FONT_SETS.index(name))
     raise ValueError(f"unknown tile art source {name!r}")
 
 
@@ -209,6 +219,12 @@ def load_faces(cache: Path = CACHE) -> dict[str, dict[int, np.ndarray]]:
         faces = {int(p.stem): cv2.imread(str(p)) for p in d.glob("*.png")}
         if faces:
             out[name] = faces
+    for k, name in enumerate(FONT_SETS):
+        base = out.get(FONT_SET_BASE[k % len(FONT_SET_BASE)])
+        if name in out and base is not None:
+            out[name] = {**{t: base[t] for t in range(9, 27)}, **out[name]}
+        else:
+            out.pop(name, None)
     return out
 
 

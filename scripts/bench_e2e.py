@@ -81,7 +81,8 @@ def labels_current(out: Path) -> bool:
         made = json.loads((out / "generator.json").read_text())
     except (OSError, ValueError):
         return False
-    return made.get("labels") == LABELS_VERSION and made.get("boxes") == DEFAULT_BOXES
+    return (made.get("labels") == LABELS_VERSION and made.get("boxes") == DEFAULT_BOXES
+            and made.get("art", "packaged") == "packaged")
 
 
 def ensure_scenes(out: Path, kind: str, n: int, seed: int, imgsz: int = 640) -> list[Path]:
