@@ -16,6 +16,10 @@ they depend on). Then, on one context object reused for every reading:
 Anything else (input that is not plain, a hand that fails a check: the reference path then gives every reason,
 a profile whose predicates read the whole hand) goes to ``engine.score`` unchanged, so both paths give the same
 ``ScoreResult``; ``tests/test_mcr_fast.py`` compares them on random hands under every profile.
+
+``score`` first offers the hand to the compiled core (``ccore``, the C extension ``_ccore``), which computes the
+same in one call; ``_fast`` scores what the core does not take and is the reference ``tests/test_mcr_ccore.py``
+compares it with.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ from operator import attrgetter
 from .. import tiles as T
 from ..hand import CHOW, KONG, Meld, Situation
 from ..result import ScoreResult
-from . import engine, fans_situation
+from . import ccore, engine, fans_situation
 from .engine import (MIN_POINTS, ROWS, _add_implied, _apply_excludes, _describe, _fan_hits, _fan_items, _hit,
                      _plain, _plan, _points)
 from .profiles import Profile, get_profile
@@ -101,6 +105,7 @@ def clear_caches() -> None:
     for p in _PLANS.values():
         for d in (p.flags, p.chosen, p.sit_found):
             d.clear()
+    ccore.clear_caches()
 
 
 def _after(found: list, excl: dict) -> tuple:
@@ -121,8 +126,18 @@ def _run(preds, c, out: list) -> None:
 
 def score(hand, profile="default") -> ScoreResult:
     """Score a finished hand under an MCR rule profile. Never raises for a bad hand (only for an unknown
-    profile name): a hand that is impossible or not a winning shape gives ``is_win=False`` and a reason."""
+    profile name): a hand that is impossible or not a winning shape gives ``is_win=False`` and a reason.
+
+    The compiled core (``ccore``) scores the hand when it is built and covers the profile; ``_fast`` is the
+    Python path for the rest and the reference the core is tested against."""
     prof = get_profile(profile)
+    if ccore.ON:
+        try:
+            res = ccore.score(hand, prof)
+        except Exception:      # odd input: the Python path judges it
+            res = None
+        if res is not None:
+            return res
     try:
         res = _fast(hand, prof)
     except Exception:          # odd input that passed the quick checks: judged by the reference path

@@ -104,7 +104,7 @@ def _chow_template(rng):
     k = rng.randrange(11)
     if k == 0:                                  # nine gates: 1112345678999 + one tile of the suit
         tiles = [s[0] + r for r in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8)] + [s[0] + rng.randrange(9)]
-        win_i = rng.randrange(14)
+        rng.randrange(14)                       # kept: the draws after it stay as they were
         return "nine_gates", tiles, []
     if k == 1:                                  # 三色双龙会 / 一色双龙会
         if rng.random() < 0.5:
