@@ -16,11 +16,11 @@ A bad line never stops the batch. Blank lines are skipped. ``run`` returns the n
 """
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import os
 import re
+import stat
 import sys
 
 from .engines import EngineUnavailable, engine
@@ -38,9 +38,8 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
             d = json.loads(text.strip())
         except json.JSONDecodeError as e:
             raise JsonInputError(f"invalid JSON: {e.msg} at column {e.colno}") from None
-        if isinstance(d, dict):
+        if isinstance(d, dict):                      # our own object, parsed from the line: filled in place
             ident = d.get("id")
-            d = dict(d)
             if "rules" not in d:
                 d["rules"] = default_rules
             if "profile" not in d and default_profile and d["rules"] == default_rules:
@@ -68,28 +67,34 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
         return _error(line_no, f"internal error: {type(e).__name__}: {e}", ident)
 
 
+_SCORERS: dict = {}
+
+
 def _engine(rules: str):
-    """The engine's score function (selected in scoring.engines)."""
-    try:
-        return engine(rules).score
-    except EngineUnavailable as e:
-        raise JsonInputError(str(e)) from None
+    """The engine's score function (selected in scoring.engines), looked up once per rule system."""
+    got = _SCORERS.get(rules)
+    if got is None:
+        try:
+            got = _SCORERS[rules] = engine(rules).score
+        except EngineUnavailable as e:
+            raise JsonInputError(str(e)) from None
+    return got
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode     # made once, not per line
 
 
-def to_json_line(out: dict) -> tuple[str, bool]:
+def to_json_line(out: dict, surrogates: bool = True) -> tuple[str, bool]:
     """One output record as a line of strict JSON (no NaN) that encodes as UTF-8, and whether it is an error
     record: a lone surrogate from the input (an id "\\ud800") becomes U+FFFD; a record that still cannot be
-    written (a NaN id) becomes an error record."""
+    written (a NaN id) becomes an error record. ``surrogates=False``: the caller knows there can be none."""
     try:
         text = _ENCODE(out)
     except (ValueError, TypeError) as e:
         out = _error(out.get("line"), f"cannot write the result as JSON: {e}", None)
         text = json.dumps(out)
-    return _SURROGATE.sub("\ufffd", text), "error" in out
+    return _SURROGATE.sub("\ufffd", text) if surrogates else text, "error" in out
 
 
 def _error(line_no: int, message: str, ident) -> dict:
@@ -99,8 +104,9 @@ def _error(line_no: int, message: str, ident) -> dict:
     return out
 
 
-def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None) -> int:
-    """Score every line of ``in_stream`` into ``out_stream``; returns the number of error lines."""
+def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None, flush: bool = True) -> int:
+    """Score every line of ``in_stream`` into ``out_stream``; returns the number of error lines. ``flush``:
+    after every line (a pipe's writer may wait for each result before it sends the next hand)."""
     lines = in_stream
     if sys.stderr.isatty():          # a progress bar only for a person watching (tqdm's disable=None rule)
         from tqdm import tqdm
@@ -109,23 +115,41 @@ def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None) -
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        text, failed = to_json_line(score_line(line, n, rules, profile))
+        # a lone surrogate can only come from a JSON escape in the line (the input is decoded with "replace")
+        text, failed = to_json_line(score_line(line, n, rules, profile), "\\u" in line)
         errors += failed
         out_stream.write(text + "\n")
-        out_stream.flush()
+        if flush:
+            out_stream.flush()
     return errors
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m mjtable.scoring.batch",
-                                 description="Score JSON-lines hands from stdin to stdout.")
-    ap.add_argument("--rules", choices=sorted(RULES), default="mcr", help="rules for lines that do not say")
-    ap.add_argument("--profile", help="profile for lines that do not say (default: the rules' default)")
-    args = ap.parse_args(argv)
-    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    stdout = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv:                           # argparse (and the shutil it loads) only when there are options to read
+        import argparse
+        ap = argparse.ArgumentParser(prog="python -m mjtable.scoring.batch",
+                                     description="Score JSON-lines hands from stdin to stdout.")
+        ap.add_argument("--rules", choices=sorted(RULES), default="mcr", help="rules for lines that do not say")
+        ap.add_argument("--profile", help="profile for lines that do not say (default: the rules' default)")
+        args = ap.parse_args(argv)
+        rules, profile = args.rules, args.profile
+    else:
+        rules, profile = "mcr", None
+    import gc
     try:
-        errors = run(stdin, stdout, args.rules, args.profile)
+        _engine(rules)                 # import the default engine now, so that ...
+    except JsonInputError:             # (an engine that cannot load is reported on each line)
+        pass
+    gc.freeze()                        # ... what the imports made, never garbage, is skipped by the collector
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    try:                               # a file is read whole: its results go out in blocks, not line by line
+        streamed = not stat.S_ISREG(os.fstat(sys.stdin.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):
+        streamed = True
+    stdout = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=streamed)
+    try:
+        errors = run(stdin, stdout, rules, profile, flush=streamed)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:                   # reader went away (e.g. piped into head)

@@ -9,7 +9,6 @@ engine here.
 from __future__ import annotations
 
 import importlib
-from typing import Optional
 
 from mjtable.errors import UsageError
 
@@ -42,7 +41,7 @@ def engine(rules: str):
         raise EngineUnavailable(f"the {rules} scoring engine is not available ({e})") from None
 
 
-def resolve_profile(rules: str, profile: Optional[str]) -> str:
+def resolve_profile(rules: str, profile: str | None) -> str:
     """The engine's profile name: None (and "default") mean the rule system's default profile."""
     if rules not in ENGINES:
         raise UnknownRules(f"unknown rules {rules!r}: use {' or '.join(repr(r) for r in RULES)}")

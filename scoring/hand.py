@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from . import tiles as T
 
@@ -26,8 +25,8 @@ class Meld:
     kind: str
     tile: int
     concealed: bool = False
-    source: Optional[str] = None
-    claimed: Optional[int] = None
+    source: str | None = None
+    claimed: int | None = None
     added: bool = False
 
     @property
@@ -67,7 +66,7 @@ class Situation:
     earthly_win: bool = False         # 地和: wins on the dealer's first discard (competition profile)
     human_win: bool = False           # 人和: ready from the deal, never changed (competition profile)
     # Sichuan only
-    void_suit: Optional[int] = None   # 定缺 suit (T.MAN/T.PIN/T.SOU)
+    void_suit: int | None = None   # 定缺 suit (T.MAN/T.PIN/T.SOU)
     after_kong_discard: bool = False  # 杠上炮: won on a discard made right after the discarder's kong
 
 
@@ -79,7 +78,7 @@ class Hand:
     """
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...] = ()
-    winning_tile: Optional[int] = None
+    winning_tile: int | None = None
     flowers: tuple[int, ...] = ()
     situation: Situation = field(default_factory=Situation)
 

@@ -24,7 +24,6 @@ Unknown keys are an error (a misspelt flag must not be silently ignored).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from . import tiles as T
 from .engines import DEFAULT_PROFILE
@@ -150,9 +149,31 @@ def _void(value) -> int:
     raise JsonInputError(f"void_suit: want m, p or s, got {value!r}")
 
 
+_SIT_KEYS = _BOOL_FLAGS + _WIND_KEYS + ("void_suit",)
+_ABSENT = object()
+_SITUATIONS: dict = {}          # the situation keys' values -> (Situation, their types): few distinct ones
+
+
 def situation_from_dict(d: dict, base: Situation | None = None) -> Situation:
+    if base is None:
+        key = tuple([d.get(k, _ABSENT) for k in _SIT_KEYS])
+        types = tuple(map(type, key))
+        try:
+            got = _SITUATIONS.get(key)
+        except TypeError:                             # a list or an object as a flag: _situation says what
+            return _situation(d, None)
+        if got is not None and got[1] == types:      # 1 and True are equal keys but not equal input
+            return got[0]
+        made = _situation(d, None)
+        if len(_SITUATIONS) < 4096:
+            _SITUATIONS[key] = (made, types)
+        return made
+    return _situation(d, base)
+
+
+def _situation(d: dict, base: Situation | None) -> Situation:
     s = base or Situation()
-    changes: dict[str, Any] = {}
+    changes: dict[str, object] = {}
     for k in _BOOL_FLAGS:
         if k in d:
             changes[k] = _bool(d[k], k)
@@ -213,7 +234,7 @@ def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
 def hand_to_dict(hand: Hand) -> dict:
     """The hand in notation plus its situation (the inverse of hand_from_dict, notation form)."""
     s = hand.situation
-    out: dict[str, Any] = {"hand": format_hand(hand)}
+    out: dict[str, object] = {"hand": format_hand(hand)}
     for k in _BOOL_FLAGS:
         out[k] = getattr(s, k)
     out["seat_wind"] = T.WIND_NAMES[s.seat_wind - T.EAST]

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 
 @dataclass(frozen=True)
@@ -34,8 +33,8 @@ class ScoreResult:
     total: int = 0
     base: int = 0                      # MCR: points without flowers; Sichuan: 2^capped fans
     payments: dict[str, int] = field(default_factory=dict)
-    reason: Optional[str] = None
-    decomposition: Optional[str] = None  # the winning shape chosen, in notation, for the referee
+    reason: str | None = None
+    decomposition: str | None = None  # the winning shape chosen, in notation, for the referee
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)   # why the hand cannot exist (it was not scored)
 
@@ -45,7 +44,7 @@ class Finding:
     """One audit finding (violation) for a referee report."""
     kind: str            # "exposed_tile", "wrong_tile_count", "too_many_copies", "illegal_meld",
                          # "void_suit_tiles", "three_suits", "under_minimum", "false_win", "winning_tile_not_apart"
-    seat: Optional[str]  # table seat concerned, None for the whole table
+    seat: str | None  # table seat concerned, None for the whole table
     message: str         # human-readable, Chinese and/or English
     clause: str          # rule file and clause, e.g. "mcr-wmo-2006.txt §…"
     penalty: str         # the penalty the text prescribes

@@ -8,8 +8,8 @@ Python API, web server, batch) calls this check first.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from mjtable.errors import UsageError
 
@@ -27,23 +27,23 @@ class SituationError(UsageError, ValueError):
 class Contradiction:
     id: str
     rules: tuple[str, ...]                    # the rule systems the row applies to
-    applies: Callable[[Situation, Optional[Hand], str], bool]    # (situation, hand or None, profile)
+    applies: Callable[[Situation, Hand | None, str], bool]    # (situation, hand or None, profile)
     message: str
     clauses: dict[str, str]                   # rule system -> clause
 
 
-def _has_kong(h: Optional[Hand]) -> bool:
+def _has_kong(h: Hand | None) -> bool:
     return h is not None and any(m.kind == KONG for m in h.melds)
 
 
-def _holds_robbed_tile(h: Optional[Hand]) -> bool:
+def _holds_robbed_tile(h: Hand | None) -> bool:
     """The robbed tile's three other copies lie in the robber's victim's pung: the winner holds none."""
     if h is None or h.winning_tile is None:
         return False
     return h.concealed.count(h.winning_tile) > 0 or any(h.winning_tile in m.tiles for m in h.melds)
 
 
-def _melded(h: Optional[Hand]) -> bool:
+def _melded(h: Hand | None) -> bool:
     return h is not None and any(not m.concealed for m in h.melds)
 
 
@@ -115,14 +115,14 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
 )
 
 
-def contradictions(sit: Situation, rules: str, hand: Optional[Hand] = None,
-                   profile: Optional[str] = None) -> list[Contradiction]:
+def contradictions(sit: Situation, rules: str, hand: Hand | None = None,
+                   profile: str | None = None) -> list[Contradiction]:
     """Every row of CONTRADICTIONS that applies (hand rows only when the hand is given)."""
     prof = profile or ("default" if rules == "mcr" else "sbr2025")
     return [c for c in CONTRADICTIONS if rules in c.rules and c.applies(sit, hand, prof)]
 
 
-def check(sit: Situation, rules: str, hand: Optional[Hand] = None, profile: Optional[str] = None) -> None:
+def check(sit: Situation, rules: str, hand: Hand | None = None, profile: str | None = None) -> None:
     """SituationError (exit code 2) naming the first contradiction and its clause; nothing if none applies."""
     found = contradictions(sit, rules, hand, profile)
     if found:

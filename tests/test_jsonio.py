@@ -101,3 +101,16 @@ def test_result_and_findings_to_dict_are_plain_json():
     assert findings_to_dict([f]) == [{"kind": "exposed_tile", "seat": "left", "message": "暴露张 1m",
                                       "clause": "mcr-wmo-2006.txt §x", "penalty": "warn",
                                       "severity": "violation"}]
+
+
+def test_situations_are_shared_but_never_across_values_that_only_compare_equal():
+    from mjtable.scoring.jsonio import situation_from_dict
+    a = situation_from_dict({"self_drawn": True, "seat_wind": "S"})
+    assert situation_from_dict({"self_drawn": True, "seat_wind": "S"}) is a and a.self_drawn and a.seat_wind == 28
+    for bad, msg in (({"self_drawn": 1, "seat_wind": "S"}, "self_drawn: want true or false"),
+                     ({"self_drawn": True, "seat_wind": 28.0}, "seat_wind: want E"),
+                     ({"self_drawn": [True]}, "self_drawn: want true or false"),
+                     ({"self_drawn": None}, "self_drawn: want true or false")):
+        with pytest.raises(JsonInputError, match=msg):
+            situation_from_dict(bad)
+    assert not situation_from_dict({}).self_drawn

@@ -17,7 +17,7 @@ scores outside them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from collections.abc import Callable
 
 _ROWS: dict[str, "FanDef"] = {}
 
@@ -31,7 +31,7 @@ class FanDef:
     value: int
     excludes: tuple = ()
     family: str = ""
-    predicate: Optional[Callable] = None
+    predicate: Callable | None = None
     house: bool = False          # only in profiles that enable the competition variant's extra fans
     group: str = "hand"          # what the predicate reads (see context.Ctx.group_key); results cached per group
     implied: tuple = ()          # house fans: fans the row implies by the 不重复原则 beyond its printed 不计 list
@@ -47,7 +47,7 @@ NEEDS = ("chows", "pungs", "kongs", "concealed_pungs")
 
 
 def fan(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes: tuple = (), house: bool = False,
-        group: str = "hand", implied: tuple = (), needs: Optional[dict] = None, forms: tuple = ()):
+        group: str = "hand", implied: tuple = (), needs: dict | None = None, forms: tuple = ()):
     """Register a table row with the decorated predicate. ``group`` names the part of the context the
     predicate reads ("tiles", "sets", "winds", "situation", "waits"; "hand" = anything, never cached);
     ``needs`` ({"chows": 3} ...) and ``forms`` when it can score at all."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import permutations, product
-from typing import NamedTuple, Optional
+from collections import namedtuple
 
 from .suit_table import BITS, RANK, splits
 
@@ -36,11 +36,9 @@ KNITTED_STRAIGHTS = tuple(
 )
 
 
-class Candidate(NamedTuple):
-    form: str
-    sets: tuple = ()              # standing sets only
-    pair: Optional[int] = None
-    knit: tuple = ()              # the 9 tiles of a knitted straight (knitted_straight / honors_knitted forms)
+# One reading of the standing tiles: its form, the standing sets only, the pair (None if none), and the 9 tiles
+# of a knitted straight (knitted_straight / honors_knitted forms).
+Candidate = namedtuple("Candidate", "form sets pair knit", defaults=((), None, ()))
 
 
 def _sets_only(counts: list, n_sets: int, start: int, acc: list, out: list) -> None:
