@@ -96,3 +96,27 @@ def test_module_entry_point_exit_code_and_unicode():
     assert [o["line"] for o in out] == [1, 2, 3] and all("error" in o for o in out)
     assert "3 line(s) could not be scored" in p.stderr.decode()
     assert "Traceback" not in p.stderr.decode()
+
+
+def test_from_a_pipe_each_result_comes_before_the_next_hand_is_sent(tmp_path):
+    """A program feeding hands one at a time gets each answer at once; a file's results go out in blocks."""
+    import select
+    hand = json.dumps({"hand": "123m456p789s123m5z +5z"}) + "\n"
+    p = subprocess.Popen([sys.executable, "-m", "mjtable.scoring.batch"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, cwd=ROOT)
+    try:
+        for n in (1, 2):
+            p.stdin.write(hand.encode())
+            p.stdin.flush()
+            ready, _, _ = select.select([p.stdout], [], [], 60)
+            assert ready, f"no answer to hand {n} while the pipe stays open"
+            assert json.loads(p.stdout.readline())["line"] == n
+    finally:
+        p.stdin.close()
+        p.wait(timeout=60)
+    f = tmp_path / "hands.jsonl"
+    f.write_text(hand * 3)
+    with open(f, "rb") as stdin:
+        out = subprocess.run([sys.executable, "-m", "mjtable.scoring.batch"], stdin=stdin, capture_output=True,
+                             cwd=ROOT, timeout=60)
+    assert [json.loads(x)["total"] for x in out.stdout.decode().splitlines()] == [12, 12, 12]
