@@ -9,6 +9,7 @@ freshly generated hands (a new seed each run unless ``--seed`` is given; the see
   Both run with a bytecode cache, as an installed package has one (``PYTHONDONTWRITEBYTECODE`` is dropped and
   ``PYTHONPYCACHEPREFIX`` points into a temporary folder; one untimed run of each fills it), so that neither pays
   for compiling its sources on every start; ``--no-bytecode-cache`` keeps the environment as it is.
+* Both also for mjtable's Python path alone (the compiled core switched off), whose output must be the same.
 * In process: ``mjtable.scoring.mcr.score`` on ``Hand`` objects and pymahjonggb's ``MahjongFanCalculator`` on its
   prebuilt arguments, over the same ``--hands`` hands, one thread, each keeping its results in a list (as a
   caller collecting them does; what is kept makes Python's garbage collector work for both); hands/s and the
@@ -41,7 +42,7 @@ import time
 from MahjongGB import MahjongFanCalculator
 
 from mjtable.scoring.jsonio import hand_to_dict
-from mjtable.scoring.mcr import PROFILES, clear_caches, score
+from mjtable.scoring.mcr import PROFILES, ccore, clear_caches, score
 from mjtable.scoring.mcr.randhands import random_hand
 from mjtable.scoring.situation import SituationError, check
 from mjtable.scripts.mcr_ref import ref_args
@@ -106,18 +107,21 @@ def whole_process(hands, runs: int, bytecode_cache: bool = True) -> tuple:
         exe = shutil.which("mjtable", path=os.path.dirname(sys.executable)) or shutil.which("mjtable")
         mine_cmd = [exe, "batch"] if exe else [sys.executable, "-m", "mjtable.launch", "batch"]
         gb_cmd = [sys.executable, GB_BATCH, path]
-        times = {"mine": [], "gb": []}
+        times = {"mine": [], "gb": [], "python": []}
         outs = {}
+        py_env = {**env, "MJTABLE_NO_CCORE": "1"}
         for run in range(runs + bytecode_cache):
-            for name, cmd in (("gb", gb_cmd), ("mine", mine_cmd)):
+            for name, cmd in (("gb", gb_cmd), ("mine", mine_cmd), ("python", mine_cmd)):
                 with open(path, "rb") as stdin:
                     t0 = time.perf_counter()
-                    p = subprocess.run(cmd, stdin=stdin, capture_output=True, env=env)
+                    p = subprocess.run(cmd, stdin=stdin, capture_output=True, env=py_env if name == "python" else env)
                     if run >= bytecode_cache:           # the first run fills the bytecode cache
                         times[name].append(time.perf_counter() - t0)
                 if p.returncode != 0:
                     raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.decode()[-2000:]}")
                 outs[name] = p.stdout.decode("utf-8")
+        if outs["python"] != outs["mine"]:
+            raise SystemExit("mjtable batch wrote other results with its compiled core switched off")
         mine = [json.loads(line) for line in outs["mine"].splitlines()]
         gb = [json.loads(line) for line in outs["gb"].splitlines()]
         totals = [m["total"] for m in mine]
@@ -145,7 +149,18 @@ def in_process(hands) -> tuple:
     t_mine = time.perf_counter() - t0
     ref = [_ref(kw) for kw in args]
     diff = compare(hands, [r.total for r in results], [{f.name_en: f.count for f in r.fans} for r in results], ref)
-    return t_mine, t_gb, diff
+    t_py = None
+    if ccore.ON:                      # the Python path on the same hands, its results kept as well
+        del results
+        clear_caches()
+        ccore.ON = False
+        try:
+            t0 = time.perf_counter()
+            results = [score(h) for h in hands]
+            t_py = time.perf_counter() - t0
+        finally:
+            ccore.ON = True
+    return t_mine, t_gb, t_py, diff
 
 
 def main() -> int:
@@ -171,16 +186,21 @@ def main() -> int:
           f"({'with' if not a.no_bytecode_cache else 'environment as it is, maybe without'} a bytecode cache)")
     print(f"  pymahjonggb (scripts/mcr_gb_batch.py)  {best['gb']:6.3f} s / {med['gb']:6.3f} s")
     print(f"  mjtable batch                          {best['mine']:6.3f} s / {med['mine']:6.3f} s")
+    print(f"  mjtable batch, Python path only        {best['python']:6.3f} s / {med['python']:6.3f} s"
+          "   (MJTABLE_NO_CCORE=1; the same output)")
     ratio_best, ratio_med = best["gb"] / best["mine"], med["gb"] / med["mine"]
     print(f"  ratio pymahjonggb / mjtable            {ratio_best:6.2f}   / {ratio_med:6.2f}   (>= 1: mjtable faster)")
     print(f"  results: {dict(sorted(diff.items()))}")
     bad += diff["other"]
 
     hands = fresh_hands(a.hands, seed + 1)
-    t_mine, t_gb, diff = in_process(hands)
+    t_mine, t_gb, t_py, diff = in_process(hands)
     print(f"\nin process, {len(hands):,} hands (seed {seed + 1}), one thread, tables as shipped")
     print(f"  pymahjonggb (arguments prebuilt)  {len(hands) / t_gb:10,.0f} hands/s")
-    print(f"  mjtable.scoring.mcr.score         {len(hands) / t_mine:10,.0f} hands/s")
+    print(f"  mjtable.scoring.mcr.score         {len(hands) / t_mine:10,.0f} hands/s"
+          + ("" if ccore.ON else "   (no compiled core: the Python path)"))
+    if t_py is not None:
+        print(f"  the same, Python path only        {len(hands) / t_py:10,.0f} hands/s")
     print(f"  ratio mjtable / pymahjonggb       {t_gb / t_mine:10.3f}")
     print(f"  results: {dict(sorted(diff.items()))}")
     bad += diff["other"]
