@@ -3,7 +3,6 @@ exactly the Python path's (``fast._fast``) ScoreResult on random hands under eve
 impossible hands still reach the Python / reference paths, and without the extension everything still works."""
 import dataclasses
 import os
-import random
 import subprocess
 import sys
 
@@ -11,27 +10,13 @@ import pytest
 
 from mjtable.scoring.hand import KONG, Hand, Meld, Situation
 from mjtable.scoring.mcr import PROFILES, ccore, engine, fast, score
-from mjtable.scoring.mcr.randhands import random_hands
 from mjtable.scoring.notation import format_hand
+from tests.mcr_hands import PROFILES_ALL, flagged_hands
 
 SEED = 9411        # hands no other test draws
 DISABLED = os.environ.get("MJTABLE_NO_CCORE", "") not in ("", "0")
 
 
-def _hands(n, seed):
-    """Random winning-shape hands with every Situation flag, as tests/test_mcr_fast.py draws them."""
-    rng = random.Random(seed)
-    out = []
-    for h in random_hands(n, seed, noisy=True):
-        sit = dataclasses.replace(h.situation, winning_tile_apart=rng.random() < 0.8,
-                                  heavenly_win=rng.random() < 0.03, earthly_win=rng.random() < 0.03,
-                                  human_win=rng.random() < 0.03)
-        out.append(dataclasses.replace(h, situation=sit))
-    return out
-
-
-PROFILES_ALL = list(PROFILES.values()) + [
-    dataclasses.replace(PROFILES["default"], name="default+fifth_copy_waits", fifth_copy_waits=True)]
 
 
 def test_extension_is_built_and_used():
@@ -49,7 +34,7 @@ def test_extension_is_built_and_used():
 def test_c_path_equals_python_path(prof):
     forms = dict.fromkeys(("(七对)", "(十三幺)", "(全不靠)", "(组合龙)", "[", "wins", "under"), 0)
     kongs = 0
-    for h in _hands(4000, SEED):
+    for h in flagged_hands(4000, SEED):
         want = fast._fast(h, prof)
         got = ccore.score(h, prof)
         assert got is not None, format_hand(h)          # plain valid input is always taken
@@ -66,7 +51,7 @@ def test_c_path_equals_python_path(prof):
 @pytest.mark.skipif(DISABLED, reason="MJTABLE_NO_CCORE is set")
 def test_score_uses_the_core_and_agrees_on_a_second_seed():
     prof = PROFILES["default"]
-    for h in _hands(3000, SEED + 1):
+    for h in flagged_hands(3000, SEED + 1):
         assert fast.score(h) == fast._fast(h, prof), format_hand(h)
 
 
@@ -92,7 +77,7 @@ def _odd(hands):
 
 
 def test_odd_and_impossible_hands_are_judged_as_before():
-    for h in _odd(_hands(300, SEED + 2)):
+    for h in _odd(flagged_hands(300, SEED + 2)):
         for prof in (PROFILES["default"], PROFILES["competition"]):
             want = fast._fast(h, prof)
             if want is None:
@@ -102,13 +87,13 @@ def test_odd_and_impossible_hands_are_judged_as_before():
 
 def test_no_hand_state_leaks_between_calls():
     """The same hand scored after others gives the same result (no state kept in the core between hands)."""
-    hands = _hands(200, SEED + 3)
+    hands = flagged_hands(200, SEED + 3)
     first = [score(h, "competition") for h in hands]
     assert [score(h, "competition") for h in reversed(hands)] == first[::-1]
 
 
 def test_falls_back_to_python_when_switched_off(monkeypatch):
-    hands = _hands(300, SEED + 4)
+    hands = flagged_hands(300, SEED + 4)
     want = [fast._fast(h, PROFILES["default"]) for h in hands]
     monkeypatch.setattr(ccore, "ON", False)
     assert [fast.score(h) for h in hands] == want
@@ -148,7 +133,7 @@ def test_built_extension_matches_a_fresh_profile_object():
     """A Profile made on the fly (not one of PROFILES) gets its own tables in the core."""
     prof = dataclasses.replace(PROFILES["competition"], name="competition+knitted", knitted_all_chows=True,
                                knitted_tile_hog=True)
-    for h in _hands(800, SEED + 5):
+    for h in flagged_hands(800, SEED + 5):
         assert fast.score(h, prof) == fast._fast(h, prof), format_hand(h)
 
 

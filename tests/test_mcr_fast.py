@@ -17,6 +17,7 @@ from mjtable.scoring.mcr.fans_situation import flags_for
 from mjtable.scoring.mcr.fantable import all_rows
 from mjtable.scoring.mcr.randhands import random_hands
 from mjtable.scoring.notation import format_hand
+from tests.mcr_hands import PROFILES_ALL, flagged_hands
 
 SEED = 7301        # hands no other test draws
 
@@ -111,32 +112,19 @@ def test_divider_and_waits_agree_with_the_plain_search():
                 assert shapes.regular_waits(c, fifth) == shapes._regular_waits_by_search(c, fifth), (c, fifth)
 
 
-def _hands(n, seed):
-    rng = random.Random(seed)
-    out = []
-    for h in random_hands(n, seed, noisy=True):
-        sit = dataclasses.replace(h.situation, winning_tile_apart=rng.random() < 0.8,
-                                  heavenly_win=rng.random() < 0.03, earthly_win=rng.random() < 0.03,
-                                  human_win=rng.random() < 0.03)
-        out.append(dataclasses.replace(h, situation=sit))
-    return out
-
-
-PROFILES_ALL = list(PROFILES.values()) + [
-    dataclasses.replace(PROFILES["default"], name="default+fifth_copy_waits", fifth_copy_waits=True)]
 
 
 @pytest.mark.parametrize("prof", PROFILES_ALL, ids=[p.name for p in PROFILES_ALL])
 def test_fast_path_equals_reference_path(prof):
     engine.clear_caches()
-    for h in _hands(2500, SEED + 1):
+    for h in flagged_hands(2500, SEED + 1):
         got = fast._fast(h, prof)
         assert got is not None, format_hand(h)          # plain valid input never falls back
         assert got == engine.score(h, prof), (format_hand(h), h.situation)
 
 
 def test_not_winning_and_impossible_hands_are_judged_alike():
-    hands = _hands(500, SEED + 2)
+    hands = flagged_hands(500, SEED + 2)
     odd = []
     for h in hands:
         t = list(h.concealed)
@@ -149,7 +137,7 @@ def test_not_winning_and_impossible_hands_are_judged_alike():
 def test_needs_and_forms_never_skip_a_fan_that_scores():
     rows = [r for r in all_rows().values() if r.predicate is not None]
     checked = 0
-    for h in _hands(1500, SEED + 3):
+    for h in flagged_hands(1500, SEED + 3):
         ti = engine._tiles(bytes(sorted(h.concealed)), h.winning_tile, h.melds)
         if ti is None:
             continue
