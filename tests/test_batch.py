@@ -83,6 +83,7 @@ def test_default_rules_and_profile_apply_only_where_lines_do_not_say(fake):
 def test_missing_engine_is_an_error_line_not_a_crash(monkeypatch):
     from mjtable.scoring import engines
     monkeypatch.setitem(engines.ENGINES, "mcr", ("mjtable.scoring.no_such_engine", "default"))
+    monkeypatch.setattr(batch, "_SCORERS", {})          # engines are looked up once per process
     out = batch.score_line('{"hand": "123m456p789m11z22z +2z"}', 3, "mcr")
     assert out == {"line": 3, "error": out["error"]} and "not available" in out["error"]
 
