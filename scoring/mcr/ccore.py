@@ -23,7 +23,7 @@ from ..hand import ACROSS, LEFT, RIGHT, Meld, Situation
 from ..notation import _MARK_OF
 from ..result import ScoreResult
 from . import fans_situation, suit_table
-from .engine import FAN_TABLE, MIN_POINTS, _ORDER, _hit, _plan
+from .engine import FAN_TABLE, NOT_WIN, _ORDER, _SIT_FIELDS, _finish, _flowers_plain, _hit, _plan
 from .profiles import Profile
 
 try:
@@ -32,8 +32,6 @@ except ImportError:          # not built: the Python path scores every hand
     _ccore = None
 
 _CACHE_LIMIT = 1 << 15
-_NOT_WIN = "not a winning shape (no 4 sets + pair, 七对, 十三幺, 全不靠 or 组合龙 reading)"
-_SIT_FIELDS = attrgetter(*(f.name for f in fields(Situation)))
 _FLAG_FIELDS = ("last_tile", "kong_replacement", "robbing_kong", "last_copy", "winning_tile_apart", "heavenly_win",
                 "earthly_win", "human_win")
 _FLAGS = attrgetter(*_FLAG_FIELDS)
@@ -135,8 +133,7 @@ def _check(ent: list, facts: int, sit: Situation, prof: Profile) -> bool:
 
 def _flowers_ok(flowers: tuple) -> bool:
     """``_fast``'s check of the flowers (distinct flower tiles, at most 8), remembered per tuple."""
-    ok = not (len(set(flowers)) != len(flowers) or len(flowers) > 8
-              or not all(f.__class__ is int and 34 <= f < 42 for f in flowers))
+    ok = _flowers_plain(flowers)
     if len(_FLOWERS) > 4096:
         _FLOWERS.clear()
     _FLOWERS[flowers] = ok
@@ -175,22 +172,9 @@ def score(hand, prof: Profile):
     if got is None:
         return None
     if got is False:
-        return ScoreResult("mcr", prof.name, False, reason=_NOT_WIN)
+        return ScoreResult("mcr", prof.name, False, reason=NOT_WIN)
     base, fans, desc, facts = got
-    n_flowers = len(flowers)
-    if n_flowers:
-        fans.append(_hit("flowers", n_flowers))
-    total = base + n_flowers
-    notes = list(ent[1][facts])
-    if base < MIN_POINTS:
-        return ScoreResult("mcr", prof.name, False, fans, total, base, {},
-                           reason=f"under the {MIN_POINTS}-point minimum: {base} points (flowers do not count)",
-                           decomposition=desc, notes=notes)
-    if sit.self_drawn:
-        payments = {"each": MIN_POINTS + total}
-    else:
-        payments = {"discarder": MIN_POINTS + total, "other": MIN_POINTS}
-    return ScoreResult("mcr", prof.name, True, fans, total, base, payments, decomposition=desc, notes=notes)
+    return _finish(prof, fans, base, len(flowers), sit.self_drawn, desc, ent[1][facts])
 
 
 def clear_caches() -> None:

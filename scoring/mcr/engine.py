@@ -19,6 +19,7 @@ from .profiles import Profile, get_profile
 from .shapes import CHOW_SET, all_waits, candidates
 
 MIN_POINTS = 8
+NOT_WIN = "not a winning shape (no 4 sets + pair, 七对, 十三幺, 全不靠 or 组合龙 reading)"
 ROWS = all_rows()
 # Table order: by value, high first, then the 1998 number (the order 不计 lists are applied in).
 FAN_TABLE = tuple(sorted(ROWS.values(), key=lambda r: (-r.value, r.number)))
@@ -529,11 +530,15 @@ def score(hand: Hand, profile="default") -> ScoreResult:
         except KeyError:       # evicted meanwhile by another thread: the result is still right
             pass
     if best is None:
-        return ScoreResult("mcr", prof.name, False,
-                           reason="not a winning shape (no 4 sets + pair, 七对, 十三幺, 全不靠 or 组合龙 reading)")
+        return ScoreResult("mcr", prof.name, False, reason=NOT_WIN)
     base, items, desc, notes = best
-    fans = list(_fan_hits(items))
-    n_flowers = len(hand.flowers)
+    return _finish(prof, list(_fan_hits(items)), base, len(hand.flowers), sit.self_drawn, desc, notes)
+
+
+def _finish(prof: Profile, fans: list, base: int, n_flowers: int, self_drawn: bool, desc: str,
+            notes) -> ScoreResult:
+    """The ScoreResult of a hand's best reading (``fans`` its fan hits, ``base`` their points): the flowers added,
+    the 8-point minimum, the payments. Written once for the three paths (``score``, ``fast``, ``ccore``)."""
     if n_flowers:
         fans.append(_hit("flowers", n_flowers))
     total = base + n_flowers
@@ -541,11 +546,17 @@ def score(hand: Hand, profile="default") -> ScoreResult:
         return ScoreResult("mcr", prof.name, False, fans, total, base, {},
                            reason=f"under the {MIN_POINTS}-point minimum: {base} points (flowers do not count)",
                            decomposition=desc, notes=list(notes))
-    if sit.self_drawn:
+    if self_drawn:
         payments = {"each": MIN_POINTS + total}
     else:
         payments = {"discarder": MIN_POINTS + total, "other": MIN_POINTS}
     return ScoreResult("mcr", prof.name, True, fans, total, base, payments, decomposition=desc, notes=list(notes))
+
+
+def _flowers_plain(flowers: tuple) -> bool:
+    """Distinct flower tiles (ints 34..41), at most 8: what the fast paths take without the reference's checks."""
+    return not (len(set(flowers)) != len(flowers) or len(flowers) > 8
+                or not all(f.__class__ is int and 34 <= f < 42 for f in flowers))
 
 
 def is_winning_shape(hand: Hand) -> bool:

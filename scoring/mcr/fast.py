@@ -23,16 +23,14 @@ compares it with.
 """
 from __future__ import annotations
 
-from dataclasses import fields
 from itertools import compress
-from operator import attrgetter
 
 from .. import tiles as T
-from ..hand import CHOW, KONG, Meld, Situation
+from ..hand import CHOW, KONG, Meld
 from ..result import ScoreResult
 from . import ccore, engine, fans_situation
-from .engine import (MIN_POINTS, ROWS, _add_implied, _apply_excludes, _describe, _fan_hits, _fan_items, _hit,
-                     _plain, _plan, _points)
+from .engine import (NOT_WIN, ROWS, _SIT_FIELDS, _add_implied, _apply_excludes, _describe, _fan_hits, _fan_items,
+                     _finish, _flowers_plain, _plain, _plan, _points)
 from .profiles import Profile, get_profile
 from .shapes import (CHOW_SET, PUNG_SET, _honors_knitted, _knitted_straight, _seven_pairs,
                      _thirteen_orphans, regular_from_keys)
@@ -44,8 +42,6 @@ _R5 = tuple(5 ** (t % 9) if t < 27 else 0 for t in range(34))
 _SUIT = tuple(t // 9 for t in range(34))
 _SOURCES = frozenset(("left", "across", "right"))
 _WINDS = frozenset(T.WINDS)
-_SIT_FIELDS = attrgetter(*(f.name for f in fields(Situation)))
-_NOT_WIN = "not a winning shape (no 4 sets + pair, 七对, 十三幺, 全不靠 or 组合龙 reading)"
 
 
 class _Ctx:
@@ -160,8 +156,7 @@ def _fast(hand, prof: Profile):
     if (not _plain(hand) or not 0 <= win < 34
             or sit.seat_wind not in _WINDS or sit.prevalent_wind not in _WINDS):
         return None
-    if flowers and (len(set(flowers)) != len(flowers) or len(flowers) > 8
-                    or not all(f.__class__ is int and 34 <= f < 42 for f in flowers)):
+    if flowers and not _flowers_plain(flowers):
         return None
     # one pass over the tiles: checks, counts, suit keys
     wc = [0] * 34                       # standing tiles with the winning tile
@@ -232,7 +227,7 @@ def _fast(hand, prof: Profile):
     if n_melds <= 1 and wc.count(0) <= 25:
         cands += _knitted_straight(wc, n_melds)
     if not cands:
-        return ScoreResult("mcr", prof.name, False, reason=_NOT_WIN)
+        return ScoreResult("mcr", prof.name, False, reason=NOT_WIN)
     # the Situation flags, checked once
     self_drawn = sit.self_drawn
     in_hand = standing[win] > 0
@@ -320,18 +315,5 @@ def _fast(hand, prof: Profile):
         if best is None or pts > best[0]:
             best = (pts, items, i)
     base, items, i = best
-    fans = list(_fan_hits(items))
-    n_flowers = len(flowers)
-    if n_flowers:
-        fans.append(_hit("flowers", n_flowers))
-    total = base + n_flowers
     desc = _describe(cands[i], melds, tuple(sorted(concealed)), win)
-    if base < MIN_POINTS:
-        return ScoreResult("mcr", prof.name, False, fans, total, base, {},
-                           reason=f"under the {MIN_POINTS}-point minimum: {base} points (flowers do not count)",
-                           decomposition=desc, notes=list(notes))
-    if self_drawn:
-        payments = {"each": MIN_POINTS + total}
-    else:
-        payments = {"discarder": MIN_POINTS + total, "other": MIN_POINTS}
-    return ScoreResult("mcr", prof.name, True, fans, total, base, payments, decomposition=desc, notes=list(notes))
+    return _finish(prof, list(_fan_hits(items)), base, len(flowers), self_drawn, desc, notes)
