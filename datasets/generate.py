@@ -1,14 +1,18 @@
 """Generate synthetic table photos with YOLO labels and ground-truth JSON.
 
     python -m mjtable.datasets.generate --out DIR --kind phone|overhead|seat|grid|mixed --n N --seed S [--imgsz 640] [--workers 2]
-                                [--boxes whole|visible] [--art packaged|fonts|all]
+                                [--boxes whole|visible] [--art packaged|fonts|all] [--clutter] [--portrait]
 
 Writes DIR/images/*.jpg, DIR/labels/*.txt (YOLO: class x y w h, class = tile id 0..41 or 42 = back),
 DIR/angles/*.txt (one line per label row: image angle of the tile's up axis in degrees, 0 = up, 90 = left,
 180 = down, 270 = right; used to train the orientation head) and DIR/gt/*.json (notes/contracts.md).
 Boxes are each tile's whole outline, parts hidden under the tiles drawn over it too (--boxes whole, the
 default: what the committed models were trained on), or what shows of it (--boxes visible, mjtable.datasets.render).
-Every image depends only on (seed, kind, index): the same command writes the same files.
+--clutter adds real-looking objects beside the tiles (score sheets, coins, dice, sticks, hands, phones) and a
+camera's glare, shadows and colour (mjtable.datasets.clutter, albumentations): the same tiles at the same places
+as without it. --portrait makes seat views in a 9:16 frame, --imgsz its height, as a phone held upright takes
+them (the tiles smaller). Every image depends only on (seed, kind, index, --art, --clutter, --portrait): the same command writes the
+same files.
 """
 from __future__ import annotations
 
@@ -19,12 +23,14 @@ import sys
 import zlib
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Optional
 
 import cv2
 
 from .ground_truth import to_json
 from .render import BOX_KINDS, DEFAULT_BOXES
 from .scenes import grid_scene, overhead_scene, phone_scene
+from .scenes import portrait as portrait_frame
 from .tileart import FONT_SETS, PACKAGED, load_faces
 
 _ART = None
@@ -35,6 +41,7 @@ LABELS_VERSION = 1      # 1: since the motion-blur fix (datasets.render.motion_k
 
 ART_CHOICES = ("packaged", "fonts", "all")
 ART = "packaged"          # which tile sets scenes draw on (--art); the default keeps earlier data sets reproducible
+CLUTTER = False           # objects beside the tiles and a camera's light (--clutter)
 
 
 def _art():
@@ -50,18 +57,28 @@ def scene_seed(seed: int, kind: str, index: int) -> int:
     return zlib.crc32(f"{seed}:{kind}:{index}".encode())
 
 
-def make_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = DEFAULT_BOXES):
-    """(image BGR, GroundTruth, angles) for one scene; deterministic (the image does not depend on boxes)."""
+def make_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = DEFAULT_BOXES,
+               clutter: Optional[bool] = None, portrait: bool = False):
+    """(image BGR, GroundTruth, angles) for one scene; deterministic (the image does not depend on boxes).
+    clutter: objects beside the tiles and a camera's light (None: as --clutter set it). portrait: a seat view
+    in a 9:16 frame (imgsz its height), as a phone held upright takes it."""
     rng = random.Random(scene_seed(seed, kind, index))
+    # the clutter draws from a generator of its own: the scene's tiles stay the same with it and without it
+    clutter = random.Random(scene_seed(seed, kind + ":clutter", index)) if (
+        CLUTTER if clutter is None else clutter) else None
     name = f"{kind}_{seed}_{index:06d}.jpg"
     if kind == "phone":
-        return phone_scene(_art(), rng, name, (imgsz, imgsz * 3 // 4), boxes)
+        return phone_scene(_art(), rng, name, (imgsz, imgsz * 3 // 4), boxes, clutter)
     if kind == "overhead":
-        return overhead_scene(_art(), rng, name, (imgsz, imgsz), boxes)
+        return overhead_scene(_art(), rng, name, (imgsz, imgsz), boxes, clutter=clutter)
     if kind == "grid":
-        return grid_scene(_art(), rng, name, (imgsz, imgsz), boxes)
+        return grid_scene(_art(), rng, name, (imgsz, imgsz), boxes, clutter)
+    if kind == "seat" and portrait:
+        w = imgsz * 9 // 16
+        img, gt, angles = overhead_scene(_art(), rng, name, (w, w * 9 // 16), boxes, seat_view=True, clutter=clutter)
+        return (*portrait_frame(img, gt, imgsz, random.Random(scene_seed(seed, "portrait", index))), angles)
     if kind == "seat":
-        return overhead_scene(_art(), rng, name, (imgsz, imgsz * 9 // 16), boxes, seat_view=True)
+        return overhead_scene(_art(), rng, name, (imgsz, imgsz * 9 // 16), boxes, seat_view=True, clutter=clutter)
     raise ValueError(f"unknown scene kind {kind!r} (phone, overhead, seat or grid)")
 
 
@@ -73,8 +90,9 @@ def yolo_lines(gt, w: int, h: int) -> list[str]:
     return out
 
 
-def write_scene(out: Path, kind: str, seed: int, index: int, imgsz: int, boxes: str = DEFAULT_BOXES) -> int:
-    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes)
+def write_scene(out: Path, kind: str, seed: int, index: int, imgsz: int, boxes: str = DEFAULT_BOXES,
+                portrait: bool = False) -> int:
+    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes, portrait=portrait)
     stem = Path(gt.image).stem
     h, w = img.shape[:2]
     cv2.imwrite(str(out / "images" / gt.image), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -104,21 +122,31 @@ def main(argv=None) -> int:
     ap.add_argument("--art", choices=ART_CHOICES, default="packaged",
                     help="tile sets: the packaged art (default), made-up sets drawn from CJK fonts "
                          "(mjtable.datasets.fontfaces, with packaged dots and bamboo), or both")
+    ap.add_argument("--portrait", action="store_true",
+                    help="seat views in a 9:16 frame, --imgsz its height (a phone held upright)")
+    ap.add_argument("--clutter", action="store_true",
+                    help="objects beside the tiles (score sheets, coins, dice, sticks, hands, phones) and a "
+                         "camera's glare, shadows and colour (needs the training extra's albumentations)")
     a = ap.parse_args(argv)
-    global ART, _ART
+    global ART, _ART, CLUTTER
     if a.art != ART:
         ART, _ART = a.art, None
+    CLUTTER = a.clutter
+    if a.portrait and a.kind != "seat":
+        print("error: --portrait is for --kind seat", file=sys.stderr)
+        return 2
     if a.n <= 0 or a.imgsz < 96:
         print("error: --n must be > 0 and --imgsz >= 96", file=sys.stderr)
         return 2
     for sub in ("images", "labels", "angles", "gt"):
         (a.out / sub).mkdir(parents=True, exist_ok=True)
-    (a.out / "generator.json").write_text(json.dumps({"labels": LABELS_VERSION, "boxes": a.boxes, "art": a.art}) + "\n")
+    (a.out / "generator.json").write_text(json.dumps({"labels": LABELS_VERSION, "boxes": a.boxes, "art": a.art,
+                                                          "clutter": a.clutter, "portrait": a.portrait}) + "\n")
     _art()  # build the tile art cache once before forking
     jobs = []
     for i in range(a.start, a.start + a.n):
         kind = a.kind if a.kind != "mixed" else ("phone" if i % 2 == 0 else "overhead")
-        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes))
+        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait))
     from tqdm import tqdm
     n_obj = 0
     if a.workers > 1:

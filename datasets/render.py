@@ -374,11 +374,12 @@ def _image_box(pts: np.ndarray, Hm: np.ndarray, out_w: int, out_h: int):
 
 def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarray, d_stand: np.ndarray,
            style: Style, Hm: np.ndarray, out_size: tuple[int, int], rng: random.Random, n_distractors: int = 0,
-           underlays=(), boxes: str = DEFAULT_BOXES):
+           underlays=(), boxes: str = DEFAULT_BOXES, clutter: Optional[random.Random] = None):
     """Returns (image, [(TileSpec, box, orientation, angle)]) for the tiles visible in the frame (box None for
     the others). underlays: (polygon in plane pixels, BGR colour) drawn on the table under the tiles (trays,
     racks). boxes: "whole" (each tile's whole silhouette, hidden parts too) or "visible" (what shows of it).
-    A tile is left out when less than 60 % of its whole box is in the frame or nothing of it shows."""
+    A tile is left out when less than 60 % of its whole box is in the frame or nothing of it shows.
+    clutter: a generator for the objects beside the tiles and the camera's light (datasets.clutter), or None."""
     if boxes not in BOX_KINDS:
         raise ValueError(f"boxes must be one of {BOX_KINDS}, not {boxes!r}")
     pw, ph = plane_size
@@ -388,6 +389,15 @@ def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarra
         cv2.fillPoly(plane, [np.int32(np.round(poly))], colour, cv2.LINE_AA)
     ds = [d_stand if t.standing else d_flat for t in tiles]
     sils = [silhouette(t, d) for t, d in zip(tiles, ds)]
+    if clutter is not None and tiles:
+        from .clutter import scatter
+        mask = np.zeros(plane.shape[:2], np.uint8)
+        for sil in sils:
+            cv2.fillConvexPoly(mask, np.int32(sil), 255)
+        ow, oh = out_size
+        seen = cv2.perspectiveTransform(np.float32([[0, 0], [ow, 0], [ow, oh], [0, oh]]).reshape(1, -1, 2),
+                                        np.linalg.inv(Hm))[0]
+        scatter(plane, mask, min(tiles[0].w, tiles[0].h), clutter, seen)
     cast_shadows(plane, sils, np.array([rng.uniform(-1, 1), rng.uniform(-0.5, 1.5)]) * style.thickness * tiles[0].w
                  if tiles else np.zeros(2), rng)
     # painted top to bottom, then left to right, whatever the thickness's direction: where it points left, each
@@ -398,6 +408,9 @@ def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarra
         draw_tile(plane, tiles[i], ds[i], style, rng)
     out_w, out_h = out_size
     img = photograph(plane, Hm, out_w, out_h, rng)
+    if clutter is not None:
+        from .clutter import camera_effects
+        img = camera_effects(img, clutter)
     rank = np.empty(len(tiles), int)
     rank[order] = np.arange(len(tiles))
     objs = []

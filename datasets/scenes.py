@@ -61,7 +61,7 @@ def _camera(pts: np.ndarray, out_w, out_h, rng, persp, rot_deg, margin, squash=1
 
 
 def _finish(kind, name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table, situation,
-            n_distractors, underlays=(), boxes=DEFAULT_BOXES, squash=1.0):
+            n_distractors, underlays=(), boxes=DEFAULT_BOXES, squash=1.0, clutter=None):
     out_w, out_h = out_size
     pts = _tile_points(tiles, d_flat, d_stand)
     for _ in range(6):
@@ -82,7 +82,7 @@ def _finish(kind, name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot
     Hm = Hm @ np.float64([[1, 0, -shift[0]], [0, 1, -shift[1]], [0, 0, 1]])
     plane_size = (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)
     img, objs = render(tiles, plane_size, d_flat, d_stand, style, Hm, out_size, rng, n_distractors, underlays,
-                      boxes)
+                      boxes, clutter)
     gt_objs = [GTObject(tuple(round(v, 1) for v in box), t.kind, o, t.seat, t.group)
                for t, box, o, ang in objs if box is not None]
     angles = [ang for t, box, o, ang in objs if box is not None]
@@ -105,7 +105,8 @@ def _row(tiles_out, kinds, x, y, w, h, angle, seat, group, standing=False, gap=0
 
 # ------------------------------------------------------------------ phone photo of a finished hand
 
-def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480), boxes: str = DEFAULT_BOXES):
+def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480), boxes: str = DEFAULT_BOXES,
+                clutter=None):
     style = pick_style(art, rng)
     hand = random_winning_hand(rng, added_kong=0.35)
     if 34 not in style.faces:
@@ -158,7 +159,7 @@ def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480), b
     rot = rng.uniform(-8, 8)
     margin = rng.uniform(0.02, 0.12)
     return _finish("phone", name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table,
-                   hand.situation, rng.randrange(0, 4), boxes=boxes)
+                   hand.situation, rng.randrange(0, 4), boxes=boxes, clutter=clutter)
 
 
 # ------------------------------------------------------------------ overhead broadcast view
@@ -175,9 +176,10 @@ def _to_seat(tiles: list[TileSpec], seat: str) -> list[TileSpec]:
 
 
 def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640), boxes: str = DEFAULT_BOXES,
-                   seat_view: bool = False):
+                   seat_view: bool = False, clutter=None):
     """Four players' tables seen from above; seat_view: the same table photographed from the south seat (far
-    edge 0.35-0.6 of the near one, depth shortened to 0.35-0.6 of the width), gt kind 'seat'."""
+    edge 0.35-0.6 of the near one, depth shortened to 0.35-0.6 of the width), gt kind 'seat'. clutter: a
+    generator for the objects beside the tiles and the camera's light (datasets.clutter), or None."""
     style = pick_style(art, rng)
     has_flowers = 34 in style.faces
     w = 40.0
@@ -256,7 +258,25 @@ def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)
     if seat_view:
         persp, squash, rot = rng.uniform(0.35, 0.6), rng.uniform(0.35, 0.6), rng.uniform(-3, 3)
     return _finish("seat" if seat_view else "overhead", name, tiles, d_flat, d_stand, style, out_size, rng, persp,
-                   rot, margin, table, situation, rng.randrange(0, 6), boxes=boxes, squash=squash)
+                   rot, margin, table, situation, rng.randrange(0, 6), boxes=boxes, squash=squash,
+                   clutter=clutter)
+
+
+def portrait(img: np.ndarray, gt: GroundTruth, height: int, rng: random.Random) -> tuple[np.ndarray, GroundTruth]:
+    """A seat view as a phone held upright takes it: the landscape frame in a frame ``height`` tall and as wide,
+    the room beyond the table above it and the table's near edge below it (plain textures, no tiles), the
+    boxes moved with it. The tiles are as many pixels as the landscape frame's: smaller than in a landscape
+    frame of the same height."""
+    from .render import table_background
+    h, w = img.shape[:2]
+    top = int(rng.uniform(0.3, 0.7) * max(0, height - h))
+    out = np.empty((height, w, 3), np.uint8)
+    room = table_background(max(top, 1), w, rng).astype(np.float32) * rng.uniform(0.35, 0.7)
+    out[:top] = room[:top].astype(np.uint8)
+    out[top:top + h] = img
+    out[top + h:] = table_background(max(height - top - h, 1), w, rng)[:height - top - h]
+    objs = [replace(o, box=(o.box[0], o.box[1] + top, o.box[2], o.box[3] + top)) for o in gt.objects]
+    return out, replace(gt, objects=objs)
 
 
 # ------------------------------------------------------------------ close-up grid (training only)
@@ -264,7 +284,8 @@ def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)
 GRID_WEIGHTS = {"learner": 3.0, "xmj_real": 2.0, "gnome_smooth": 1.5, "kde_default": 1.0, "kde_traditional": 1.0}
 
 
-def grid_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640), boxes: str = DEFAULT_BOXES):
+def grid_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640), boxes: str = DEFAULT_BOXES,
+               clutter=None):
     """Tiles packed edge to edge in rows, seen from above, often in a dark tray: how tile sets are
     photographed for datasets (the real riichi photos look like this). Extra training scene kind."""
     names = [n for n in art if n in GRID_WEIGHTS]
@@ -311,4 +332,4 @@ def grid_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640), bo
     rot = rng.uniform(-10, 10)
     margin = rng.uniform(0.02, 0.15)
     return _finish("grid", name, tiles, d_flat, d_flat, style, out_size, rng, persp, rot, margin, table,
-                   Situation(), rng.randrange(0, 3), underlays, boxes)
+                   Situation(), rng.randrange(0, 3), underlays, boxes, clutter=clutter)

@@ -55,14 +55,17 @@ WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the gene
            "overhead-classifier": ("overhead_classifier",
                                    "overhead classifier (models/tile_classifier_overhead.onnx)"),
            "seat-view": ("seat_view", "second reading of a table shot from a seat by the seat models "
-                                      "(TileDetector.seat_view)")}
+                                      "(TileDetector.seat_view)"),
+           "far-table": ("far_table", "overhead locator's look at a frame of small tiles (TileDetector.far_table)")}
 # seeds of the sets the models were trained or validated on (models/README.md): their scenes are not unseen
 TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 103: "synth/train4",
                   104: "synth/train5", 105: "synth/train6", 106: "synth/train7", 200: "synth/grid",
                   900: "synth/mix900 (phone)", 901: "synth/mix900 (overhead)",
                   9001: "synth/test (validation)", 300: "synth/seat300 (tables seen from a seat)",
                   301: "synth/seat301 (tables seen from a seat)",
-                  9101: "synth/val (the overhead classifier's validation)"}
+                  9101: "synth/val (the overhead classifier's validation)",
+                  910: "synth/clut910 (phone, --clutter)", 911: "synth/clut910 (overhead, --clutter)",
+                  310: "synth/seatp310 (tables seen from a seat, upright frames, --clutter)"}
 
 
 class Boxes:
@@ -85,7 +88,7 @@ def labels_current(out: Path) -> bool:
             and made.get("art", "packaged") == "packaged")
 
 
-def ensure_scenes(out: Path, kind: str, n: int, seed: int, imgsz: int = 640) -> list[Path]:
+def ensure_scenes(out: Path, kind: str, n: int, seed: int, imgsz: int = 640, portrait: bool = False) -> list[Path]:
     """The first n scenes' ground truth in out, generated when missing or labelled by an older generator."""
     current = labels_current(out)
     gts = sorted((out / "gt").glob("*.json")) if (out / "gt").is_dir() and current else []
@@ -93,7 +96,7 @@ def ensure_scenes(out: Path, kind: str, n: int, seed: int, imgsz: int = 640) -> 
         if not current and out.is_dir():
             shutil.rmtree(out)
         cmd = [sys.executable, "-m", "mjtable.datasets.generate", "--out", str(out), "--kind", kind, "--n", str(n),
-               "--seed", str(seed), "--workers", "2", "--imgsz", str(imgsz)]
+               "--seed", str(seed), "--workers", "2", "--imgsz", str(imgsz)] + (["--portrait"] if portrait else [])
         print("generating:", " ".join(cmd), file=sys.stderr)
         subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         gts = sorted((out / "gt").glob("*.json"))
@@ -234,6 +237,9 @@ def main(argv=None) -> int:
                                                                                 for k, v in WITHOUT.items()))
     ap.add_argument("--seat", type=int, default=0,
                     help="tables photographed from a seat (1280x720, far tiles small; generator kind 'seat')")
+    ap.add_argument("--seat-portrait", type=int, default=0,
+                    help="the same tables photographed with the phone upright (720x1280, the table across its "
+                         "middle, tiles smaller; generator --portrait)")
     ap.add_argument("--overhead-size", type=int, nargs="+", default=[1080, 640],
                     help="overhead frame sizes in pixels, each measured on the same scenes (1080: the table filling "
                          "the height of a 1080p broadcast camera's frame; 640: a low-resolution stream)")
@@ -255,14 +261,14 @@ def main(argv=None) -> int:
         detector, load_ms = None, None
 
     results = []
-    runs = [("phone", a.phone, 640)] + [("overhead", a.overhead, size) for size in a.overhead_size] + \
-        [("seat", a.seat, 1280)]
-    for kind, n, size in runs:
+    runs = [("phone", a.phone, 640, False)] + [("overhead", a.overhead, size, False) for size in a.overhead_size] + \
+        [("seat", a.seat, 1280, False), ("seat", a.seat_portrait, 1280, True)]
+    for kind, n, size, portrait in runs:
         if n <= 0:
             continue
-        tag = f"bench_{kind}_{a.seed}" + (f"_{size}" if size != 640 else "")
-        gts = ensure_scenes(a.data / tag, kind, n, a.seed, size)
-        results.append((kind, size, run_kind(kind, gts, detector, a.told_kind)))
+        tag = f"bench_{kind}_{a.seed}" + (f"_{size}" if size != 640 else "") + ("_portrait" if portrait else "")
+        gts = ensure_scenes(a.data / tag, kind, n, a.seed, size, portrait)
+        results.append((kind, size, portrait, run_kind(kind, gts, detector, a.told_kind)))
 
     cold = None
     if not a.no_cold and detector is not None and a.phone > 0:
@@ -277,11 +283,13 @@ def main(argv=None) -> int:
           + ("kind told (--kind phone / overhead)." if a.told_kind else
              "kind guessed (--kind auto).") + "".join(f" Without the {WITHOUT[k][1]}." for k in a.without))
     print(f"{'':34s}{'model':>12s}{'gt boxes':>12s}   goal")
-    for kind, size, r in results:
+    for kind, size, portrait, r in results:
         n = r["n"]
         sc = "score exact" if kind == "phone" else "findings exact"
         goal = f"   >= {GOALS[kind]:.0%}"
         shape = {"overhead": f"{size}x{size}", "seat": f"{size}x{size * 9 // 16}"}.get(kind, "640x480")
+        if portrait:
+            shape = f"{size * 9 // 16}x{size}, upright"
         print(f"{kind} ({n} photos, {shape})")
         if kind != "phone":      # the issue's figure: every seat's whole hand; then also the river and exposed
             print(f"  {'every hand exact (no river)':32s}"

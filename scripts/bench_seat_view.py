@@ -44,9 +44,9 @@ WAYS = {"runtime": dict(kind="auto"), "runtime, no seat models": dict(kind="auto
         "overhead, slices of 640": dict(kind="overhead", slice_px=640)}
 
 
-def scenes(seed: int, n: int, imgsz: int):
+def scenes(seed: int, n: int, imgsz: int, portrait: bool = False, clutter: bool = False):
     from mjtable.datasets.generate import make_scene
-    return [make_scene("seat", seed, i, imgsz)[:2] for i in range(n)]
+    return [make_scene("seat", seed, i, imgsz, clutter=clutter, portrait=portrait)[:2] for i in range(n)]
 
 
 def agnostic_matches(gt_boxes: np.ndarray, pred_boxes: np.ndarray, conf: np.ndarray) -> np.ndarray:

@@ -223,3 +223,19 @@ def test_a_tile_under_an_added_kong_keeps_its_whole_box():
     assert a_v == a_w and b_v == b_w
     assert min(a_w[3], b_w[3]) > max(a_w[1], b_w[1])       # they overlap in the frame
 
+
+
+def test_portrait_seat_view_is_the_landscape_one_in_a_taller_frame(tmp_path):
+    """--portrait: the seat view of the same seed, as wide as the upright frame, moved down into it; every box
+    moved with it and inside the frame."""
+    land_img, land, _ = make_scene("seat", 31, 2, 360)                  # 360x202
+    img, gt, _ = make_scene("seat", 31, 2, 640, portrait=True)           # 360x640, the same table inside
+    assert img.shape[:2] == (640, 360) and land_img.shape[:2] == (202, 360)
+    assert len(gt.objects) == len(land.objects) > 50
+    dy = {round(g.box[1] - l.box[1], 3) for g, l in zip(gt.objects, land.objects)}
+    assert len(dy) == 1 and 0 < dy.pop() < 640 - 202
+    assert all(g.box[0] == l.box[0] and g.kind == l.kind for g, l in zip(gt.objects, land.objects))
+    assert generate_main(["--out", str(tmp_path / "p"), "--kind", "phone", "--n", "1", "--portrait"]) == 2
+    assert generate_main(["--out", str(tmp_path / "s"), "--kind", "seat", "--n", "1", "--imgsz", "320",
+                          "--portrait", "--workers", "1"]) == 0
+    assert cv2.imread(str(next((tmp_path / "s" / "images").glob("*.jpg")))).shape[:2] == (320, 180)

@@ -1,0 +1,69 @@
+"""Objects beside the tiles and a camera's light (mjtable.datasets.clutter, generate --clutter)."""
+import json
+import random
+
+import numpy as np
+from mjtable.datasets import generate
+from mjtable.datasets.clutter import OBJECTS, camera_effects, scatter
+
+
+def test_clutter_changes_the_picture_not_the_tiles():
+    for kind in ("phone", "overhead"):
+        plain_img, plain_gt, plain_angles = generate.make_scene(kind, 77, 3, clutter=False)
+        img, gt, angles = generate.make_scene(kind, 77, 3, clutter=True)
+        assert gt.objects == plain_gt.objects and angles == plain_angles
+        assert np.abs(img.astype(int) - plain_img.astype(int)).mean() > 1.0
+        again = generate.make_scene(kind, 77, 3, clutter=True)[0]
+        assert np.array_equal(img, again)
+
+
+def test_objects_are_drawn_where_they_are_seen_and_off_the_tiles():
+    plane = np.full((600, 800, 3), 90, np.uint8)
+    tiles = np.zeros((600, 800), np.uint8)
+    tiles[250:350, 100:700] = 255                     # a row of tiles across the middle
+    seen = np.float32([[0, 0], [800, 0], [800, 600], [0, 600]])
+    drawn = 0
+    for seed in range(10):
+        p = plane.copy()
+        drawn += scatter(p, tiles, 30.0, random.Random(seed), seen)
+        changed = np.any(p != 90, axis=2)
+        assert changed[tiles > 0].mean() < 0.1, seed
+    assert drawn >= 20
+    left_half = np.float32([[0, 0], [300, 0], [300, 600], [0, 600]])
+    p = plane.copy()
+    assert scatter(p, tiles, 30.0, random.Random(1), left_half) > 0
+    assert not np.any(p[:, 400:] != 90)               # nothing lands where the camera does not look
+
+
+def test_every_object_kind_draws_something_tile_sized():
+    for make, _ in OBJECTS:
+        patch, alpha = make(30.0, random.Random(2))
+        assert patch.dtype == np.uint8 and patch.ndim == 3 and patch.shape[:2] == alpha.shape
+        assert 0 <= alpha.min() and alpha.max() <= 1 and alpha.mean() > 0.2, make.__name__
+        assert 5 <= max(patch.shape[:2]) <= 30 * 14, make.__name__       # a score sheet is the largest
+
+
+def test_camera_effects_move_no_pixel():
+    """Glare, shadows, colour and gamma change each pixel where it is: two frames that differ only inside a
+    square, given the same effects (same seed), differ only inside that square. A blur or a shift would carry
+    the difference out of it (the labels are computed from the geometry and must stay right)."""
+    gen = np.random.default_rng(0)
+    for seed in range(30):
+        a = gen.integers(0, 256, (120, 160, 3), dtype=np.uint8)
+        b = a.copy()
+        b[40:80, 60:100] = 255 - b[40:80, 60:100]
+        fa, fb = camera_effects(a, random.Random(seed)), camera_effects(b, random.Random(seed))
+        assert fa.shape == a.shape and fa.dtype == np.uint8
+        outside = np.ones(a.shape[:2], bool)
+        outside[40:80, 60:100] = False
+        assert np.abs(fa.astype(int) - fb.astype(int))[outside].max() <= 1, seed
+        assert np.abs(fa.astype(int) - a.astype(int)).mean() < 60, seed      # the picture is still there
+
+
+def test_cli_clutter_option(tmp_path, monkeypatch):
+    monkeypatch.setattr(generate, "CLUTTER", False)      # restored after the test, as main() sets it
+    out = tmp_path / "c"
+    assert generate.main(["--out", str(out), "--kind", "phone", "--n", "2", "--seed", "5", "--clutter",
+                          "--workers", "1"]) == 0
+    assert json.loads((out / "generator.json").read_text())["clutter"] is True
+    assert len(list((out / "images").glob("*.jpg"))) == 2 and len(list((out / "labels").glob("*.txt"))) == 2
