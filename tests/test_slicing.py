@@ -92,3 +92,37 @@ def test_table_shot_from_a_seat_is_read_again_by_the_seat_models_in_slices(monke
                 assert det._seat_view(real_locate(img, True))
             else:
                 assert windows_read == [] and classified_as == [(True, False)], (auto, name)
+
+
+def test_a_table_photographed_upright_is_read_as_a_seat_view():
+    """A seat view in a 9:16 frame (generate --portrait): the general locator sees its tiles a few pixels tall,
+    so the overhead locator looks too (far_table); the frame is read by the seat models in slices and most
+    tiles are found. Without that look the frame is read as a photo of a hand and most tiles are lost."""
+    from mjtable.datasets.generate import make_scene
+    from mjtable.scripts.bench_seat_view import agnostic_matches
+    from mjtable.vision.detector import _input_px, small_tiles
+    img, gt, _ = make_scene("seat", 4242, 0, 1280, portrait=True)
+    assert img.shape[:2] == (1280, 720)
+    gt_boxes = np.array([o.box for o in gt.objects])
+    found = {}
+    for far in (True, False):
+        det = TileDetector(far_table=far)
+        assert small_tiles(det.locate(img), _input_px(det.loc) / 1280)
+        boxes, view = det.locate_for(img)
+        found[far] = (view, float((agnostic_matches(gt_boxes, boxes[0], boxes[1]) >= 0).mean()))
+    assert found[True][0] == "seat" and found[True][1] > 0.9, found
+    assert found[False][0] == "phone" and found[False][1] < 0.6, found
+
+
+def test_small_and_many_tiles():
+    from mjtable.vision.detector import many_tiles, small_tiles
+    boxes = np.array([[0, 0, 10, 14]] * 20 + [[0, 0, 30, 40]] * 20, float)
+    scores = np.array([0.9] * 40)
+    cls = np.array([0] * 25 + [1] * 15)
+    found = (boxes, scores, cls, None)
+    assert small_tiles(found, 1.0) is False              # median short side 20 px
+    assert small_tiles(found, 0.5) is True               # 10 px at the locator's input
+    assert small_tiles((boxes[:0], scores[:0], cls[:0], None), 1.0) is True      # nothing sure: look again
+    assert many_tiles(found) is True
+    assert many_tiles((boxes, scores * 0.2, cls, None)) is False                 # none sure
+    assert many_tiles((boxes, scores, np.zeros(40, int), None)) is False         # no backs: not a table

@@ -68,6 +68,9 @@ N_CANDIDATES = 3          # kinds kept per detection with their probabilities (D
 N_ALTERNATIVES = 2        # next likeliest face kinds kept per face-up detection (Detection.alternatives)
 SLICE_FRAME = 1.25        # a table shot from a seat in a frame this much larger than the locator's input is read
                           # in slices of that input at full resolution (its far tiles are small)
+SMALL_TILE = 16.0         # sure boxes whose median short side is under this many px of the general locator's
+                          # input are too small for a photo of a hand (its tiles measure 22 px or more there):
+                          # the frame may be a whole table seen from afar, and the overhead locator looks
 
 
 def int8_path(model: Path) -> Path:
@@ -99,6 +102,19 @@ def table_like(found) -> bool:
     across = int(((boxes[:, 2] - boxes[:, 0]) > (boxes[:, 3] - boxes[:, 1]))[faces].sum())
     n_faces = int(faces.sum())
     return len(boxes) - n_faces >= ROUTE_BACKS and overhead_like(len(boxes), n_faces, across)
+
+
+def many_tiles(found) -> bool:
+    """Do a locator's sure boxes number a table's (30 or more, ROUTE_BACKS of them face down)?"""
+    sure = found[1] >= ROUTE_CONF
+    return int(sure.sum()) >= 30 and int((found[2][sure] != 0).sum()) >= ROUTE_BACKS
+
+
+def small_tiles(found, scale: float) -> bool:
+    """Are a locator's sure boxes (locate()'s output) none, or small: their median short side times ``scale``
+    (the locator's input over the frame's longer side) under SMALL_TILE px?"""
+    b = found[0][found[1] >= ROUTE_CONF]
+    return not len(b) or float(np.median(np.minimum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]))) * scale < SMALL_TILE
 
 
 def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -292,7 +308,8 @@ class TileDetector:
                  vote: Optional[float] = BOX_VOTE, odd_back: bool = True,
                  overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER, refiner: Optional[Path] = REFINER,
                  slice_px: Optional[int] = None, seat_view: bool = True,
-                 seat_locator: Optional[Path] = SEAT_LOCATOR, seat_classifier: Optional[Path] = SEAT_CLASSIFIER):
+                 seat_locator: Optional[Path] = SEAT_LOCATOR, seat_classifier: Optional[Path] = SEAT_CLASSIFIER,
+                 far_table: bool = True):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
@@ -311,7 +328,9 @@ class TileDetector:
         times the size of the farthest or more, a table photographed from a seat) is read again by the seat
         models, in slices of the locator's input at full resolution where the frame is larger (_seat_view).
         seat_locator, seat_classifier: the seat models, used when the files are there (None: never; the overhead
-        ones read such a table); trained on tables rendered as seen from a seat and windows cut from them."""
+        ones read such a table); trained on tables rendered as seen from a seat and windows cut from them.
+        far_table: where the general locator finds no sure tile or only small ones, the overhead locator looks
+        for a whole table too (locate_for, _far_table)."""
         if overhead_locator is not None and not Path(overhead_locator).exists():
             overhead_locator = None
         if overhead_classifier is not None and (classifier is None or not Path(overhead_classifier).exists()):
@@ -347,7 +366,7 @@ class TileDetector:
         self._seat_sessions: dict[str, object] = {}
         self.threads = threads
         self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
-        self.slice_px, self.seat_view = slice_px, seat_view
+        self.slice_px, self.seat_view, self.far_table = slice_px, seat_view, far_table
         outs = self.loc.get_outputs()
         n_out = outs[-1].shape[1]     # a split head's class logits (nc), or ultralytics' 4 + nc rows
         self.n_loc_classes = (int(n_out) - (4 if len(outs) == 1 else 0)) if isinstance(n_out, int) else None
@@ -433,7 +452,9 @@ class TileDetector:
         Otherwise the general locator runs; when its boxes look like a whole table and there is an overhead
         locator not yet run, that one is run on the frame. A router that wrongly says overhead costs one locator
         pass (a close-up's boxes do not look like a table on either locator); one that wrongly says not
-        overhead leaves the frame to the rule on the general locator's boxes, as without a router.
+        overhead leaves the frame to the rule on the general locator's boxes, as without a router. When the
+        general locator finds no sure tile, or only small ones (small_tiles: a table photographed from a seat,
+        upright, its tiles a few pixels at the locator's input), the overhead locator looks too.
         Returns (locate()'s output, the view it was read as: "phone", "overhead", or "seat" for a whole table
         read again in slices, see _whole_table)."""
         if kind not in ("auto", "phone", "overhead"):
@@ -451,6 +472,10 @@ class TileDetector:
         found = self.locate(img)
         if table_like(found):
             return self._whole_table(img, over if over is not None else self.locate(img, overhead=True))
+        if self.far_table and over is None and small_tiles(found, _input_px(self.loc) / max(img.shape[:2])):
+            over = self.locate(img, overhead=True)
+            if many_tiles(over):
+                return self._far_table(img, over)
         return found, "phone"
 
     def _whole_table(self, img: np.ndarray, found):
@@ -462,6 +487,19 @@ class TileDetector:
         size = _input_px(self._model("locator", True, True))
         return self.locate(img, slice_px=size if max(img.shape[:2]) >= SLICE_FRAME * size else None, seat=True), \
             "seat"
+
+    def _far_table(self, img: np.ndarray, found):
+        """(boxes, view) of a frame whose tiles are few pixels at the locators' inputs and many (many_tiles) but
+        not yet table_like: a table photographed from a seat, far off or upright. Its perspective is looked for
+        in the overhead locator's boxes of the whole frame, then of slices at full resolution (their boxes are
+        sharper); without one it is read as an overhead frame, in those slices."""
+        if self._seat_view(found):
+            return self._whole_table(img, found)
+        size = _input_px(self._model("locator", True, False))
+        if max(img.shape[:2]) < SLICE_FRAME * size:
+            return found, "overhead"
+        sliced = self.locate(img, slice_px=size, overhead=True)
+        return self._whole_table(img, sliced) if self._seat_view(sliced) else (sliced, "overhead")
 
     def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
         """kind: auto, phone or overhead (which locator to run, see locate_for). An image stretched one way
