@@ -17,10 +17,9 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 
 from mjtable.scoring import tiles as T
-from mjtable.scripts.bench_seat_view import agnostic_matches
+from mjtable.scripts.bench_seat_view import agnostic_matches, as_arrays
 from mjtable.vision.detector import LOCATOR, TileDetector
 from mjtable.vision.metrics import DetectionEvaluator
 
@@ -37,11 +36,7 @@ def measure(det: TileDetector, frames) -> dict:
     ev = DetectionEvaluator(num_classes=T.N_CLASSES)
     for img, gt in frames:
         dets = det.detect(img)
-        boxes = np.array([d.box for d in dets], np.float64).reshape(-1, 4)
-        kinds = np.array([d.kind for d in dets], np.int64)
-        conf = np.array([d.confidence for d in dets], np.float64)
-        gt_boxes = np.array([o.box for o in gt.objects], np.float64).reshape(-1, 4)
-        gt_kinds = np.array([o.kind for o in gt.objects], np.int64)
+        boxes, kinds, conf, gt_boxes, gt_kinds = as_arrays(dets, gt)
         m = agnostic_matches(gt_boxes, boxes, conf)
         n_gt += len(gt_boxes)
         found += int((m >= 0).sum())

@@ -64,6 +64,14 @@ def agnostic_matches(gt_boxes: np.ndarray, pred_boxes: np.ndarray, conf: np.ndar
     return match
 
 
+def as_arrays(dets, gt):
+    """(boxes, kinds, confidences) of detections and (boxes, kinds) of a scene's tiles, as arrays."""
+    return (np.array([d.box for d in dets], np.float64).reshape(-1, 4), np.array([d.kind for d in dets], np.int64),
+            np.array([d.confidence for d in dets], np.float64),
+            np.array([o.box for o in gt.objects], np.float64).reshape(-1, 4),
+            np.array([o.kind for o in gt.objects], np.int64))
+
+
 def detector(way: dict, models: Path | None) -> TileDetector:
     """The committed detector for a way of reading, with the overhead and seat models found in ``models``
     (when there) instead of the committed ones."""
@@ -88,11 +96,7 @@ def measure(frames, way: dict, models: Path | None = None) -> dict:
         t0 = time.perf_counter()
         dets = det.detect(img, kind=way["kind"])
         ms.append(1000 * (time.perf_counter() - t0))
-        boxes = np.array([d.box for d in dets], np.float64).reshape(-1, 4)
-        kinds = np.array([d.kind for d in dets], np.int64)
-        conf = np.array([d.confidence for d in dets], np.float64)
-        gt_boxes = np.array([o.box for o in gt.objects], np.float64).reshape(-1, 4)
-        gt_kinds = np.array([o.kind for o in gt.objects], np.int64)
+        boxes, kinds, conf, gt_boxes, gt_kinds = as_arrays(dets, gt)
         m = agnostic_matches(gt_boxes, boxes, conf)
         for o, p in zip(gt.objects, m):
             found[o.seat][1] += 1

@@ -67,3 +67,15 @@ def test_cli_clutter_option(tmp_path, monkeypatch):
                           "--workers", "1"]) == 0
     assert json.loads((out / "generator.json").read_text())["clutter"] is True
     assert len(list((out / "images").glob("*.jpg"))) == 2 and len(list((out / "labels").glob("*.txt"))) == 2
+
+
+def test_bench_clutter_measures_plain_and_cluttered_scenes(capsys):
+    from mjtable.scripts import bench_clutter
+    assert bench_clutter.main(["--n", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    (r,) = out.values()
+    assert set(r) == {"plain", "clutter"} and r["plain"]["tiles"] == r["clutter"]["tiles"] > 10
+    for v in r.values():
+        assert 0.5 < v["found"] <= 1 and 0 <= v["right_kind"] <= 1 and v["stray_per_frame"] >= 0
+    assert bench_clutter.main(["--seed", "910"]) == 2          # the clutter training seed is refused
+    assert bench_clutter.main(["--n", "0"]) == 2
