@@ -76,7 +76,7 @@ def main(argv=None) -> int:
     print(f"{'locator':40s} {'version':8s} {'found':>6s} {'kind':>6s} {'stray/frame':>11s} {'mAP50':>6s}")
     for loc, r in out.items():
         for v, m in r.items():
-            print(f"{Path(loc).name[-40:]:40s} {v:8s} {m['found']:6.3f} {m['right_kind']:6.3f} "
+            print(f"{str(loc)[-40:]:40s} {v:8s} {m['found']:6.3f} {m['right_kind']:6.3f} "
                   f"{m['stray_per_frame']:11.2f} {m['map50']:6.3f}")
     return 0
 

@@ -243,6 +243,8 @@ def main(argv=None) -> int:
     ap.add_argument("--overhead-size", type=int, nargs="+", default=[1080, 640],
                     help="overhead frame sizes in pixels, each measured on the same scenes (1080: the table filling "
                          "the height of a 1080p broadcast camera's frame; 640: a low-resolution stream)")
+    ap.add_argument("--models", type=Path, default=None,
+                    help="a folder of models under the committed models' file names, used in their place")
     ap.add_argument("--allow-seen", action="store_true",
                     help="measure a seed that made a training or validation set anyway (its scenes are not unseen)")
     a = ap.parse_args(argv)
@@ -252,9 +254,9 @@ def main(argv=None) -> int:
         return 2
 
     try:
-        from mjtable.vision.detector import TileDetector
+        from mjtable.vision.detector import TileDetector, models_in
         t0 = time.perf_counter()
-        detector = TileDetector(**{WITHOUT[k][0]: None for k in a.without})
+        detector = TileDetector(**{**models_in(a.models), **{WITHOUT[k][0]: None for k in a.without}})
         load_ms = (time.perf_counter() - t0) * 1000
     except Exception as e:
         print(f"no detector model ({e}): only the ground-truth-box ceiling is measured", file=sys.stderr)

@@ -19,7 +19,11 @@ Printed per way: tiles found at IoU 0.5 whatever their kind (class-agnostic reca
 seat of the camera, across = the far one), the share of found tiles read as the right kind, boxes that match no tile, mAP50 and
 the median ms per frame.
 
-    python -m mjtable.scripts.bench_seat_view [--seed 4242] [--n 40] [--imgsz 1280] [--models DIR ...] [--json]
+    python -m mjtable.scripts.bench_seat_view [--seed 4242] [--n 40] [--imgsz 1280] [--portrait] [--clutter]
+        [--models DIR ...] [--json]
+
+--portrait: the tables photographed with the phone upright (9:16, --imgsz the height, the tiles smaller);
+--clutter: with objects beside the tiles and a camera's light (generate --clutter).
 """
 from __future__ import annotations
 
@@ -32,8 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from mjtable.scoring import tiles as T
-from mjtable.vision.detector import (OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, SEAT_CLASSIFIER, SEAT_LOCATOR,
-                                     TileDetector)
+from mjtable.vision.detector import TileDetector, models_in
 from mjtable.vision.metrics import DetectionEvaluator, box_iou
 
 SEATS = ("self", "right", "across", "left")       # the camera sits at "self": "across" is the far seat
@@ -73,13 +76,9 @@ def as_arrays(dets, gt):
 
 
 def detector(way: dict, models: Path | None) -> TileDetector:
-    """The committed detector for a way of reading, with the overhead and seat models found in ``models``
-    (when there) instead of the committed ones."""
-    kw = {}
-    for arg, name in (("overhead_locator", OVERHEAD_LOCATOR.name), ("overhead_classifier", OVERHEAD_CLASSIFIER.name),
-                      ("seat_locator", SEAT_LOCATOR.name), ("seat_classifier", SEAT_CLASSIFIER.name)):
-        if models is not None and (models / name).exists():
-            kw[arg] = models / name
+    """The committed detector for a way of reading, with the models found in ``models`` (when there) instead of
+    the committed ones."""
+    kw = models_in(models)
     if not way.get("seat_models", True):
         kw.update(seat_locator=None, seat_classifier=None)
     return TileDetector(slice_px=way.get("slice_px"), seat_view=way.get("seat_view", True), **kw)
@@ -116,12 +115,14 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument("--n", type=int, default=40)
-    ap.add_argument("--imgsz", type=int, default=1280, help="frame width (16:9)")
+    ap.add_argument("--imgsz", type=int, default=1280, help="frame width (16:9), or height with --portrait")
+    ap.add_argument("--portrait", action="store_true", help="upright frames (9:16)")
+    ap.add_argument("--clutter", action="store_true", help="objects beside the tiles, a camera's light")
     ap.add_argument("--ways", nargs="+", choices=list(WAYS), default=list(WAYS))
     ap.add_argument("--models", type=Path, nargs="+", default=None,
-                    help="folders holding other overhead or seat models (tile_locator_overhead.onnx, "
-                         "tile_classifier_overhead.onnx, tile_locator_seat.onnx, tile_classifier_seat.onnx, int8 "
-                         "beside them), each measured beside the committed ones")
+                    help="folders holding other models under the committed models' file names (e.g. "
+                         "tile_locator_seat.onnx, tile_classifier_seat.onnx, int8 beside them), each measured beside "
+                         "the committed ones")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     if a.n <= 0 or a.imgsz < 320:
@@ -131,15 +132,15 @@ def main(argv=None) -> int:
     if a.seed in TRAINING_SEEDS:
         print(f"bench_seat_view: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}", file=sys.stderr)
         return 2
-    frames = scenes(a.seed, a.n, a.imgsz)
+    frames = scenes(a.seed, a.n, a.imgsz, a.portrait, a.clutter)
     sets = [None] + list(a.models or [])
     out = {(w if m is None else f"{w} [{m.name}]"): measure(frames, WAYS[w], m) for m in sets for w in a.ways}
     if a.json:
         print(json.dumps(out))
         return 0
     h = frames[0][0].shape
-    print(f"{a.n} tables seen from the south seat, seed {a.seed}, {h[1]}x{h[0]}, {next(iter(out.values()))['tiles']} "
-          f"tiles; [folder]: its models instead of the committed ones")
+    print(f"{a.n} tables seen from the south seat, seed {a.seed}, {h[1]}x{h[0]}{', clutter' if a.clutter else ''}, "
+          f"{next(iter(out.values()))['tiles']} tiles; [folder]: its models instead of the committed ones")
     wide = max(26, *(len(k) for k in out))
     print(f"{'way':{wide}s} {'found':>6s} " + " ".join(f"{s:>6s}" for s in SEATS)
           + f" {'kind':>6s} {'stray':>6s} {'mAP50':>6s} {'ms':>6s}")

@@ -6,7 +6,7 @@ prepare_detector_data and datasets.generate):
 * real Chinese photos held out by photo (data/cmd/heldout): mAP50, mAP50-95, class-agnostic recall at IoU 0.5,
   flowers' and seasons' AP50;
 * real riichi photos held out by photo (data/real/heldout);
-* synthetic scenes never trained on (data/synth/test9001 by default; several folders may be given, e.g. one of
+* synthetic scenes never trained on (data/synth/test by default; several folders may be given, e.g. one of
   the phone scenes alone, whose tiles the general classifier reads, while an overhead frame's go to the overhead
   classifier);
 * the Camerash set photos held out by set (data/camerash_photos/heldout, prepare_camerash_photos), all and per set;
@@ -44,7 +44,7 @@ EXAMPLE = ROOT / "examples" / "phone_win.jpg"
 # set -> (folder, the tile ids its labels use: they are written in tile ids by the prepare scripts)
 SETS = {"real Chinese (held out)": ("data/cmd/heldout", T.N_KINDS + 8),      # 34 kinds and 8 flowers, no backs
         "real riichi (held out)": ("data/real/heldout", T.N_KINDS),          # the 34 playing kinds only
-        "synthetic": ("data/synth/test9001", T.N_CLASSES),                  # every kind and backs
+        "synthetic": ("data/synth/test", T.N_CLASSES),                  # every kind and backs
         "Camerash photos (held-out sets)": ("data/camerash_photos/heldout", T.N_CLASSES)}
 CAMERASH_SETS = "data/camerash_photos/heldout_sets"     # one folder per held-out set: per-set figures
 CAMERASH_HELDOUT = "data/camerash/heldout"

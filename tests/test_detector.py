@@ -814,3 +814,15 @@ def test_few_backs_leave_the_colour_check_out():
     img, dets = _backs_scene(lambda i: (60, 60, 60) if i == 13 else (40, 120, 230))
     few = dets[:ODD_BACK_REF - 2] + [dets[13]]          # ODD_BACK_REF - 1 sure backs, the dark one among them
     assert odd_backs(img, few) == few
+
+
+def test_models_in_a_folder_replace_the_committed_ones_by_file_name(tmp_path):
+    from mjtable.vision.detector import LOCATOR, SEAT_CLASSIFIER, models_in
+    assert models_in(None) == {} and models_in(tmp_path) == {}
+    for p in (LOCATOR, SEAT_CLASSIFIER):
+        (tmp_path / p.name).write_bytes(p.read_bytes())
+    (tmp_path / "other.onnx").write_bytes(b"")
+    kw = models_in(tmp_path)
+    assert kw == {"locator": tmp_path / LOCATOR.name, "seat_classifier": tmp_path / SEAT_CLASSIFIER.name}
+    det = TileDetector(**kw)
+    assert det.seat_classifier_path == tmp_path / SEAT_CLASSIFIER.name

@@ -73,6 +73,19 @@ SMALL_TILE = 16.0         # sure boxes whose median short side is under this man
                           # the frame may be a whole table seen from afar, and the overhead locator looks
 
 
+MODEL_ARGS = {"locator": LOCATOR, "classifier": CLASSIFIER, "overhead_locator": OVERHEAD_LOCATOR,
+              "overhead_classifier": OVERHEAD_CLASSIFIER, "seat_locator": SEAT_LOCATOR,
+              "seat_classifier": SEAT_CLASSIFIER, "router": ROUTER, "refiner": REFINER}
+
+
+def models_in(folder: Optional[Path]) -> dict:
+    """TileDetector keyword arguments for the models a folder holds under the committed models' file names (to
+    measure new models in their place); {} for None."""
+    if folder is None:
+        return {}
+    return {arg: Path(folder) / p.name for arg, p in MODEL_ARGS.items() if (Path(folder) / p.name).exists()}
+
+
 def int8_path(model: Path) -> Path:
     """Where the int8 version of a float model lives (scripts/quantize_models.py writes it)."""
     model = Path(model)
