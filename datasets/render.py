@@ -24,6 +24,8 @@ import numpy as np
 from mjtable.scoring import tiles as T
 from mjtable.system_files import require
 
+from .clutter import camera_effects, scatter
+
 BACK_COLOURS = [  # BGR
     (60, 140, 40), (40, 110, 30), (150, 90, 30), (170, 120, 40), (40, 170, 230), (30, 120, 220), (50, 60, 200),
     (110, 60, 170), (160, 80, 110), (150, 150, 40), (200, 170, 120), (80, 80, 80), (30, 90, 150), (210, 200, 190),
@@ -390,7 +392,6 @@ def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarra
     ds = [d_stand if t.standing else d_flat for t in tiles]
     sils = [silhouette(t, d) for t, d in zip(tiles, ds)]
     if clutter is not None and tiles:
-        from .clutter import scatter
         mask = np.zeros(plane.shape[:2], np.uint8)
         for sil in sils:
             cv2.fillConvexPoly(mask, np.int32(sil), 255)
@@ -409,7 +410,6 @@ def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarra
     out_w, out_h = out_size
     img = photograph(plane, Hm, out_w, out_h, rng)
     if clutter is not None:
-        from .clutter import camera_effects
         img = camera_effects(img, clutter)
     rank = np.empty(len(tiles), int)
     rank[order] = np.arange(len(tiles))

@@ -14,7 +14,7 @@ from mjtable.scoring.table import SEAT_ANGLE, PlayerArea, TableState
 
 from .ground_truth import GroundTruth, GTObject
 from .hands import meld_on_table, random_winning_hand
-from .render import BACK_COLOURS, DEFAULT_BOXES, IVORY_BODIES, Style, TileSpec, render
+from .render import BACK_COLOURS, DEFAULT_BOXES, IVORY_BODIES, Style, TileSpec, render, table_background
 from .tileart import FONT_SETS
 
 # how often each art source is used (real-looking sets more often)
@@ -267,7 +267,6 @@ def portrait(img: np.ndarray, gt: GroundTruth, height: int, rng: random.Random) 
     the room beyond the table above it and the table's near edge below it (plain textures, no tiles), the
     boxes moved with it. The tiles are as many pixels as the landscape frame's: smaller than in a landscape
     frame of the same height."""
-    from .render import table_background
     h, w = img.shape[:2]
     top = int(rng.uniform(0.3, 0.7) * max(0, height - h))
     out = np.empty((height, w, 3), np.uint8)

@@ -71,6 +71,7 @@ SLICE_FRAME = 1.25        # a table shot from a seat in a frame this much larger
 SMALL_TILE = 16.0         # sure boxes whose median short side is under this many px of the general locator's
                           # input are too small for a photo of a hand (its tiles measure 22 px or more there):
                           # the frame may be a whole table seen from afar, and the overhead locator looks
+TABLE_TILES = 30          # a whole table shows at least this many tiles (a photo of one hand about 26 at most)
 
 
 MODEL_ARGS = {"locator": LOCATOR, "classifier": CLASSIFIER, "overhead_locator": OVERHEAD_LOCATOR,
@@ -95,7 +96,7 @@ def int8_path(model: Path) -> Path:
 def overhead_like(n_tiles: int, n_faces: int, n_across: int) -> bool:
     """An overhead frame holds a whole table: many tiles, and face-up tiles lying across as well as along
     (the side seats' rivers and melds). A phone photo of one hand has at most about 26 tiles."""
-    return n_tiles >= 30 and n_faces > 0 and n_across >= 0.15 * n_faces
+    return n_tiles >= TABLE_TILES and n_faces > 0 and n_across >= 0.15 * n_faces
 
 
 def guess_kind(dets: list[Detection]) -> str:
@@ -118,9 +119,9 @@ def table_like(found) -> bool:
 
 
 def many_tiles(found) -> bool:
-    """Do a locator's sure boxes number a table's (30 or more, ROUTE_BACKS of them face down)?"""
+    """Do a locator's sure boxes number a table's (TABLE_TILES or more, ROUTE_BACKS of them face down)?"""
     sure = found[1] >= ROUTE_CONF
-    return int(sure.sum()) >= 30 and int((found[2][sure] != 0).sum()) >= ROUTE_BACKS
+    return int(sure.sum()) >= TABLE_TILES and int((found[2][sure] != 0).sum()) >= ROUTE_BACKS
 
 
 def small_tiles(found, scale: float) -> bool:
@@ -492,11 +493,13 @@ class TileDetector:
         return found, "phone"
 
     def _whole_table(self, img: np.ndarray, found):
-        """(boxes, view) of a whole table: the overhead locator's, or for a table photographed from a seat
-        (_seat_view) the seat locator's (else the overhead one's), in slices of its input size at full resolution
-        when the frame is SLICE_FRAME times that or larger."""
-        if not self._seat_view(found):
-            return found, "overhead"
+        """(boxes, view) of a whole table: for a table photographed from a seat (_seat_view) the seat locator's
+        (_seat_boxes), else the overhead locator's boxes as found."""
+        return self._seat_boxes(img) if self._seat_view(found) else (found, "overhead")
+
+    def _seat_boxes(self, img: np.ndarray):
+        """(boxes, "seat"): the seat locator's boxes, in slices of its input size at full resolution when the frame
+        is SLICE_FRAME times that or larger."""
         size = _input_px(self._model("locator", True, True))
         return self.locate(img, slice_px=size if max(img.shape[:2]) >= SLICE_FRAME * size else None, seat=True), \
             "seat"
@@ -507,12 +510,11 @@ class TileDetector:
         in the overhead locator's boxes of the whole frame, then of slices at full resolution (their boxes are
         sharper); without one it is read as an overhead frame, in those slices."""
         if self._seat_view(found):
-            return self._whole_table(img, found)
+            return self._seat_boxes(img)
         size = _input_px(self._model("locator", True, False))
         if max(img.shape[:2]) < SLICE_FRAME * size:
             return found, "overhead"
-        sliced = self.locate(img, slice_px=size, overhead=True)
-        return self._whole_table(img, sliced) if self._seat_view(sliced) else (sliced, "overhead")
+        return self._whole_table(img, self.locate(img, slice_px=size, overhead=True))
 
     def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
         """kind: auto, phone or overhead (which locator to run, see locate_for). An image stretched one way
