@@ -2,8 +2,8 @@
 
 Each labelled crop (Camerash/mahjong-dataset's raw-tiles with tiles-data/data.csv, in shared/data beside the
 repository) is pasted at 64 px high on green cloth and its box classified as the runtime classifies a located
-box (mjtable.vision.detector.TileDetector.classify). None of these sets was trained on, so every crop is
-held out. Prints the share read right overall and per family, for each classifier, in one run.
+box of a photo of a hand (TileDetector.classify, then TileDetector.more_looks). None of these sets was trained
+on, so every crop is held out. Prints the share read right overall and per family, for each classifier, in one run.
 
     python -m mjtable.scripts.evaluate_crops [--crops DIR] [--classifier A.onnx B.onnx ...] [--json]
 """
@@ -77,7 +77,10 @@ def read_right(det: TileDetector, items: list[tuple[np.ndarray, tuple, int]]) ->
     """{family or "all": (right, total)}."""
     right = {k: [0, 0] for k in (*FAMILIES, "all")}
     for img, box, truth in items:
-        kinds, _ = det.classify(img, np.array([box], np.float32))
+        boxes = np.array([box], np.float32)
+        kinds, _ = det.classify(img, boxes)
+        if det.looks:                      # a photo of a hand's tiles are read in more looks (TileDetector.looks)
+            kinds = det.more_looks(img, boxes, kinds)
         got = int(np.argmax(kinds[0]))
         fam = next(k for k, r in FAMILIES.items() if truth in r)
         for k in (fam, "all"):

@@ -65,7 +65,7 @@ def classifier_batches(files: list[Path]):
 
 
 def refiner_batches(files: list[Path], size: int):
-    """The refiner's input: size x size crops around the labelled boxes (mjtable.vision.detector.refine_crops), 32 per
+    """The refiner's input: size x size crops around the labelled boxes (mjtable.vision.crops.refine_crops), 32 per
     image."""
     from mjtable.scripts.evaluate_detector_figures import read_yolo
     for f in files:

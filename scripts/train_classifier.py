@@ -4,7 +4,7 @@ crop (up / left / down / right), plain torch on CPU.
     python -m mjtable.scripts.train_classifier --out runs/classifier/main --minutes 10 [--resume] [--export models/tile_classifier.onnx]
 
 Crops come from YOLO dirs (boxes jittered like a detector's, turned to portrait exactly as the runtime does,
-mjtable.vision.detector.crop_tile). Synthetic dirs also have angles/*.txt, which give the direction of the tile's top;
+mjtable.vision.crops.crop_tile). Synthetic dirs also have angles/*.txt, which give the direction of the tile's top;
 the real photos only give the kind (the direction loss is masked for them). Random 180-degree turns move the
 direction label by two, so up/down (and left/right) are balanced.
 
@@ -30,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scoring import tiles as T
 from mjtable.scripts.prepare_real_chinese import read_crop_labels
-from mjtable.vision.detector import CROP, crop_tile, crops_to_tensor
+from mjtable.vision.crops import CROP, crop_tile, crops_to_tensor
 
 
 def direction_label(angle: float, rotated: bool) -> int:

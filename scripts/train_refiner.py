@@ -1,4 +1,4 @@
-"""Train the box refiner: a small CNN that reads a crop around a located box (mjtable.vision.detector.refine_crops)
+"""Train the box refiner: a small CNN that reads a crop around a located box (mjtable.vision.crops.refine_crops)
 and moves each of its four edges to the tile's silhouette, plain torch on CPU.
 
     python -m mjtable.scripts.train_refiner --out runs/refiner/w8s24 --minutes 22 [--size 24] [--width 8] [--resume]
@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scripts.evaluate_detector_figures import read_yolo
 from mjtable.scripts.train_classifier import conv_block, resume
-from mjtable.vision.detector import REFINE_SCALE, REFINE_SIZE, move_edges, refine_crops
+from mjtable.vision.crops import REFINE_SCALE, REFINE_SIZE, move_edges, refine_crops
 
 JITTER = 0.02         # an edge's random move, as a fraction of the box's width or height (normal sigma; the
 JITTER_WIDE = 0.06    # locators' boxes are off by ~2%) ... and for a quarter of the boxes
@@ -44,7 +44,7 @@ def jitter_boxes(boxes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def targets(truth: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """The refiner's outputs that move boxes onto truth (the inverse of mjtable.vision.detector.move_edges)."""
+    """The refiner's outputs that move boxes onto truth (the inverse of mjtable.vision.crops.move_edges)."""
     wh = boxes[:, 2:] - boxes[:, :2]
     return ((truth - boxes) / np.concatenate([wh, wh], 1) / REFINE_SCALE).astype(np.float32)
 

@@ -11,26 +11,28 @@ import pytest
 from mjtable.datasets.generate import main as generate_main
 from mjtable.datasets.generate import make_scene
 from mjtable.scoring import tiles as T
-from mjtable.vision.detector import (
+from mjtable.vision.crops import (
     CROP,
-    LOCATOR,
-    ODD_BACK_FACTOR,
-    ODD_BACK_REF,
     REFINE_MARGIN,
     REFINE_SCALE,
     REFINE_SIZE,
-    TileDetector,
     crop_tile,
     crops_to_tensor,
+    image_orientation_probs,
+    refine_crops,
+)
+from mjtable.vision.detector import (
+    LOCATOR,
+    ODD_BACK_FACTOR,
+    ODD_BACK_REF,
+    TileDetector,
     decode_raw,
     decode_yolo,
-    image_orientation_probs,
     letterbox,
     nms,
     odd_backs,
     overhead_like,
     refine_boxes,
-    refine_crops,
     to_blob,
     vote_boxes,
     yolo_anchors,
@@ -235,11 +237,12 @@ def test_committed_refiner_takes_byte_crops_and_moves_edges_to_the_outline(detec
 def test_detector_boxes_with_and_without_the_refiner(detector):
     """The refiner moves the located boxes by a fraction of a pixel, and no further than a few pixels; the
     detector without it (refiner=None) gives the locator's boxes, with the same kinds, orientations and
-    confidences (the classifier reads the located boxes either way)."""
+    confidences when each tile is read in one look (the classifier reads the located boxes either way; the more
+    looks of a photo of a hand read the refined boxes too, see test_doubt)."""
     img, _, _ = make_scene("phone", seed=UNSEEN_SEED, index=3, imgsz=640)
-    plain = TileDetector(refiner=None)
+    plain = TileDetector(refiner=None, looks=None)
     assert plain.refiner is None
-    a, b = detector.detect(img), plain.detect(img)
+    a, b = TileDetector(looks=None).detect(img), plain.detect(img)
     assert len(a) == len(b) > 0
     assert [(d.kind, d.orientation, d.confidence, d.candidates) for d in a] == \
         [(d.kind, d.orientation, d.confidence, d.candidates) for d in b]
@@ -592,7 +595,7 @@ def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch)
     det.detect(phone)
     det.detect(table)
     det.detect(table, "phone")
-    assert used == [False, True, False]
+    assert used == [False, False, True, False, False]      # a photo of a hand: the first look, then the more looks
     one = TileDetector(overhead_classifier=None)
     assert one.cls_over is None
     # with no overhead classifier the general one reads the overhead boxes: the same call, the same session

@@ -66,3 +66,41 @@ def test_the_shipped_model_reads_the_bundled_photo_with_its_beliefs():
     assert d["tiles"] and all(0.0 <= t["p"] <= 1.0 for t in d["tiles"])
     assert {t["group"] for t in d["tiles"]} >= {"concealed", "winning"}
     assert all(x["p"] < DOUBT for x in d["doubtful"])
+
+
+def test_doubts_under_takes_any_limit():
+    r = _read(0.75)
+    assert r.doubts == [] and [x.p for x in r.doubts_under(0.8)] == [0.75]
+    assert len(r.doubts_under(1.01)) == sum(1 for p in r.layout.placed if p.det.kind != 42
+                                            and p.seat == r.seat)
+
+
+def test_more_looks_average_the_reads_of_moved_boxes():
+    """TileDetector.more_looks: the first look's probabilities averaged with those of the refined box and of the
+    boxes LOOKS moves; a look that is the first one again leaves them as they were."""
+    import numpy as np
+
+    from mjtable.vision.crops import look_boxes
+    from mjtable.vision.detector import LOOKS, TileDetector
+    img = pipeline.load_image(str(EXAMPLES / "phone_win.jpg"))
+    boxes = np.array([d.box for d in FileDetector(str(EXAMPLES / "phone_win.json")).dets], np.float32)
+    det = TileDetector(refiner=None)
+    first, _ = det.classify(img, boxes)
+    det.looks = ((0, 0, 0),)
+    assert np.allclose(det.more_looks(img, boxes, first), first, atol=1e-6)
+    det.looks = LOOKS
+    p = det.more_looks(img, boxes, first)
+    moved = [det.classify(img, b)[0] for b in look_boxes(boxes, LOOKS)]
+    assert np.allclose(p, (first + sum(moved)) / (1 + len(LOOKS)), atol=1e-6)
+    assert np.allclose(p.sum(1), 1, atol=1e-4) and not np.allclose(p, first)
+    assert (p.argmax(1) == first.argmax(1)).mean() > 0.9
+
+
+def test_look_boxes_grow_and_move_by_shares_of_the_box():
+    import numpy as np
+
+    from mjtable.vision.crops import look_boxes
+    b = np.array([[10, 20, 30, 60]], np.float32)            # 20 wide, 40 tall
+    grown, moved = look_boxes(b, ((0.1, 0, 0), (0, 0.5, -0.25)))
+    assert grown.tolist() == [[8, 16, 32, 64]]
+    assert moved.tolist() == [[20, 10, 40, 50]]

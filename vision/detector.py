@@ -7,7 +7,7 @@ Two stages, both trained by this project (scripts/train_detector.py, scripts/tra
                                  threshold (an exported model's whole output is read as well: decode_yolo)
      models/tile_locator_overhead.onnx (optional) the same network fine-tuned on overhead frames at a larger
                                  input; run instead when a frame is (or looks like) an overhead view of the table
-     models/tile_refiner.onnx (optional) small CNN on a 24x24 crop around each located box (refine_crops,
+     models/tile_refiner.onnx (optional) small CNN on a 24x24 crop around each located box (crops.refine_crops,
                                  resampled with no rounding): moves each edge of the box to the tile's outline,
                                  to a fraction of a pixel (scripts/train_refiner.py)
   2. models/tile_classifier.onnx small CNN on 64x64 crops turned to portrait: tile kind (0..41, 42 = back)
@@ -33,6 +33,8 @@ import cv2
 import numpy as np
 from mjtable.scoring import tiles as T
 
+from .crops import (REFINE_SIZE, crop_tile, crops_to_tensor, image_orientation_probs, look_boxes, move_edges,
+                    refine_crops)
 from .images import ImageError, unstretch
 from .perspective import plane_from_boxes
 from .slicing import locate_sliced
@@ -51,8 +53,6 @@ ROUTER = MODELS / "view_router.onnx"
 REFINER = MODELS / "tile_refiner.onnx"
 ROUTER_SIZE = 96         # the view router's thumbnail (scripts/train_router.py)
 ROUTER_OVERHEAD = 0.5    # the router's probability of an overhead view at which the overhead locator runs first
-CROP = 64
-CROP_PAD = 0.04
 UPSIDE_DOWN_MIN = 0.75
 ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks like an overhead view ...
 ROUTE_BACKS = 12         # ... which has at least this many face-down tiles (walls, hands seen from behind)
@@ -61,9 +61,6 @@ ODD_BACK_DIST = 25.0      # ... this far (Lab, lightness weighted ODD_BACK_L) fr
 ODD_BACK_NEAR = 4         # ... its nearest sure backs is a shadow or an object, not a back (see odd_backs) ...
 ODD_BACK_L = 0.3
 ODD_BACK_FACTOR = 0.15    # ... and its confidence is scaled by this
-REFINE_SIZE = 24          # the box refiner's crop (its model's input size): the box and REFINE_MARGIN of its ...
-REFINE_MARGIN = 0.25      # ... size on each side, resampled to a square (scripts/train_refiner.py)
-REFINE_SCALE = 0.1        # the refiner's outputs are edge moves in units of this fraction of the box's size
 N_CANDIDATES = 3          # kinds kept per detection with their probabilities (Detection.candidates)
 N_ALTERNATIVES = 2        # next likeliest face kinds kept per face-up detection (Detection.alternatives)
 SLICE_FRAME = 1.25        # a table shot from a seat in a frame this much larger than the locator's input is read
@@ -72,6 +69,9 @@ SMALL_TILE = 16.0         # sure boxes whose median short side is under this man
                           # input are too small for a photo of a hand (its tiles measure 22 px or more there):
                           # the frame may be a whole table seen from afar, and the overhead locator looks
 TABLE_TILES = 30          # a whole table shows at least this many tiles (a photo of one hand about 26 at most)
+LOOKS = ((0.08, 0, 0), (-0.05, 0, 0), (0, 0.06, 0), (0, 0, 0.06))   # more looks at each tile of a photo of a
+                          # hand: its box grown by a share of its size on each side (shrunk if less than 0), moved
+                          # right, moved down by a share of its width / height (see TileDetector.more_looks)
 
 
 MODEL_ARGS = {"locator": LOCATOR, "classifier": CLASSIFIER, "overhead_locator": OVERHEAD_LOCATOR,
@@ -163,45 +163,6 @@ def router_input(img: np.ndarray) -> np.ndarray:
     return to_blob(letterbox(img, ROUTER_SIZE)[0])
 
 
-def crop_tile(img: np.ndarray, box, pad: float = CROP_PAD) -> tuple[np.ndarray, bool]:
-    """The tile under box as a CROP x CROP BGR image, turned to portrait (rotated 90 deg clockwise if the
-    box is wider than tall). Returns (crop, rotated)."""
-    h, w = img.shape[:2]
-    x1, y1, x2, y2 = [float(v) for v in box]
-    bw, bh = x2 - x1, y2 - y1
-    # at least one pixel inside the image, however thin or far out the box (a box on the image's edge)
-    x1, x2 = min(max(0, int(round(x1 - pad * bw))), w - 1), min(w, int(round(x2 + pad * bw)))
-    y1, y2 = min(max(0, int(round(y1 - pad * bh))), h - 1), min(h, int(round(y2 + pad * bh)))
-    c = img[y1:max(y2, y1 + 1), x1:max(x2, x1 + 1)]
-    rotated = bw > bh
-    if rotated:
-        c = cv2.rotate(c, cv2.ROTATE_90_CLOCKWISE)
-    interp = cv2.INTER_AREA if c.shape[0] > CROP else cv2.INTER_LINEAR
-    return cv2.resize(c, (CROP, CROP), interpolation=interp), rotated
-
-
-def refine_crops(img: np.ndarray, boxes: np.ndarray, size: int = REFINE_SIZE,
-                 margin: float = REFINE_MARGIN) -> np.ndarray:
-    """The box refiner's input: for each box, the box widened by margin of its width (height) on each side,
-    resampled bilinearly to size x size with no rounding of the box (its position to a fraction of a pixel is
-    what the refiner reads). Box coordinates are taken as OpenCV's (a pixel's centre at its integer index), as
-    the scene generator writes them. Returns BGR uint8 (N, size, size, 3)."""
-    b = np.asarray(boxes, np.float32).reshape(-1, 4)
-    if len(b) == 0:
-        return np.zeros((0, size, size, 3), np.uint8)
-    wh = b[:, 2:] - b[:, :2]
-    lo = b[:, :2] - margin * wh                          # (N, 2) the crop's top-left corner
-    step = wh * (1 + 2 * margin) / size                  # (N, 2) image pixels per crop pixel
-    t = np.arange(size, dtype=np.float32) + 0.5          # crop pixel centres
-    xs = lo[:, 0:1] + t[None] * step[:, 0:1]             # (N, size)
-    ys = lo[:, 1:2] + t[None] * step[:, 1:2]
-    map_x = np.broadcast_to(xs[:, None, :], (len(b), size, size)).reshape(-1, size)
-    map_y = np.broadcast_to(ys[:, :, None], (len(b), size, size)).reshape(-1, size)
-    out = cv2.remap(img, np.ascontiguousarray(map_x), np.ascontiguousarray(map_y), cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(len(b), size, size, 3)
-
-
 def refine_boxes(sess, img: np.ndarray, boxes: np.ndarray, batch: int = 256) -> np.ndarray:
     """Boxes moved edge by edge by the box refiner (models/tile_refiner.onnx): (N,4) -> (N,4). The crop size is
     the model's input size (N x size x size x 3)."""
@@ -212,30 +173,6 @@ def refine_boxes(sess, img: np.ndarray, boxes: np.ndarray, batch: int = 256) -> 
     name = inp.name
     d = np.concatenate([sess.run(None, {name: x[i:i + batch]})[0] for i in range(0, len(x), batch)])
     return move_edges(boxes, d)
-
-
-def move_edges(boxes: np.ndarray, moves: np.ndarray) -> np.ndarray:
-    """Boxes (N,4) with their edges moved by the refiner's outputs (N,4: x1, y1, x2, y2 moves in REFINE_SCALE
-    units of the box's width / height)."""
-    wh = boxes[:, 2:] - boxes[:, :2]
-    return boxes + moves.astype(boxes.dtype) * REFINE_SCALE * np.concatenate([wh, wh], 1)
-
-
-def crops_to_tensor(crops: list[np.ndarray]) -> np.ndarray:
-    """BGR uint8 crops (or images) of one size -> float32 NCHW RGB in 0..1 (the classifier's input)."""
-    x = cv2.dnn.blobFromImages(crops, 1.0, swapRB=True)   # exact integers; dividing after (not scaling by
-    x /= 255.0                                             # 1/255) gives the values training used, bit for bit
-    return x
-
-
-def image_orientation_probs(crop_dir: np.ndarray, rotated: np.ndarray) -> np.ndarray:
-    """Crop direction probabilities (N,4: top points up, left, down, right in the crop; or N,2: up, down)
-    -> image orientation probabilities (N,3: upright, sideways, upside down). A rotated crop was turned
-    90 deg clockwise, so its 'up' is the image's 'left'."""
-    if crop_dir.shape[1] == 2:
-        crop_dir = np.stack([crop_dir[:, 0], 0 * crop_dir[:, 0], crop_dir[:, 1], 0 * crop_dir[:, 0]], 1)
-    img_dir = np.where(rotated[:, None], np.roll(crop_dir, 1, axis=1), crop_dir)   # up->left, left->down ...
-    return np.stack([img_dir[:, 0], img_dir[:, 1] + img_dir[:, 3], img_dir[:, 2]], 1)
 
 
 def odd_backs(img: np.ndarray, dets: list[Detection]) -> list[Detection]:
@@ -323,7 +260,7 @@ class TileDetector:
                  overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER, refiner: Optional[Path] = REFINER,
                  slice_px: Optional[int] = None, seat_view: bool = True,
                  seat_locator: Optional[Path] = SEAT_LOCATOR, seat_classifier: Optional[Path] = SEAT_CLASSIFIER,
-                 far_table: bool = True):
+                 far_table: bool = True, looks: Optional[tuple] = LOOKS):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
@@ -344,7 +281,9 @@ class TileDetector:
         seat_locator, seat_classifier: the seat models, used when the files are there (None: never; the overhead
         ones read such a table); trained on tables rendered as seen from a seat and windows cut from them.
         far_table: where the general locator finds no sure tile or only small ones, the overhead locator looks
-        for a whole table too (locate_for, _far_table)."""
+        for a whole table too (locate_for, _far_table).
+        looks: on a photo of a hand, each face-up tile is read again on these boxes and on its refined box, and
+        the probabilities are averaged (more_looks; None: one look)."""
         if overhead_locator is not None and not Path(overhead_locator).exists():
             overhead_locator = None
         if overhead_classifier is not None and (classifier is None or not Path(overhead_classifier).exists()):
@@ -380,7 +319,7 @@ class TileDetector:
         self._seat_sessions: dict[str, object] = {}
         self.threads = threads
         self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
-        self.slice_px, self.seat_view, self.far_table = slice_px, seat_view, far_table
+        self.slice_px, self.seat_view, self.far_table, self.looks = slice_px, seat_view, far_table, looks
         outs = self.loc.get_outputs()
         n_out = outs[-1].shape[1]     # a split head's class logits (nc), or ultralytics' 4 + nc rows
         self.n_loc_classes = (int(n_out) - (4 if len(outs) == 1 else 0)) if isinstance(n_out, int) else None
@@ -516,6 +455,18 @@ class TileDetector:
             return found, "overhead"
         return self._whole_table(img, self.locate(img, slice_px=size, overhead=True))
 
+    def more_looks(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """Kind probabilities averaged over the first look (probs, on the located boxes) and more looks: the
+        refined boxes (when there is a refiner) and those moved as self.looks says (look_boxes). A tile whose
+        reading changes when its box moves by a few pixels loses probability and is named doubtful: on held-out
+        real photos this names 0.88 of the misread tiles against 0.66 with one look (scripts/bench_doubt.py)."""
+        h, w = img.shape[:2]
+        more = look_boxes(boxes, self.looks)
+        if self.refiner is not None:
+            more = np.concatenate([boxes[None], more])
+        p, _ = self.classify(img, np.clip(more.reshape(-1, 4), 0, [w, h, w, h]))
+        return (probs + p.reshape(len(more), len(boxes), -1).sum(0)) / (1 + len(more))
+
     def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
         """kind: auto, phone or overhead (which locator to run, see locate_for). An image stretched one way
         (images.unstretch) is read with its aspect restored; the boxes are given in the input's pixels."""
@@ -548,6 +499,8 @@ class TileDetector:
         orient = np.zeros((len(boxes), 3), np.float32)
         if todo.any():
             probs[todo], orient[todo] = self.classify(img, located[todo], view != "phone", view == "seat")
+            if self.looks and view == "phone":
+                probs[todo] = self.more_looks(img, boxes[todo], probs[todo])
         # face up or face down: both stages vote (a blank white dragon looks like a pale back up close, the
         # locator sees the tile's body and layers); back if the product of their odds says so
         rank = np.argsort(-probs, axis=1)

@@ -241,6 +241,10 @@ class Reading:
     @property
     def doubts(self) -> list[Doubt]:
         """The tiles of the scored hand read with a probability under DOUBT: the score depends on them."""
+        return self.doubts_under(DOUBT)
+
+    def doubts_under(self, limit: float) -> list[Doubt]:
+        """The face-up tiles of the scored hand read with a probability under ``limit``."""
         if self.layout is None or self.seat is None or self.hand is None:
             return []
         out = []
@@ -248,7 +252,7 @@ class Reading:
             if p.seat != self.seat or not (p.group in HAND_GROUPS or p.group.startswith("meld:")):
                 continue
             p_kind, others = _belief(p.det)
-            if p.det.kind != T.BACK and p_kind < DOUBT:
+            if p.det.kind != T.BACK and p_kind < limit:
                 out.append(Doubt(p.group, p.det.kind, p_kind, others))
         return out
 

@@ -1,0 +1,175 @@
+"""Does a wrong reading say so? How well the doubtful tiles the output names catch the detector's mistakes.
+
+A tile read with a probability under DOUBT (vision.types) is named doubtful, and a hand that holds one says so,
+so that a user confirms it instead of trusting a wrong score. This measures, for DOUBT and other thresholds side
+by side in one run:
+
+* tiles, on labelled photo sets (each skipped when its folder is missing; see evaluate_real): of the face-up
+  tiles found (IoU >= 0.5) and read as the wrong kind, the share named doubtful (caught); of those read right,
+  the share named doubtful all the same (false alarms);
+* whole hands, on rendered phone photos never trained on (bench_e2e's scenes): of the hands scored wrong, the
+  share that name a doubtful tile or give no score (warned), and the share that give a wrong score without a
+  word (silent); of the hands scored right, the share that name a doubtful tile.
+
+With --without PART (bench_e2e's parts, e.g. looks), the detector without that part is measured in the same run
+beside the whole one.
+
+    python -m mjtable.scripts.bench_doubt [--sets DIR ...] [--phone 200] [--seed 113] [--models DIR]
+                                          [--without PART ...] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from mjtable.scoring import tiles as T
+from mjtable.vision.types import DOUBT
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS = ("data/cmd/heldout", "data/camerash_photos/heldout", "data/synth/test")
+LIMITS = (0.5, DOUBT, 0.7, 0.8, 0.9)
+
+
+def tile_beliefs(dets, gt_boxes: np.ndarray, gt_kinds: np.ndarray) -> list[tuple[bool, float]]:
+    """(read right, probability of the kind read) of each face-up labelled tile a detection found at IoU >= 0.5
+    (each detection matched once, best overlap first). A face-up tile read as a back counts as read wrong and
+    certain: the output never names a back doubtful."""
+    from mjtable.vision.metrics import box_iou
+    if not len(dets) or not len(gt_boxes):
+        return []
+    ious = np.asarray(box_iou(gt_boxes.tolist(), [d.box for d in dets]))
+    out, used = [], set()
+    for g in np.argsort(-ious.max(axis=1)):
+        if gt_kinds[g] == T.BACK:
+            continue
+        order = [i for i in np.argsort(-ious[g]) if ious[g, i] >= 0.5 and i not in used]
+        if not order:
+            continue
+        d = dets[order[0]]
+        used.add(order[0])
+        out.append((d.kind == gt_kinds[g], 1.0 if d.kind == T.BACK else d.kind_p))
+    return out
+
+
+def tile_figures(beliefs: list[tuple[bool, float]], limits=LIMITS) -> dict:
+    right = np.array([p for ok, p in beliefs if ok])
+    wrong = np.array([p for ok, p in beliefs if not ok])
+    return {"right": len(right), "wrong": len(wrong),
+            "caught": {str(t): float((wrong < t).mean()) if len(wrong) else None for t in limits},
+            "false_alarm": {str(t): float((right < t).mean()) if len(right) else None for t in limits}}
+
+
+def measure_set(det, folder: Path) -> list[tuple[bool, float]]:
+    from mjtable.vision.evaluate import list_samples, read_yolo_rows
+    from mjtable.vision.images import load_image
+    mapping = {t: t for t in range(T.N_CLASSES)}
+    out = []
+    for s in list_samples(folder):
+        img = load_image(s.image)
+        boxes, kinds, _ = read_yolo_rows(s.label, mapping, img.shape[1], img.shape[0])
+        out += tile_beliefs(det.detect(img), boxes, kinds)
+    return out
+
+
+def hand_outcomes(det, gts: list[Path]) -> list[tuple[bool, bool, float]]:
+    """(scored right, gave a score, the lowest probability of a face-up tile of the scored hand) per phone scene."""
+    from mjtable.datasets.ground_truth import from_json, phone_hand
+    from mjtable.scoring.mcr import score
+    from mjtable.scripts.bench_e2e import score_key
+    from mjtable.vision.images import load_image
+    from mjtable.vision.pipeline import read_image
+    out = []
+    for g in gts:
+        gt = from_json(g.read_text())
+        want = score_key(score(phone_hand(gt), "default"))
+        try:
+            r = read_image(load_image(g.parent.parent / "images" / gt.image), det, gt.situation, "mcr", None, "auto")
+        except Exception:            # the command line reports such a frame as an error: a warning, not a score
+            out.append((False, False, 1.0))
+            continue
+        low = min((x.p for x in r.doubts_under(1.01)), default=1.0)
+        out.append((score_key(r.result) == want, r.result is not None, low))
+    return out
+
+
+def hand_figures(outcomes, limits=LIMITS) -> dict:
+    right = [low for ok, _, low in outcomes if ok]
+    wrong = [(scored, low) for ok, scored, low in outcomes if not ok]
+    res = {"hands": len(outcomes), "right": len(right), "wrong": len(wrong), "warned": {}, "silent": {},
+           "false_alarm": {}}
+    for t in limits:
+        silent = sum(scored and low >= t for scored, low in wrong)
+        res["silent"][str(t)] = silent
+        res["warned"][str(t)] = len(wrong) - silent
+        res["false_alarm"][str(t)] = sum(low < t for low in right)
+    return res
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sets", type=Path, nargs="*", default=[ROOT / s for s in SETS],
+                    help="labelled photo folders (images/, labels/ in tile ids)")
+    ap.add_argument("--phone", type=int, default=200, help="rendered phone photos for the whole-hand figures")
+    ap.add_argument("--seed", type=int, default=113)
+    ap.add_argument("--data", type=Path, default=ROOT / "data")
+    ap.add_argument("--models", type=Path, default=None,
+                    help="a folder of models under the committed models' file names, used in their place")
+    ap.add_argument("--without", nargs="+", default=[], help="also measure the detector without these parts "
+                    "(bench_e2e's --without)")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    from mjtable.scripts.bench_e2e import TRAINING_SEEDS, WITHOUT, ensure_scenes
+    if any(k not in WITHOUT for k in a.without):
+        print(f"bench_doubt: --without takes {', '.join(sorted(WITHOUT))}", file=sys.stderr)
+        return 2
+    from mjtable.vision.detector import TileDetector, models_in
+    if a.phone and a.seed in TRAINING_SEEDS:
+        print(f"bench_doubt: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}", file=sys.stderr)
+        return 2
+    sets = [f for f in a.sets if (f / "images").is_dir()]
+    for f in a.sets:
+        if f not in sets:
+            print(f"bench_doubt: {f} not found, skipped", file=sys.stderr)
+    gts = ensure_scenes(a.data / f"bench_phone_{a.seed}", "phone", a.phone, a.seed) if a.phone > 0 else []
+    runs = {"whole detector": {}} | ({"without " + ", ".join(a.without): {WITHOUT[k][0]: None for k in a.without}}
+                                     if a.without else {})
+    out = {}
+    for name, off in runs.items():
+        det = TileDetector(**{**models_in(a.models), **off})
+        out[name] = {"limits": list(LIMITS), "hands": hand_figures(hand_outcomes(det, gts)) if gts else None,
+                     "tiles": {f.resolve().relative_to(ROOT).as_posix() if f.resolve().is_relative_to(ROOT)
+                               else str(f): tile_figures(measure_set(det, f)) for f in sets}}
+    if a.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    for name, res in out.items():
+        print(f"== {name}")
+        show(res, a.seed)
+    return 0
+
+
+def show(res: dict, seed: int) -> None:
+    head = "".join(f"{'p < ' + format(t, 'g'):>10s}" for t in LIMITS)
+    print(f"Tiles named doubtful (probability of the kind read under the limit; the output's limit is {DOUBT:g})")
+    print(f"{'set':44s}{'':18s}{head}")
+    for name, r in res["tiles"].items():
+        for what, n, key in (("misread: caught", r["wrong"], "caught"), ("right: flagged", r["right"], "false_alarm")):
+            cells = "".join(f"{'-' if v is None else format(v, '.3f'):>10s}" for v in r[key].values())
+            print(f"{name[-44:]:44s}{what:>14s}{n:>5d}{cells}")
+    h = res["hands"]
+    if h:
+        print(f"Whole hands, {h['hands']} rendered phone photos (seed {seed}): {h['right']} scored right, "
+              f"{h['wrong']} not")
+        print(f"{'':62s}{head}")
+        for what, key in (("scored wrong, but warned (doubtful tile or no score)", "warned"),
+                          ("scored wrong without a word", "silent"),
+                          ("scored right, a doubtful tile named", "false_alarm")):
+            print(f"{what:62s}" + "".join(f"{v:>10d}" for v in h[key].values()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

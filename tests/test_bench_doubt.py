@@ -1,0 +1,40 @@
+"""scripts/bench_doubt.py: which misread tiles and wrong hands the doubtful tiles warn of."""
+from __future__ import annotations
+
+import numpy as np
+
+from mjtable.scripts.bench_doubt import hand_figures, tile_beliefs, tile_figures
+from mjtable.vision.types import FACE_DOWN, UPRIGHT, Detection
+
+
+def _det(box, kind, p):
+    return Detection(box, kind, FACE_DOWN if kind == 42 else UPRIGHT, p, ((kind, p),))
+
+
+def test_tile_beliefs_match_each_labelled_tile_once():
+    gt = np.array([[0, 0, 10, 14], [20, 0, 30, 14], [40, 0, 50, 14], [60, 0, 70, 14]], float)
+    kinds = np.array([3, 5, 7, 42])
+    dets = [_det((0, 0, 10, 14), 3, 0.9),        # right
+            _det((1, 0, 11, 14), 4, 0.8),        # a second box on the first tile: matched to nothing
+            _det((20, 0, 30, 14), 6, 0.4),       # wrong kind, unsure
+            _det((40, 0, 50, 14), 42, 0.7),      # a face-up tile read as a back: wrong and never doubtful
+            _det((60, 0, 70, 14), 42, 0.9)]      # a back: not counted
+    assert sorted(tile_beliefs(dets, gt, kinds)) == [(False, 0.4), (False, 1.0), (True, 0.9)]
+    assert tile_beliefs([], gt, kinds) == []
+
+
+def test_tile_figures_split_caught_misreads_from_false_alarms():
+    f = tile_figures([(True, 0.95), (True, 0.55), (False, 0.3), (False, 0.99)], limits=(0.6, 0.999))
+    assert (f["right"], f["wrong"]) == (2, 2)
+    assert f["caught"] == {"0.6": 0.5, "0.999": 1.0}
+    assert f["false_alarm"] == {"0.6": 0.5, "0.999": 1.0}
+
+
+def test_hand_figures_count_silent_wrong_scores():
+    # (scored right, gave a score, lowest tile probability)
+    outcomes = [(True, True, 0.99), (True, True, 0.5), (False, True, 0.95), (False, True, 0.4), (False, False, 1.0)]
+    h = hand_figures(outcomes, limits=(0.6, 0.97))
+    assert (h["right"], h["wrong"]) == (2, 3)
+    assert h["silent"] == {"0.6": 1, "0.97": 0}
+    assert h["warned"] == {"0.6": 2, "0.97": 3}
+    assert h["false_alarm"] == {"0.6": 1, "0.97": 1}
