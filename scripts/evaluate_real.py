@@ -35,7 +35,7 @@ import numpy as np
 from mjtable.scoring import tiles as T
 from mjtable.scripts import evaluate_crops
 from mjtable.scripts.prepare_real_chinese import read_crop_labels
-from mjtable.vision.detector import CLASSIFIER, LOCATOR, TileDetector
+from mjtable.vision.detector import CLASSIFIER, LOCATOR, LOOKS, TileDetector
 from mjtable.vision.evaluate import detector_predictor, evaluate
 from mjtable.vision.images import load_image
 
@@ -79,6 +79,8 @@ def main(argv=None) -> int:
                     help="the locator's confidence threshold (default 0.25, the runtime's; 0.001 as COCO-style AP)")
     ap.add_argument("--only", nargs="+", default=None, metavar="SET", help="measure only sets whose name starts so")
     ap.add_argument("--synth", nargs="+", default=[SETS["synthetic"][0]])
+    ap.add_argument("--one-look", action="store_true",
+                    help="also measure each model reading every tile in one look (TileDetector(looks=None))")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     sets = {k: v for k, v in SETS.items() if k != "synthetic"}
@@ -105,10 +107,11 @@ def main(argv=None) -> int:
             crops.append((*evaluate_crops.on_cloth(img), truth))
     out: dict = {}
     locators, classifiers, slices = (list(dict.fromkeys(v)) for v in (a.locator, a.classifier, a.slice))
-    pairs = [(loc, c, sl) for loc in locators for c in classifiers for sl in slices]
-    single = len(locators) == 1 and len(slices) == 1       # rows keyed by the classifier alone
-    for loc, c, sl in pairs:
-        det = TileDetector(locator=loc, classifier=c, slice_px=sl or None, conf=a.conf)
+    looks = [LOOKS, None] if a.one_look else [LOOKS]
+    pairs = [(loc, c, sl, lk) for loc in locators for c in classifiers for sl in slices for lk in looks]
+    single = len(locators) == 1 and len(slices) == 1 and len(looks) == 1    # rows keyed by the classifier alone
+    for loc, c, sl, lk in pairs:
+        det = TileDetector(locator=loc, classifier=c, slice_px=sl or None, conf=a.conf, looks=lk)
         row = {}
         for name, (folder, n_labelled) in sets.items():
             f = ROOT / folder
@@ -119,14 +122,15 @@ def main(argv=None) -> int:
             row["Camerash crops"] = {k: r / n for k, (r, n) in right.items() if n}
             row["Camerash crops"].update(crops=which, n=len(crops), n_flowers=right["flowers"][1])
         row["phone ms"] = phone_ms(det)
-        out[str(c) if single else f"{loc} + {c} + slice {sl}"] = row
+        out[str(c) if single else f"{loc} + {c} + slice {sl}" + ("" if lk else " + one look")] = row
     if a.json:
         print(json.dumps(out))
         return 0
-    for (loc, c, sl), row in zip(pairs, out.values()):
+    for (loc, c, sl, lk), row in zip(pairs, out.values()):
         named = f"locator {Path(loc).parent.name}/{Path(loc).name}, " if len(locators) > 1 else ""
         sliced = f", slices of {sl} px" if sl else ""
-        print(f"== {named}classifier {Path(c).parent.name}/{Path(c).name}{sliced}")
+        looked = ", one look at each tile" if a.one_look and not lk else ", more looks" if a.one_look else ""
+        print(f"== {named}classifier {Path(c).parent.name}/{Path(c).name}{sliced}{looked}")
         for name, v in row.items():
             if name == "phone ms":
                 print(f"  phone photo 640x480: {v:.1f} ms (median of 20)")
