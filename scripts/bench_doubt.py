@@ -6,10 +6,12 @@ by side in one run:
 
 * tiles, on labelled photo sets (each skipped when its folder is missing; see evaluate_real): of the face-up
   tiles found (IoU >= 0.5) and read as the wrong kind, the share named doubtful (caught); of those read right,
-  the share named doubtful all the same (false alarms);
-* whole hands, on rendered phone photos never trained on (bench_e2e's scenes): of the hands scored wrong, the
-  share that name a doubtful tile or give no score (warned), and the share that give a wrong score without a
-  word (silent); of the hands scored right, the share that name a doubtful tile.
+  the share named doubtful all the same (false alarms); and the Camerash crops of the held-out tile sets on
+  cloth (data/camerash/heldout, read as evaluate_crops reads them);
+* whole hands, on rendered phone photos never trained on (bench_e2e's scenes): of the hands scored wrong, those
+  that name a doubtful tile or give no winning score (warned: no hand, or "not a win", which a player who
+  photographed a finished hand sees is wrong), and those that give a wrong winning score without a word
+  (silent); of the hands scored right, those that name a doubtful tile all the same.
 
 With --without PART (bench_e2e's parts, e.g. looks), the detector without that part is measured in the same run
 beside the whole one.
@@ -32,6 +34,7 @@ from mjtable.vision.types import DOUBT
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ("data/cmd/heldout", "data/camerash_photos/heldout", "data/synth/test")
 LIMITS = (0.5, DOUBT, 0.7, 0.8, 0.9)
+CROPS = "data/camerash/heldout"           # the Camerash crops of the held-out tile sets (prepare_real_chinese)
 
 
 def tile_beliefs(dets, gt_boxes: np.ndarray, gt_kinds: np.ndarray) -> list[tuple[bool, float]]:
@@ -75,8 +78,27 @@ def measure_set(det, folder: Path) -> list[tuple[bool, float]]:
     return out
 
 
+def crop_beliefs(det, folder: Path) -> list[tuple[bool, float]]:
+    """(read right, probability of the kind read) of each labelled crop of folder, pasted on cloth and read as a
+    located box of a photo of a hand (evaluate_crops)."""
+    import cv2
+
+    from mjtable.scripts import evaluate_crops
+    from mjtable.scripts.prepare_real_chinese import read_crop_labels
+    out = []
+    for path, truth in read_crop_labels(folder):
+        crop = cv2.imread(str(path))
+        if crop is None:
+            continue
+        img, box = evaluate_crops.on_cloth(crop)
+        p = evaluate_crops.kind_probs(det, img, box)
+        out.append((int(p.argmax()) == truth, float(p.max())))
+    return out
+
+
 def hand_outcomes(det, gts: list[Path]) -> list[tuple[bool, bool, float]]:
-    """(scored right, gave a score, the lowest probability of a face-up tile of the scored hand) per phone scene."""
+    """(scored right, gave a winning score, the lowest probability of a face-up tile of the scored hand) per phone
+    scene."""
     from mjtable.datasets.ground_truth import from_json, phone_hand
     from mjtable.scoring.mcr import score
     from mjtable.scripts.bench_e2e import score_key
@@ -92,7 +114,7 @@ def hand_outcomes(det, gts: list[Path]) -> list[tuple[bool, bool, float]]:
             out.append((False, False, 1.0))
             continue
         low = min((x.p for x in r.doubts_under(1.01)), default=1.0)
-        out.append((score_key(r.result) == want, r.result is not None, low))
+        out.append((score_key(r.result) == want, r.result is not None and r.result.is_win, low))
     return out
 
 
@@ -143,6 +165,8 @@ def main(argv=None) -> int:
         out[name] = {"limits": list(LIMITS), "hands": hand_figures(hand_outcomes(det, gts)) if gts else None,
                      "tiles": {f.resolve().relative_to(ROOT).as_posix() if f.resolve().is_relative_to(ROOT)
                                else str(f): tile_figures(measure_set(det, f)) for f in sets}}
+        if (ROOT / CROPS / "labels.csv").exists():
+            out[name]["tiles"][CROPS + " (crops on cloth)"] = tile_figures(crop_beliefs(det, ROOT / CROPS))
     if a.json:
         print(json.dumps(out, indent=1))
         return 0
@@ -165,7 +189,7 @@ def show(res: dict, seed: int) -> None:
         print(f"Whole hands, {h['hands']} rendered phone photos (seed {seed}): {h['right']} scored right, "
               f"{h['wrong']} not")
         print(f"{'':62s}{head}")
-        for what, key in (("scored wrong, but warned (doubtful tile or no score)", "warned"),
+        for what, key in (("scored wrong, but warned (doubtful tile, or no win)", "warned"),
                           ("scored wrong without a word", "silent"),
                           ("scored right, a doubtful tile named", "false_alarm")):
             print(f"{what:62s}" + "".join(f"{v:>10d}" for v in h[key].values()))

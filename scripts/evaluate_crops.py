@@ -73,15 +73,21 @@ def on_cloth(crop: np.ndarray, height: int = 64) -> tuple[np.ndarray, tuple[floa
     return canvas, (tw, height, 2 * tw, 2 * height)
 
 
+def kind_probs(det: TileDetector, img: np.ndarray, box) -> np.ndarray:
+    """The kind probabilities (43,) of one box, read as the runtime reads a located box of a photo of a hand: the
+    classifier's first look, then its more looks (TileDetector.looks) when the detector takes them."""
+    boxes = np.array([box], np.float32)
+    kinds, _ = det.classify(img, boxes)
+    if det.looks:
+        kinds = det.more_looks(img, boxes, kinds)
+    return kinds[0]
+
+
 def read_right(det: TileDetector, items: list[tuple[np.ndarray, tuple, int]]) -> dict[str, tuple[int, int]]:
     """{family or "all": (right, total)}."""
     right = {k: [0, 0] for k in (*FAMILIES, "all")}
     for img, box, truth in items:
-        boxes = np.array([box], np.float32)
-        kinds, _ = det.classify(img, boxes)
-        if det.looks:                      # a photo of a hand's tiles are read in more looks (TileDetector.looks)
-            kinds = det.more_looks(img, boxes, kinds)
-        got = int(np.argmax(kinds[0]))
+        got = int(np.argmax(kind_probs(det, img, box)))
         fam = next(k for k, r in FAMILIES.items() if truth in r)
         for k in (fam, "all"):
             right[k][0] += got == truth

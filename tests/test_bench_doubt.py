@@ -38,3 +38,34 @@ def test_hand_figures_count_silent_wrong_scores():
     assert h["silent"] == {"0.6": 1, "0.97": 0}
     assert h["warned"] == {"0.6": 2, "0.97": 3}
     assert h["false_alarm"] == {"0.6": 1, "0.97": 1}
+
+
+def test_crop_beliefs_read_real_crops_as_evaluate_crops_does(tmp_path):
+    """The committed real riichi tiles (tests/fixtures/real_crops), cut at their boxes into a plain crop folder and
+    read on cloth: one belief per crop, read right as often as evaluate_crops.read_right counts, each with the
+    probability of the kind read."""
+    import csv
+
+    import cv2
+
+    from mjtable.scripts import evaluate_crops
+    from mjtable.scripts import prepare_real_chinese as prc
+    from mjtable.scripts.bench_doubt import crop_beliefs
+    from mjtable.vision.detector import TileDetector
+    from tests.test_real_crops import FIXTURE
+    (tmp_path / "images").mkdir()
+    rows = []
+    with open(FIXTURE / "labels.csv", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            img = cv2.imread(str(FIXTURE / r["image"]))
+            x1, y1, x2, y2 = (round(float(r[k])) for k in ("x1", "y1", "x2", "y2"))
+            cv2.imwrite(str(tmp_path / "images" / r["image"]), img[y1:y2, x1:x2])
+            rows.append((r["image"], int(r["tile"]), r["name"]))
+    prc.write_crop_labels(tmp_path, rows)
+    det = TileDetector(refiner=None)
+    beliefs = crop_beliefs(det, tmp_path)
+    listed = prc.read_crop_labels(tmp_path)
+    assert len(beliefs) == len(listed) == 18
+    assert all(0.0 < p <= 1.0 for _, p in beliefs)
+    items = [(*evaluate_crops.on_cloth(cv2.imread(str(path))), truth) for path, truth in listed]
+    assert sum(ok for ok, _ in beliefs) == evaluate_crops.read_right(det, items)["all"][0] >= 15
