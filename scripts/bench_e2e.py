@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 from mjtable.datasets.generate import LABELS_VERSION
 from mjtable.datasets.render import DEFAULT_BOXES
 from mjtable.datasets.ground_truth import from_json, phone_hand
+from mjtable.scoring import tiles as T
 from mjtable.scoring.audit import review
 from mjtable.scoring.table import PlayerArea
 from mjtable.vision.cli import to_text
@@ -172,7 +173,7 @@ def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
     """told: the scenes' kind is given (as `mjtable --kind`), else guessed from the frame (the default)."""
     from mjtable.vision.images import load_image
     res = {"n": len(gts), "exact": Counter(), "hands": Counter(), "score": Counter(), "ms": [], "ms_gt": [],
-           "tiles": Counter(), "fail": [], "why": Counter()}
+           "tiles": Counter(), "fail": [], "why": Counter(), "seat_hands": Counter(), "seat_px": {}}
     overhead = kind in ("overhead", "seat")        # a table shot from a seat reads the overhead way
     told_kind = "overhead" if kind == "seat" else kind
     for g in gts:
@@ -207,6 +208,12 @@ def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
             res["hands"][name] += ok_run and all(hand_key(out.table.player(p.seat)) == hand_key(p)
                                                  for p in gt.table.players)
             res["score"][name] += scored
+            if name == "model" and kind == "seat":        # each seat's hand alone, and its tiles' size
+                for p in gt.table.players:
+                    res["seat_hands"][p.seat] += ok_run and hand_key(out.table.player(p.seat)) == hand_key(p)
+                    res["seat_px"].setdefault(p.seat, []).extend(
+                        min(o.box[2] - o.box[0], o.box[3] - o.box[1]) for o in gt.objects
+                        if o.seat == p.seat and o.kind != T.BACK)
             if name == "model":
                 dets = det.detect(img, told_kind if told else "auto")
                 n, found, right, extra = tile_match(dets, gt.objects)
@@ -312,6 +319,10 @@ def main(argv=None) -> int:
             if r["fail"]:
                 print(f"  not exact: {', '.join(r['fail'][:8])}{' ...' if len(r['fail']) > 8 else ''}")
                 print("  seats read wrong, by part: " + ", ".join(f"{k} {v}" for k, v in r["why"].most_common()))
+            if r["seat_px"]:
+                print("  hand exact, by seat (median face-up tile px across): " + ", ".join(
+                    f"{seat} {pct(r['seat_hands'][seat], n).strip()} ({statistics.median(px):.0f} px)"
+                    for seat, px in r["seat_px"].items() if px))
     print("* gt boxes column time = image read + layout + scoring + text, no detector")
     if load_ms is not None:
         print(f"model load (once): {load_ms:.0f} ms")

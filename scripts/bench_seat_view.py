@@ -8,7 +8,8 @@ these figures say what the reading strategies do with small, foreshortened tiles
 Ways of reading, each on the same frames in one run:
 * runtime: the detector as the pipeline runs it (`detect`, view guessed; a whole table whose boxes show a seat's
   perspective is read again by the seat locator and classifier, in slices, `TileDetector.seat_view`); "no seat
-  models": the same with the overhead models in their place; "never sliced": without the second reading;
+  models": the same with the overhead models in their place; "no second reading": without that reading; "one
+  look": each tile classified once (`TileDetector.looks=None`);
 * general 480: the general locator on the whole frame (480 px input);
 * overhead 640: the overhead locator on the whole frame (a higher input size, 640 px);
 * general, slices of 640: the general locator on overlapping 640 px windows at full resolution and the whole
@@ -42,6 +43,7 @@ from mjtable.vision.metrics import DetectionEvaluator, box_iou
 SEATS = ("self", "right", "across", "left")       # the camera sits at "self": "across" is the far seat
 WAYS = {"runtime": dict(kind="auto"), "runtime, no seat models": dict(kind="auto", seat_models=False),
         "runtime, no second reading": dict(kind="auto", seat_view=False),
+        "runtime, one look": dict(kind="auto", looks=False),
         "general 480": dict(kind="phone"), "overhead 640": dict(kind="overhead", seat_view=False),
         "general, slices of 640": dict(kind="phone", slice_px=640),
         "overhead, slices of 640": dict(kind="overhead", slice_px=640)}
@@ -81,6 +83,8 @@ def detector(way: dict, models: Path | None) -> TileDetector:
     kw = models_in(models)
     if not way.get("seat_models", True):
         kw.update(seat_locator=None, seat_classifier=None)
+    if not way.get("looks", True):
+        kw.update(looks=None)
     return TileDetector(slice_px=way.get("slice_px"), seat_view=way.get("seat_view", True), **kw)
 
 

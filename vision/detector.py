@@ -68,9 +68,12 @@ SLICE_FRAME = 1.25        # a table shot from a seat in a frame this much larger
 SMALL_TILE = 16.0         # sure boxes whose median short side is under this many px of the general locator's
                           # input are too small for a photo of a hand (its tiles measure 22 px or more there):
                           # the frame may be a whole table seen from afar, and the overhead locator looks
+LOOK_VIEWS = ("phone", "seat")   # the views whose tiles are read in more looks (TileDetector.more_looks): a photo
+                          # of a hand and a table shot from a seat, not an overhead frame (a live camera's: +16-20
+                          # ms a frame for 1-2 points of hands; docs/benchmarks.md, Doubtful tiles)
 TABLE_TILES = 30          # a whole table shows at least this many tiles (a photo of one hand about 26 at most)
-LOOKS = ((0.08, 0, 0), (-0.05, 0, 0), (0, 0.06, 0), (0, 0, 0.06))   # more looks at each tile of a photo of a
-                          # hand: its box grown by a share of its size on each side (shrunk if less than 0), moved
+LOOKS = ((0.08, 0, 0), (-0.05, 0, 0), (0, 0.06, 0), (0, 0, 0.06))   # more looks at each tile of a frame of
+                          # LOOK_VIEWS: its box grown by a share of its size on each side (shrunk if less than 0), moved
                           # right, moved down by a share of its width / height (see TileDetector.more_looks)
 
 
@@ -282,8 +285,8 @@ class TileDetector:
         ones read such a table); trained on tables rendered as seen from a seat and windows cut from them.
         far_table: where the general locator finds no sure tile or only small ones, the overhead locator looks
         for a whole table too (locate_for, _far_table).
-        looks: on a photo of a hand, each face-up tile is read again on these boxes and on its refined box, and
-        the probabilities are averaged (more_looks; None: one look)."""
+        looks: on a photo of a hand or a table shot from a seat (LOOK_VIEWS), each face-up tile is read again on
+        these boxes and on its refined box, and the probabilities are averaged (more_looks; None: one look)."""
         if overhead_locator is not None and not Path(overhead_locator).exists():
             overhead_locator = None
         if overhead_classifier is not None and (classifier is None or not Path(overhead_classifier).exists()):
@@ -455,16 +458,17 @@ class TileDetector:
             return found, "overhead"
         return self._whole_table(img, self.locate(img, slice_px=size, overhead=True))
 
-    def more_looks(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def more_looks(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, overhead: bool = False,
+                   seat: bool = False) -> np.ndarray:
         """Kind probabilities averaged over the first look (probs, on the located boxes) and more looks: the
-        refined boxes (when there is a refiner) and those moved as self.looks says (look_boxes). A tile whose
-        reading changes when its box moves by a few pixels loses probability and is named doubtful: on held-out
-        real photos this names 0.88 of the misread tiles against 0.66 with one look (scripts/bench_doubt.py)."""
+        refined boxes (when there is a refiner) and those moved as self.looks says (look_boxes), read by the
+        view's classifier (overhead, seat: as classify). Fewer tiles are misread, and one whose reading changes
+        when its box moves by a few pixels loses probability and is named doubtful (scripts/bench_doubt.py)."""
         h, w = img.shape[:2]
         more = look_boxes(boxes, self.looks)
         if self.refiner is not None:
             more = np.concatenate([boxes[None], more])
-        p, _ = self.classify(img, np.clip(more.reshape(-1, 4), 0, [w, h, w, h]))
+        p, _ = self.classify(img, np.clip(more.reshape(-1, 4), 0, [w, h, w, h]), overhead, seat)
         return (probs + p.reshape(len(more), len(boxes), -1).sum(0)) / (1 + len(more))
 
     def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
@@ -499,8 +503,8 @@ class TileDetector:
         orient = np.zeros((len(boxes), 3), np.float32)
         if todo.any():
             probs[todo], orient[todo] = self.classify(img, located[todo], view != "phone", view == "seat")
-            if self.looks and view == "phone":
-                probs[todo] = self.more_looks(img, boxes[todo], probs[todo])
+            if self.looks and view in LOOK_VIEWS:
+                probs[todo] = self.more_looks(img, boxes[todo], probs[todo], view != "phone", view == "seat")
         # face up or face down: both stages vote (a blank white dragon looks like a pale back up close, the
         # locator sees the tile's body and layers); back if the product of their odds says so
         rank = np.argsort(-probs, axis=1)
