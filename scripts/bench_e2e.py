@@ -58,7 +58,8 @@ WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the gene
            "seat-view": ("seat_view", "second reading of a table shot from a seat by the seat models "
                                       "(TileDetector.seat_view)"),
            "far-table": ("far_table", "overhead locator's look at a frame of small tiles (TileDetector.far_table)"),
-           "looks": ("looks", "more looks at each tile of a photo of a hand (TileDetector.looks): one look")}
+           "looks": ("looks", "more looks at each tile of a photo of a hand or a seat view (TileDetector.looks): "
+                                "one look")}
 # seeds of the sets the models were trained or validated on (models/README.md): their scenes are not unseen
 TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 103: "synth/train4",
                   104: "synth/train5", 105: "synth/train6", 106: "synth/train7", 200: "synth/grid",

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from mjtable.scoring import tiles as T
-from mjtable.vision.detector import CLASSIFIER, TileDetector
+from mjtable.vision.detector import CLASSIFIER, TileDetector, refine_boxes
 
 ROOT = Path(__file__).resolve().parent.parent
 CROPS = ROOT.parent / "shared" / "data" / "chinese_tiles_camerash"
@@ -75,10 +75,13 @@ def on_cloth(crop: np.ndarray, height: int = 64) -> tuple[np.ndarray, tuple[floa
 
 def kind_probs(det: TileDetector, img: np.ndarray, box) -> np.ndarray:
     """The kind probabilities (43,) of one box, read as the runtime reads a located box of a photo of a hand: the
-    classifier's first look, then its more looks (TileDetector.looks) when the detector takes them."""
+    classifier's first look on the box, then, when the detector takes them (TileDetector.looks), its more looks
+    around the box as the detector's refiner (if any) moves it."""
     boxes = np.array([box], np.float32)
     kinds, _ = det.classify(img, boxes)
     if det.looks:
+        if det.refiner is not None:
+            boxes = refine_boxes(det.refiner, img, boxes)
         kinds = det.more_looks(img, boxes, kinds)
     return kinds[0]
 

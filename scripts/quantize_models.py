@@ -30,8 +30,9 @@ import cv2
 
 ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scripts.runtime_graph import runtime_graph
-from mjtable.vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, REFINER,
-                             crop_tile, crops_to_tensor, int8_path, letterbox, refine_crops, to_blob)
+from mjtable.vision.crops import crop_tile, crops_to_tensor, refine_crops
+from mjtable.vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, REFINER, int8_path,
+                             letterbox, to_blob)
 
 
 MODELS = ("locator", "overhead-locator", "classifier", "overhead-classifier", "refiner")

@@ -69,3 +69,30 @@ def test_crop_beliefs_read_real_crops_as_evaluate_crops_does(tmp_path):
     assert all(0.0 < p <= 1.0 for _, p in beliefs)
     items = [(*evaluate_crops.on_cloth(cv2.imread(str(path))), truth) for path, truth in listed]
     assert sum(ok for ok, _ in beliefs) == evaluate_crops.read_right(det, items)["all"][0] >= 15
+
+
+def test_kind_probs_reads_a_box_as_the_runtime_does(monkeypatch):
+    """evaluate_crops.kind_probs: the first look on the box, the more looks on the box as the refiner moves it
+    (not on the box again); without more looks, the first look alone."""
+    import cv2
+
+    from mjtable.scripts import evaluate_crops
+    from mjtable.vision.detector import LOOKS, TileDetector, refine_boxes
+    from tests.test_real_crops import FIXTURE
+    img = cv2.imread(str(FIXTURE / "00_m3.png"))
+    box = (3.9, 5.6, 39.4, 58.4)
+    det = TileDetector()
+    seen = []
+    real = det.classify
+    monkeypatch.setattr(det, "classify", lambda im, boxes, overhead=False, seat=False:
+                        seen.append(np.array(boxes)) or real(im, boxes, overhead, seat))
+    p = evaluate_crops.kind_probs(det, img, box)
+    first, more = seen
+    assert np.allclose(first, [box], atol=1e-4) and len(more) == 1 + len(LOOKS)
+    assert np.allclose(more[0], refine_boxes(det.refiner, img, np.array([box], np.float32))[0], atol=1e-3)
+    assert not np.allclose(more[0], box, atol=1e-2)
+    assert p.shape == (43,) and abs(p.sum() - 1) < 1e-4
+    seen.clear()
+    det.looks = None
+    assert np.allclose(evaluate_crops.kind_probs(det, img, box), real(img, np.array([box], np.float32))[0][0])
+    assert len(seen) == 1

@@ -104,3 +104,32 @@ def test_look_boxes_grow_and_move_by_shares_of_the_box():
     grown, moved = look_boxes(b, ((0.1, 0, 0), (0, 0.5, -0.25)))
     assert grown.tolist() == [[8, 16, 32, 64]]
     assert moved.tolist() == [[20, 10, 40, 50]]
+
+
+def test_more_looks_read_the_refined_boxes_once(monkeypatch):
+    """With the refiner, a photo of a hand's first look reads the located boxes and the more looks read the refined
+    boxes (the detections' boxes) once, then the boxes LOOKS moves around them; the located boxes are not read
+    twice."""
+    import numpy as np
+
+    from mjtable.vision.crops import look_boxes
+    from mjtable.vision.detector import LOOKS, TileDetector
+    img = pipeline.load_image(str(EXAMPLES / "phone_win.jpg"))
+    det = TileDetector()
+    assert det.refiner is not None
+    seen = []
+    real = det.classify
+    monkeypatch.setattr(det, "classify", lambda im, boxes, overhead=False, seat=False:
+                        seen.append(np.array(boxes)) or real(im, boxes, overhead, seat))
+    face_up = det.locate_for(img)[0][2] != 1             # the boxes the locator calls face down are not classified
+    seen.clear()
+    dets = det.detect(img)
+    refined = np.array([d.box for d in dets], np.float32)[face_up]
+    first, more = seen
+    n = len(refined)
+    assert 0 < n < len(dets)
+    assert first.shape == (n, 4) and more.shape == ((1 + len(LOOKS)) * n, 4)
+    assert np.allclose(more[:n], refined, atol=1e-3)
+    assert not np.allclose(first, refined, atol=1e-3)           # the refiner moved them: two different looks
+    h, w = img.shape[:2]
+    assert np.allclose(more[n:], np.clip(look_boxes(refined, LOOKS).reshape(-1, 4), 0, [w, h, w, h]), atol=1e-3)

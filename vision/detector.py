@@ -460,10 +460,12 @@ class TileDetector:
 
     def more_looks(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, overhead: bool = False,
                    seat: bool = False) -> np.ndarray:
-        """Kind probabilities averaged over the first look (probs, on the located boxes) and more looks: the
-        refined boxes (when there is a refiner) and those moved as self.looks says (look_boxes), read by the
-        view's classifier (overhead, seat: as classify). Fewer tiles are misread, and one whose reading changes
-        when its box moves by a few pixels loses probability and is named doubtful (scripts/bench_doubt.py)."""
+        """Kind probabilities averaged over the first look (probs, on the located boxes) and more looks around
+        boxes, the refined boxes: those boxes themselves (a look of their own when there is a refiner; without
+        one, boxes are the located boxes and are not read again) and those moved as self.looks says
+        (look_boxes), read by the view's classifier (overhead, seat: as classify). Fewer tiles are misread, and
+        one whose reading changes when its box moves by a few pixels loses probability and is named doubtful
+        (scripts/bench_doubt.py)."""
         h, w = img.shape[:2]
         more = look_boxes(boxes, self.looks)
         if self.refiner is not None:
