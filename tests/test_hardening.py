@@ -160,6 +160,19 @@ def test_text_file_and_truncated_jpeg_are_refused(tmp_path, capsys):
         assert _one_line(capsys.readouterr().err)
 
 
+@pytest.mark.parametrize("shape", [(10, 4000), (4000, 10), (1, 40000), (2, 3), (1, 1)])
+def test_thin_strips_are_read_not_crashed_on(tmp_path, capsys, shape):
+    """A frame so thin that its letterboxed thumbnail would be under a pixel tall (the view router's 96 px) ends as
+    any tileless frame does: exit 4 and one line."""
+    import cv2
+    import numpy as np
+    f = tmp_path / "strip.png"
+    cv2.imwrite(str(f), np.full((*shape, 3), 200, np.uint8))
+    assert cli.main([str(f)]) == errors.EXIT_UNREADABLE
+    err = capsys.readouterr().err
+    assert _one_line(err) and "no tiles found" in err
+
+
 # ------------------------------------------------------------------------------------------ outputs
 
 

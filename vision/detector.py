@@ -142,7 +142,7 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[floa
     if h == w == size and img.flags.c_contiguous:
         return img, 1.0, (0, 0)
     r = min(size / h, size / w)
-    nw, nh = int(round(w * r)), int(round(h * r))
+    nw, nh = max(1, int(round(w * r))), max(1, int(round(h * r)))     # a thin strip keeps a pixel's row
     resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR if r > 1 else cv2.INTER_AREA)
     px, py = (size - nw) / 2, (size - nh) / 2
     top, left = int(round(py - 0.1)), int(round(px - 0.1))
