@@ -39,23 +39,14 @@ CROPS = "data/camerash/heldout"           # the Camerash crops of the held-out t
 
 def tile_beliefs(dets, gt_boxes: np.ndarray, gt_kinds: np.ndarray) -> list[tuple[bool, float]]:
     """(read right, probability of the kind read) of each face-up labelled tile a detection found at IoU >= 0.5
-    (each detection matched once, best overlap first). A face-up tile read as a back counts as read wrong and
-    certain: the output never names a back doubtful."""
-    from mjtable.vision.metrics import box_iou
-    if not len(dets) or not len(gt_boxes):
-        return []
-    ious = np.asarray(box_iou(gt_boxes.tolist(), [d.box for d in dets]))
-    out, used = [], set()
-    for g in np.argsort(-ious.max(axis=1)):
-        if gt_kinds[g] == T.BACK:
-            continue
-        order = [i for i in np.argsort(-ious[g]) if ious[g, i] >= 0.5 and i not in used]
-        if not order:
-            continue
-        d = dets[order[0]]
-        used.add(order[0])
-        out.append((d.kind == gt_kinds[g], 1.0 if d.kind == T.BACK else d.kind_p))
-    return out
+    (bench_seat_view.agnostic_matches: each detection matched once, surest first). A face-up tile read as a back
+    counts as read wrong and certain: the output never names a back doubtful."""
+    from mjtable.scripts.bench_seat_view import agnostic_matches
+    match = agnostic_matches(np.asarray(gt_boxes, np.float64).reshape(-1, 4),
+                             np.array([d.box for d in dets], np.float64).reshape(-1, 4),
+                             np.array([d.confidence for d in dets], np.float64))
+    return [(dets[m].kind == k, 1.0 if dets[m].kind == T.BACK else dets[m].kind_p)
+            for m, k in zip(match, gt_kinds) if m >= 0 and k != T.BACK]
 
 
 def tile_figures(beliefs: list[tuple[bool, float]], limits=LIMITS) -> dict:
@@ -81,16 +72,10 @@ def measure_set(det, folder: Path) -> list[tuple[bool, float]]:
 def crop_beliefs(det, folder: Path) -> list[tuple[bool, float]]:
     """(read right, probability of the kind read) of each labelled crop of folder, pasted on cloth and read as a
     located box of a photo of a hand (evaluate_crops)."""
-    import cv2
-
     from mjtable.scripts import evaluate_crops
     from mjtable.scripts.prepare_real_chinese import read_crop_labels
     out = []
-    for path, truth in read_crop_labels(folder):
-        crop = cv2.imread(str(path))
-        if crop is None:
-            continue
-        img, box = evaluate_crops.on_cloth(crop)
+    for img, box, truth in evaluate_crops.crops_on_cloth(read_crop_labels(folder)):
         p = evaluate_crops.kind_probs(det, img, box)
         out.append((int(p.argmax()) == truth, float(p.max())))
     return out

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from mjtable.scoring import tiles as T
-from mjtable.vision.detector import CLASSIFIER, TileDetector, refine_boxes
+from mjtable.vision.detector import CLASSIFIER, TileDetector
 
 ROOT = Path(__file__).resolve().parent.parent
 CROPS = ROOT.parent / "shared" / "data" / "chinese_tiles_camerash"
@@ -73,17 +73,22 @@ def on_cloth(crop: np.ndarray, height: int = 64) -> tuple[np.ndarray, tuple[floa
     return canvas, (tw, height, 2 * tw, 2 * height)
 
 
+def crops_on_cloth(listed: list[tuple[Path, int]]) -> list[tuple[np.ndarray, tuple, int]]:
+    """(picture, box, tile id) of each readable crop of (path, tile id) pairs, pasted on cloth (on_cloth)."""
+    items = []
+    for path, truth in listed:
+        crop = cv2.imread(str(path))
+        if crop is not None:
+            items.append((*on_cloth(crop), truth))
+    return items
+
+
 def kind_probs(det: TileDetector, img: np.ndarray, box) -> np.ndarray:
     """The kind probabilities (43,) of one box, read as the runtime reads a located box of a photo of a hand: the
     classifier's first look on the box, then, when the detector takes them (TileDetector.looks), its more looks
     around the box as the detector's refiner (if any) moves it."""
     boxes = np.array([box], np.float32)
-    kinds, _ = det.classify(img, boxes)
-    if det.looks:
-        if det.refiner is not None:
-            boxes = refine_boxes(det.refiner, img, boxes)
-        kinds = det.more_looks(img, boxes, kinds)
-    return kinds[0]
+    return det.read_kinds(img, boxes, det.refine(img, boxes))[0][0]
 
 
 def read_right(det: TileDetector, items: list[tuple[np.ndarray, tuple, int]]) -> dict[str, tuple[int, int]]:
@@ -108,11 +113,7 @@ def main(argv=None) -> int:
     if not (a.crops / "tiles-data" / "data.csv").exists():
         print(f"evaluate_crops: no tiles-data/data.csv in {a.crops}", file=sys.stderr)
         return 2
-    items = []
-    for path, truth in read_crops(a.crops):
-        crop = cv2.imread(str(path))
-        if crop is not None:
-            items.append((*on_cloth(crop), truth))
+    items = crops_on_cloth(read_crops(a.crops))
     out = {}
     for c in a.classifier:
         det = TileDetector(classifier=c, refiner=None)

@@ -29,7 +29,6 @@ import sys
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from mjtable.scoring import tiles as T
@@ -91,7 +90,6 @@ def main(argv=None) -> int:
     if a.only:
         sets = {k: v for k, v in sets.items() if any(k.strip().startswith(o) for o in a.only)}
     want_crops = not a.only or any("Camerash crops".startswith(o) for o in a.only)
-    crops = []
     held = ROOT / CAMERASH_HELDOUT
     if not want_crops:
         listed, which = [], ""
@@ -101,10 +99,7 @@ def main(argv=None) -> int:
         listed, which = evaluate_crops.read_crops(evaluate_crops.CROPS), "all"
     else:
         listed, which = [], ""
-    for path, truth in listed:
-        img = cv2.imread(str(path))
-        if img is not None:
-            crops.append((*evaluate_crops.on_cloth(img), truth))
+    crops = evaluate_crops.crops_on_cloth(listed)
     out: dict = {}
     locators, classifiers, slices = (list(dict.fromkeys(v)) for v in (a.locator, a.classifier, a.slice))
     looks = [LOOKS, None] if a.one_look else [LOOKS]

@@ -458,6 +458,23 @@ class TileDetector:
             return found, "overhead"
         return self._whole_table(img, self.locate(img, slice_px=size, overhead=True))
 
+    def refine(self, img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """The boxes as the box refiner moves them, clipped to the frame (as they are without a refiner)."""
+        if self.refiner is None:
+            return boxes
+        h, w = img.shape[:2]
+        return np.clip(refine_boxes(self.refiner, img, boxes), 0, [w, h, w, h])
+
+    def read_kinds(self, img: np.ndarray, located: np.ndarray, refined: np.ndarray, view: str = "phone"):
+        """Kind (N,43) and orientation (N,3) probabilities of face-up boxes as detect reads them in a frame read
+        as ``view`` (phone, overhead or seat): the view's classifier on the located boxes, then, for a view of
+        LOOK_VIEWS, more looks around the refined ones (more_looks)."""
+        overhead, seat = view != "phone", view == "seat"
+        probs, orient = self.classify(img, located, overhead, seat)
+        if self.looks and view in LOOK_VIEWS:
+            probs = self.more_looks(img, refined, probs, overhead, seat)
+        return probs, orient
+
     def more_looks(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, overhead: bool = False,
                    seat: bool = False) -> np.ndarray:
         """Kind probabilities averaged over the first look (probs, on the located boxes) and more looks around
@@ -488,10 +505,9 @@ class TileDetector:
         (boxes, scores, loc_cls, loc_scores), view = self.locate_for(img, kind)
         if len(boxes) == 0:
             return []
-        located = boxes       # the classifier reads the located boxes (it was trained on boxes off as theirs are;
-        if self.refiner is not None:          # on the refined ones it read kinds and orientations a little worse)
-            h, w = img.shape[:2]
-            boxes = np.clip(refine_boxes(self.refiner, img, boxes), 0, [w, h, w, h])
+        located = boxes       # the classifier's first look reads the located boxes (it was trained on boxes off as
+        boxes = self.refine(img, boxes)      # theirs are; on the refined ones it read kinds and orientations a
+                                             # little worse)
         out = []
         if self.cls is None or self.n_loc_classes == T.N_CLASSES:   # one-stage model: class = kind
             for b, s, c in zip(boxes, scores, loc_cls):
@@ -504,9 +520,7 @@ class TileDetector:
         probs[:, T.BACK] = 1.0
         orient = np.zeros((len(boxes), 3), np.float32)
         if todo.any():
-            probs[todo], orient[todo] = self.classify(img, located[todo], view != "phone", view == "seat")
-            if self.looks and view in LOOK_VIEWS:
-                probs[todo] = self.more_looks(img, boxes[todo], probs[todo], view != "phone", view == "seat")
+            probs[todo], orient[todo] = self.read_kinds(img, located[todo], boxes[todo], view)
         # face up or face down: both stages vote (a blank white dragon looks like a pale back up close, the
         # locator sees the tile's body and layers); back if the product of their odds says so
         rank = np.argsort(-probs, axis=1)
