@@ -11,8 +11,8 @@ default: what the committed models were trained on), or what shows of it (--boxe
 --clutter adds real-looking objects beside the tiles (score sheets, coins, dice, sticks, hands, phones) and a
 camera's glare, shadows and colour (mjtable.datasets.clutter, albumentations): the same tiles at the same places
 as without it. --portrait makes seat views in a 9:16 frame, --imgsz its height, as a phone held upright takes
-them (the tiles smaller). Every image depends only on (seed, kind, index, --art, --clutter, --portrait): the same command writes the
-same files.
+them (the tiles smaller). Every image depends only on (seed, kind, index, --art, --clutter, --portrait): the same
+command writes the same files.
 """
 from __future__ import annotations
 
@@ -23,7 +23,6 @@ import sys
 import zlib
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Optional
 
 import cv2
 
@@ -41,7 +40,6 @@ LABELS_VERSION = 1      # 1: since the motion-blur fix (datasets.render.motion_k
 
 ART_CHOICES = ("packaged", "fonts", "all")
 ART = "packaged"          # which tile sets scenes draw on (--art); the default keeps earlier data sets reproducible
-CLUTTER = False           # objects beside the tiles and a camera's light (--clutter)
 
 
 def _art():
@@ -58,14 +56,13 @@ def scene_seed(seed: int, kind: str, index: int) -> int:
 
 
 def make_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = DEFAULT_BOXES,
-               clutter: Optional[bool] = None, portrait: bool = False):
+               clutter: bool = False, portrait: bool = False):
     """(image BGR, GroundTruth, angles) for one scene; deterministic (the image does not depend on boxes).
-    clutter: objects beside the tiles and a camera's light (None: as --clutter set it). portrait: a seat view
+    clutter: objects beside the tiles and a camera's light (--clutter). portrait: a seat view
     in a 9:16 frame (imgsz its height), as a phone held upright takes it."""
     rng = random.Random(scene_seed(seed, kind, index))
     # the clutter draws from a generator of its own: the scene's tiles stay the same with it and without it
-    clutter = random.Random(scene_seed(seed, kind + ":clutter", index)) if (
-        CLUTTER if clutter is None else clutter) else None
+    clutter = random.Random(scene_seed(seed, kind + ":clutter", index)) if clutter else None
     name = f"{kind}_{seed}_{index:06d}.jpg"
     if kind == "phone":
         return phone_scene(_art(), rng, name, (imgsz, imgsz * 3 // 4), boxes, clutter)
@@ -91,8 +88,8 @@ def yolo_lines(gt, w: int, h: int) -> list[str]:
 
 
 def write_scene(out: Path, kind: str, seed: int, index: int, imgsz: int, boxes: str = DEFAULT_BOXES,
-                portrait: bool = False) -> int:
-    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes, portrait=portrait)
+                portrait: bool = False, clutter: bool = False) -> int:
+    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes, clutter, portrait)
     stem = Path(gt.image).stem
     h, w = img.shape[:2]
     cv2.imwrite(str(out / "images" / gt.image), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -128,10 +125,9 @@ def main(argv=None) -> int:
                     help="objects beside the tiles (score sheets, coins, dice, sticks, hands, phones) and a "
                          "camera's glare, shadows and colour (needs the training extra's albumentations)")
     a = ap.parse_args(argv)
-    global ART, _ART, CLUTTER
+    global ART, _ART
     if a.art != ART:
         ART, _ART = a.art, None
-    CLUTTER = a.clutter
     if a.portrait and a.kind != "seat":
         print("error: --portrait is for --kind seat", file=sys.stderr)
         return 2
@@ -146,7 +142,7 @@ def main(argv=None) -> int:
     jobs = []
     for i in range(a.start, a.start + a.n):
         kind = a.kind if a.kind != "mixed" else ("phone" if i % 2 == 0 else "overhead")
-        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait))
+        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait, a.clutter))
     from tqdm import tqdm
     n_obj = 0
     if a.workers > 1:
