@@ -60,13 +60,19 @@ def test_camera_effects_move_no_pixel():
         assert np.abs(fa.astype(int) - a.astype(int)).mean() < 60, seed      # the picture is still there
 
 
-def test_cli_clutter_option(tmp_path, monkeypatch):
-    monkeypatch.setattr(generate, "CLUTTER", False)      # restored after the test, as main() sets it
+def test_cli_clutter_option(tmp_path):
     out = tmp_path / "c"
     assert generate.main(["--out", str(out), "--kind", "phone", "--n", "2", "--seed", "5", "--clutter",
                           "--workers", "1"]) == 0
     assert json.loads((out / "generator.json").read_text())["clutter"] is True
     assert len(list((out / "images").glob("*.jpg"))) == 2 and len(list((out / "labels").glob("*.txt"))) == 2
+    # the written scenes are the cluttered ones (JPEG's loss aside), not the plain ones
+    import cv2
+    import numpy as np
+    for i in range(2):
+        written = cv2.imread(str(out / "images" / f"phone_5_00000{i}.jpg")).astype(float)
+        assert np.abs(written - generate.make_scene("phone", 5, i, clutter=True)[0]).mean() < 1.5
+        assert np.abs(written - generate.make_scene("phone", 5, i)[0]).mean() > 2.0
 
 
 def test_bench_clutter_measures_plain_and_cluttered_scenes(capsys):
