@@ -46,8 +46,13 @@ class InputError(MjtableError):
 
 
 class UnreadableError(MjtableError):
-    """No tiles, or what lies on the table cannot be read as a hand."""
+    """No tiles, or what lies on the table cannot be read as a hand. ``advice``: how to take the photo again,
+    when a photo is what could not be read (the message ends with it too)."""
     exit_code = EXIT_UNREADABLE
+
+    def __init__(self, message: str = "", advice: tuple[str, ...] = ()):
+        super().__init__(message + (f". Retake: {'; '.join(advice)}" if advice else ""))
+        self.advice = tuple(advice)
 
 
 class NotAWinError(MjtableError):

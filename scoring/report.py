@@ -25,6 +25,7 @@ SEAT_CN = {"self": "本家", "right": "下家", "across": "对家", "left": "上
 RULES_NAME = {("mcr", "default"): "国标麻将 MCR (WMO 2006)", ("mcr", "competition"): "国标麻将 MCR (竞赛规则 competition variant)",
               ("sichuan", "sbr2025"): "四川麻将 Sichuan SBR 2025 (血战到底)"}
 PAYER_CN = {"each": "每家 each", "discarder": "点炮者 discarder", "other": "其他两家 each other player"}
+SEVERITY_CN = {"violation": "违规 violation", "warning": "提示 warning", "check": "核查 check (no penalty until verified)"}
 
 
 class ReportError(ValueError):
@@ -91,17 +92,20 @@ def _hand_blocks(a: AreaScore, rules: str) -> list[Block]:
 
 def _finding_item(i: int, f: Finding) -> tuple[str, list[str]]:
     seat = f"{SEAT_CN.get(f.seat, f.seat)} ({f.seat})" if f.seat else "全桌 whole table"
-    sev = "违规 violation" if f.severity == "violation" else "提示 warning"
+    sev = SEVERITY_CN.get(f.severity, f.severity)
     return (f"[{sev}] {f.kind} — {seat}: {f.message}",
             [f"条款 Clause: {f.clause}", f"处罚 Penalty: {f.penalty}"])
 
 
 def build(table: TableState, situation: Situation, rules: str, profile: Optional[str],
-          rev: Review, doubts: tuple[str, ...] = ()) -> list[Block]:
+          rev: Review, doubts: tuple[str, ...] = (), trust: tuple[str, ...] = ()) -> list[Block]:
     prof = resolve_profile(rules, profile)
     blocks = [Block("h1", "裁判报告 Referee report"),
               Block("p", f"规则 Rules: {RULES_NAME.get((rules, prof), f'{rules} / {prof}')}"),
               Block("p", f"局况 Situation: {_situation_line(situation, rules)}")]
+    if trust:
+        blocks.append(Block("h2", "识别存疑 The photo was not read surely: no penalty rests on it until checked"))
+        blocks.append(Block("list", items=[(t, []) for t in trust]))
     if not rev.scores:
         blocks.append(Block("p", "无人报和 No player has declared a win."))
     for a in rev.scores.values():
@@ -189,11 +193,13 @@ def to_html(blocks: list[Block]) -> str:
 
 
 def referee_report(table: TableState, situation: Situation, rules: str = "mcr", profile: Optional[str] = None,
-                   fmt: str = "md", rev: Optional[Review] = None, doubts: tuple[str, ...] = ()) -> str:
+                   fmt: str = "md", rev: Optional[Review] = None, doubts: tuple[str, ...] = (),
+                   trust: tuple[str, ...] = ()) -> str:
     """The whole report as text. ``rev`` lets a caller reuse an audit it already ran (mjtable.scoring.audit.review);
-    ``doubts`` names the tiles of the scored hand that were read with doubt (the reader's, not the rules')."""
+    ``doubts`` names the tiles of the scored hand that were read with doubt (the reader's, not the rules');
+    ``trust``, lines on a photo read unsurely: why, and how to take it again."""
     if fmt not in FORMATS:
         raise ReportError(f"unknown report format {fmt!r}: use md or html")
     rev = rev if rev is not None else review(table, situation, rules, profile)
-    blocks = build(table, situation, rules, profile, rev, doubts)
+    blocks = build(table, situation, rules, profile, rev, doubts, trust)
     return to_markdown(blocks) if fmt == "md" else to_html(blocks)

@@ -101,3 +101,37 @@ def test_overlay_shows_a_win_and_its_score(tmp_path):
         text = wait_for(lambda: b.find_element(By.ID, "win").text, what="the win")
         assert text.startswith("self wins: ") and "分" in text
         assert len(b.find_elements(By.CSS_SELECTOR, "#win .tile")) >= 14
+
+
+def test_a_photo_without_tiles_shows_how_to_retake_it(tmp_path):
+    import cv2
+    import numpy as np
+    from selenium.webdriver.common.by import By
+    noise = tmp_path / "noise.png"
+    cv2.imwrite(str(noise), np.random.default_rng(0).integers(0, 256, (480, 640, 3), dtype=np.uint8))
+    with served(create_app()) as url, chromium() as b:
+        b.get(url + "/")
+        b.find_element(By.ID, "photo").send_keys(str(noise))
+        b.find_element(By.ID, "go").click()
+        wait_for(lambda: b.find_element(By.ID, "retake").is_displayed(), what="the retake advice")
+        assert "could not be read" in b.find_element(By.ID, "retake-head").text
+        advice = b.find_element(By.ID, "retake-advice").text
+        assert "photograph the tiles from above" in advice
+        assert b.find_element(By.ID, "out").is_displayed() is False             # in place of an empty result
+
+
+def test_a_doubtful_reading_shows_its_checks_and_the_advice(tmp_path):
+    import json
+    from selenium.webdriver.common.by import By
+    objs = json.loads((ROOT / "examples" / "phone_win.json").read_text())["objects"]
+    objs[0]["confidence"] = 0.4                                              # one tile read unsurely
+    dets = tmp_path / "dets.json"
+    dets.write_text(json.dumps(objs))
+    with served(create_app(detector=FileDetector(str(dets)))) as url, chromium() as b:
+        b.get(url + "/")
+        b.find_element(By.ID, "photo").send_keys(str(PHOTO))
+        b.find_element(By.ID, "go").click()
+        wait_for(lambda: b.find_element(By.ID, "retake").is_displayed(), what="the advice")
+        assert "Read unsurely" in b.find_element(By.ID, "retake-head").text
+        assert "check the doubtful tiles" in b.find_element(By.ID, "retake-advice").text
+        assert b.find_element(By.ID, "out").is_displayed()                     # the result stays, above it the advice

@@ -133,8 +133,12 @@ def to_text(out: Reading, verbose: bool = False) -> str:
             lines.append("Payments: " + ", ".join(f"{k} {v}" for k, v in r.payments.items()))
         else:
             lines.append(f"Not a win: {r.reason}")
+    if out.trust is not None and out.trust.state != "trusted":
+        lines.append(f"Reading: {out.trust.summary}")
     if out.findings:
-        lines.append(f"Audit: {len(out.findings)} finding(s)")
+        checks = sum(f.severity == "check" for f in out.findings)
+        lines.append(f"Audit: {len(out.findings)} finding(s)" + (f", {checks} to check before any penalty"
+                                                                  if checks else ""))
         for f in out.findings:
             lines.append(f"  [{f.severity}] {f.kind} ({f.seat or 'table'}): {f.message}")
             lines.append(f"      {f.clause} — {f.penalty}")
@@ -237,6 +241,14 @@ def _photo_reading(a) -> tuple[object, Reading]:
     return img, out
 
 
+def trust_lines(out: Reading) -> tuple[str, ...]:
+    """What the referee report says of a photo read unsurely: its state and reasons, then how to retake it."""
+    t = out.trust
+    if t is None or t.state == "trusted":
+        return ()
+    return (f"{t.state}: " + "; ".join(t.reasons),) + tuple(f"Retake: {a}" for a in t.advice)
+
+
 def _annotated(img, out: Reading):
     from .annotate import annotate
     return annotate(img, out.layout, out.hand, out.result, out.findings)
@@ -287,7 +299,7 @@ def cmd_audit(argv: list[str]) -> int:
     from mjtable.scoring.report import referee_report
     try:
         text = referee_report(out.table, out.situation, a.rules, a.profile, fmt=a.format, rev=out.review,
-                              doubts=[str(x) for x in out.doubts])
+                              doubts=[str(x) for x in out.doubts], trust=trust_lines(out))
     except ValueError as e:
         raise UnreadableError(f"cannot build the report: {e}") from None
     png = _png_bytes(_annotated(img, out))

@@ -493,18 +493,22 @@ class TileDetector:
     def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
         """kind: auto, phone or overhead (which locator to run, see locate_for). An image stretched one way
         (images.unstretch) is read with its aspect restored; the boxes are given in the input's pixels."""
+        return self.detect_view(img, kind)[0]
+
+    def detect_view(self, img: np.ndarray, kind: str = "auto") -> tuple[list[Detection], str]:
+        """detect's detections, and the view the frame was read as (locate_for: phone, overhead or seat)."""
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
             raise ImageError("not an image: detect() needs a BGR array of shape (H, W, 3)")
         img, sx, sy = unstretch(img)
-        out = self._detect(img, kind)
+        out, view = self._detect(img, kind)
         if sx == sy == 1.0:
-            return out
-        return [replace(d, box=(d.box[0] / sx, d.box[1] / sy, d.box[2] / sx, d.box[3] / sy)) for d in out]
+            return out, view
+        return [replace(d, box=(d.box[0] / sx, d.box[1] / sy, d.box[2] / sx, d.box[3] / sy)) for d in out], view
 
-    def _detect(self, img: np.ndarray, kind: str) -> list[Detection]:
+    def _detect(self, img: np.ndarray, kind: str) -> tuple[list[Detection], str]:
         (boxes, scores, loc_cls, loc_scores), view = self.locate_for(img, kind)
         if len(boxes) == 0:
-            return []
+            return [], view
         located = boxes       # the classifier's first look reads the located boxes (it was trained on boxes off as
         boxes = self.refine(img, boxes)      # theirs are; on the refined ones it read kinds and orientations a
                                              # little worse)
@@ -514,7 +518,7 @@ class TileDetector:
                 w, h = b[2] - b[0], b[3] - b[1]
                 o = FACE_DOWN if c == T.BACK else (SIDEWAYS if w > h else UPRIGHT)
                 out.append(Detection(tuple(float(v) for v in b), int(c), o, float(s)))
-            return out
+            return out, view
         todo = loc_cls != 1
         probs = np.zeros((len(boxes), T.N_CLASSES), np.float32)
         probs[:, T.BACK] = 1.0
@@ -543,4 +547,4 @@ class TileDetector:
             alts = () if o == FACE_DOWN else \
                 tuple((kk, round(pp, 4)) for kk, pp in zip(fk, fp) if kk >= 0 and kk != k)[:N_ALTERNATIVES]
             out.append(Detection(tuple(b), k, o, c, cands, op, alts))
-        return odd_backs(img, out) if self.odd_back else out
+        return (odd_backs(img, out) if self.odd_back else out), view

@@ -36,9 +36,11 @@ from mjtable.errors import (
     UsageError,
 )
 
+from .trust import UNREADABLE, Trust, assess, gate
 from .types import DOUBT, Detection      # DOUBT: a tile of the scored hand read with less is doubtful
 
 KINDS = ("auto", "phone", "overhead")
+NO_TILES_ADVICE = "photograph the tiles from above, in focus and in even light, filling most of the frame"
 HAND_GROUPS = ("concealed", "winning", "flower")    # and "meld:<i>": the groups a scored hand is made of
 WINDS = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
 VOID = {"m": T.MAN, "p": T.PIN, "s": T.SOU}
@@ -177,6 +179,7 @@ class View:
     kind: str                       # "phone" or "overhead"
     layout: object                  # mjtable.vision.layout.Layout
     ms: dict[str, float] = field(default_factory=dict)
+    read_as: Optional[str] = None   # the view the detector read the frame as (phone, overhead, seat); None: unknown
 
 
 class UnknownKind(UsageError, ValueError):
@@ -197,16 +200,19 @@ def locate(img: np.ndarray, detector, kind: str = "auto") -> View:
     """Detections -> layout for one frame; UnreadableError when nothing on it can be read as a table."""
     from .layout import LayoutError, parse
     t0 = time.perf_counter()
-    dets = detector.detect(img, kind)
+    if hasattr(detector, "detect_view"):
+        dets, read_as = detector.detect_view(img, kind)
+    else:                                   # detections from a file, or a detector that does not say
+        dets, read_as = detector.detect(img, kind), None
     t1 = time.perf_counter()
     if not dets:
-        raise UnreadableError("no tiles found")
+        raise UnreadableError("no tiles found", (NO_TILES_ADVICE,))
     k = decide_view(dets, kind)
     try:
         lay = parse(dets, kind=k, frame=(img.shape[1], img.shape[0]))
     except LayoutError as e:
         raise UnreadableError(str(e)) from None
-    return View(dets, k, lay, {"detect": (t1 - t0) * 1000, "layout": (time.perf_counter() - t1) * 1000})
+    return View(dets, k, lay, {"detect": (t1 - t0) * 1000, "layout": (time.perf_counter() - t1) * 1000}, read_as)
 
 
 @dataclass(frozen=True)
@@ -237,6 +243,7 @@ class Reading:
     findings: list[Finding] = field(default_factory=list)
     review: object = None                  # mjtable.scoring.audit.Review, reused by the referee report
     ms: dict[str, float] = field(default_factory=dict)
+    trust: Optional[Trust] = None          # how far a frame's reading can be relied on (None: nothing read)
 
     @property
     def doubts(self) -> list[Doubt]:
@@ -272,6 +279,8 @@ class Reading:
              "note": self.note or None, "findings": findings_to_dict(self.findings),
              "players": [_player_dict(p) for p in self.table.players], "unplaced": list(self.table.unplaced),
              "timing_ms": {k: round(v, 2) for k, v in self.ms.items()}}
+        if self.trust is not None:
+            d["trust"] = self.trust.to_dict()
         if self.layout is not None:
             d["kind"] = self.layout.kind
             d["tiles"] = [_tile_dict(p) for p in self.layout.placed]
@@ -360,6 +369,9 @@ def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", pr
         table.players[0].void_suit = sit.void_suit
     out = review(table, sit, rules, profile, view.layout, referee, facts)
     out.ms = {**view.ms, **out.ms}
+    out.trust = assess(view.layout, view.read_as, (img.shape[1], img.shape[0]))
+    out.findings = gate(out.findings, out.trust)
+    out.review = replace(out.review, findings=out.findings)
     return out
 
 
@@ -457,11 +469,14 @@ def read_notation(text: str, sit: Situation, rules: str = "mcr", profile: Option
 def verdict(out: Reading) -> None:
     """Raise the error a reading without a winning hand calls for: nothing to score -> UnreadableError (4),
     not a win -> NotAWinError (5). An overhead frame or a video without a declared win is fine as it is."""
+    advice = out.trust.advice if out.trust is not None else ()
+    if out.trust is not None and out.trust.state == UNREADABLE:
+        raise UnreadableError(f"could not read the hand: {'; '.join(out.trust.reasons)}", advice)
     if out.result is None:
         if out.kind == "overhead":
             return                          # the audit is the answer
         why = out.note or "no hand to score"
         extra = f" ({'; '.join(out.table.unplaced)})" if out.table.unplaced else ""
-        raise UnreadableError(f"could not read the hand: {why}{extra}")
+        raise UnreadableError(f"could not read the hand: {why}{extra}", advice)
     if not out.result.is_win:
         raise NotAWinError(f"not a winning hand: {out.result.reason}")

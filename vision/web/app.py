@@ -97,14 +97,19 @@ def one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
-def refuse(status: int, message: str, headers: Optional[dict] = None) -> JSONResponse:
-    return JSONResponse({"error": one_line(message)}, status_code=status, headers=headers)
+def refuse(status: int, message: str, headers: Optional[dict] = None, advice: tuple[str, ...] = ()) -> JSONResponse:
+    """The JSON of a refusal: {"error": one line}, and for a photo that could not be read, "advice": how to take
+    it again."""
+    body = {"error": one_line(message)}
+    if advice:
+        body["advice"] = [one_line(a) for a in advice]
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def refusal(e: Exception) -> JSONResponse:
     if isinstance(e, MjtableError):
         headers = {"Retry-After": str(e.retry_after)} if isinstance(e, Busy) else None
-        return refuse(status_of(e), str(e), headers)
+        return refuse(status_of(e), str(e), headers, getattr(e, "advice", ()))
     return refuse(500, f"internal error: {type(e).__name__}")
 
 

@@ -18,6 +18,17 @@ function situation() {
 
 function say(text, error) { $("status").textContent = text; $("status").className = error ? "error" : ""; }
 
+// A photo read unsurely or not at all: why, and how to take it again (closer, landscape, the near hand only).
+// An unreadable photo shows this in place of an empty result; a doubtful one shows it above the result.
+function showRetake(why, advice, unreadable) {
+  $("retake").hidden = !(advice && advice.length);
+  $("retake-head").textContent = unreadable ? "This photo could not be read: take it again"
+    : "Read unsurely: the findings are checks, not penalties";
+  $("retake-why").replaceChildren(...(why || []).map(w => li(w)));
+  $("retake-advice").replaceChildren(...(advice || []).map(a => li(a, "advice")));
+  if (unreadable) $("out").hidden = true;
+}
+
 function li(text, cls) { const e = document.createElement("li"); e.textContent = text; if (cls) e.className = cls; return e; }
 
 function show(reading) {
@@ -181,6 +192,7 @@ $("read").addEventListener("submit", async ev => {
     if (!res.ok) {
       const wait = res.headers.get("Retry-After");
       say((data.error || `error ${res.status}`) + (wait ? ` (try again in ${wait} s)` : ""), true);
+      showRetake([], data.advice, true);
       return;
     }
     const r = data.result;
@@ -189,6 +201,8 @@ $("read").addEventListener("submit", async ev => {
     say("");
     $("picker").hidden = true;
     show(r);
+    const t = r.trust;
+    showRetake(t ? t.reasons : [], t && t.state !== "trusted" ? t.advice : [], t && t.state === "unreadable");
   } catch (e) { say("The server could not be reached: " + e, true); }
   finally { $("go").disabled = false; }
 });

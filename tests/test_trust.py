@@ -1,0 +1,197 @@
+"""A reading that cannot be trusted says so: garbage frames give no violation, a doubtful seat's findings are
+checks (no penalty until verified), a finding on a tile count is a check, and a photo that cannot be read says
+how to take it again (command line, JSON, audit report, API)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from mjtable.errors import UnreadableError
+from mjtable.scoring.result import Finding
+from mjtable.vision import pipeline
+from mjtable.vision.layout import Layout, Placed
+from mjtable.vision.trust import CHECK, DOUBTFUL, TRUSTED, UNREADABLE, Trust, assess, gate
+from mjtable.vision.types import Detection
+
+ROOT = Path(__file__).resolve().parents[1]
+WIN = ROOT / "examples" / "phone_win.jpg"
+WIN_GT = ROOT / "examples" / "phone_win.json"
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "mjtable.launch", *map(str, args)], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+
+
+def false_win(tmp_path, doubtful_p=None) -> Path:
+    """The bundled photo's ground truth with its winning tile read as 4p (not a win: 错和, 10 to each player),
+    and, if asked, one concealed tile read with probability ``doubtful_p``."""
+    objs = json.loads(WIN_GT.read_text())["objects"]
+    for o in objs:
+        if o["group"] == "winning":
+            o["kind"] = 12
+    if doubtful_p is not None:
+        objs[0]["confidence"] = doubtful_p
+    path = tmp_path / f"dets_{doubtful_p}.json"
+    path.write_text(json.dumps(objs))
+    return path
+
+
+def findings(proc) -> list[dict]:
+    return json.loads(proc.stdout)["findings"]
+
+
+# ---------------------------------------------------------------------------------- a doubtful seat
+
+
+def test_a_sure_false_win_is_a_violation_and_a_doubtful_one_a_check(tmp_path):
+    sure = run(WIN, "--detections", false_win(tmp_path), "--json")
+    assert sure.returncode == 5
+    assert [(f["kind"], f["severity"]) for f in findings(sure)] == [("false_win", "violation")]
+    assert json.loads(sure.stdout)["trust"]["state"] == TRUSTED
+    doubt = run(WIN, "--detections", false_win(tmp_path, 0.4), "--json")
+    assert doubt.returncode == 5
+    (f,) = findings(doubt)
+    assert f["severity"] == CHECK
+    assert f["penalty"].startswith("no penalty until verified; if confirmed: ")
+    assert "read unsurely" in f["message"]
+    t = json.loads(doubt.stdout)["trust"]
+    assert t["state"] == DOUBTFUL and t["seats"][0]["doubtful"] == 1 and t["advice"]
+
+
+def test_the_text_and_the_referee_report_say_the_finding_is_to_check(tmp_path):
+    text = run(WIN, "--detections", false_win(tmp_path, 0.4))
+    assert "[check] false_win" in text.stdout and "1 to check before any penalty" in text.stdout
+    assert "Reading: doubtful" in text.stdout and "Retake:" in text.stdout
+    out = tmp_path / "report.md"
+    rep = run("audit", WIN, "--detections", false_win(tmp_path, 0.4), "--out", out)
+    assert rep.returncode == 0, rep.stderr
+    md = out.read_text()
+    assert "核查 check" in md and "违规 violation" not in md
+    assert "The photo was not read surely" in md and "Retake:" in md
+
+
+# ---------------------------------------------------------------------------------- garbage frames
+
+
+def _no_violation(proc) -> None:
+    assert "Traceback" not in proc.stderr
+    if proc.stdout.strip():
+        assert all(f["severity"] != "violation" for f in findings(proc))
+
+
+def one_tile(tmp_path) -> Path:
+    """One tile of the bundled photo, alone on a plain cloth."""
+    img = cv2.imread(str(WIN))
+    x1, y1, x2, y2 = (int(round(v)) for v in json.loads(WIN_GT.read_text())["objects"][0]["box"])
+    out = np.full((480, 640, 3), (60, 110, 40), np.uint8)
+    out[200:200 + y2 - y1, 300:300 + x2 - x1] = img[y1:y2, x1:x2]
+    path = tmp_path / "one_tile.png"
+    cv2.imwrite(str(path), out)
+    return path
+
+
+def room(tmp_path) -> Path:
+    """A room-like frame: a wall, a window, a door, a table edge and a lamp, with noise."""
+    rng = np.random.default_rng(7)
+    img = np.full((720, 1280, 3), (190, 200, 210), np.uint8)
+    cv2.rectangle(img, (80, 60), (420, 360), (230, 220, 200), -1)          # window
+    cv2.line(img, (250, 60), (250, 360), (90, 90, 90), 6)
+    cv2.rectangle(img, (900, 120), (1100, 640), (40, 70, 120), -1)         # door
+    cv2.rectangle(img, (0, 560), (1280, 720), (30, 60, 90), -1)            # table
+    cv2.circle(img, (640, 200), 70, (120, 220, 240), -1)                   # lamp
+    img = np.clip(img + rng.normal(0, 8, img.shape), 0, 255).astype(np.uint8)
+    path = tmp_path / "room.jpg"
+    cv2.imwrite(str(path), img)
+    return path
+
+
+def noise(tmp_path) -> Path:
+    path = tmp_path / "noise.png"
+    cv2.imwrite(str(path), np.random.default_rng(0).integers(0, 256, (720, 1280, 3), dtype=np.uint8))
+    return path
+
+
+@pytest.mark.parametrize("make", [noise, room, one_tile])
+def test_a_garbage_frame_gives_no_violation_and_says_how_to_retake(tmp_path, make):
+    proc = run(make(tmp_path), "--json")
+    _no_violation(proc)
+    assert proc.returncode == 4, proc.stderr
+    assert "Retake:" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_one_sure_tile_from_a_file_is_unreadable_and_its_findings_are_checks(tmp_path):
+    obj = json.loads(WIN_GT.read_text())["objects"][4]
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps([obj]))
+    proc = run(WIN, "--detections", path, "--json")
+    assert proc.returncode == 4
+    assert findings(proc) and all(f["severity"] == CHECK for f in findings(proc))
+    assert json.loads(proc.stdout)["trust"]["state"] == UNREADABLE
+    assert "too few for a hand" in proc.stderr and "Retake: photograph the whole hand" in proc.stderr
+
+
+# ---------------------------------------------------------------------------------- the rules of trust
+
+
+def det(box, kind=0, p=1.0) -> Detection:
+    return Detection(box, kind, "upright", p)
+
+
+def layout(n: int, size: float = 30.0, p: float = 1.0, kind: str = "phone", seat: str = "self") -> Layout:
+    placed = [Placed(det((i * size, 0, i * size + size * 0.75, size), i % 9, p), seat, "concealed")
+              for i in range(n)]
+    return Layout(None, placed, kind, 0.0)
+
+
+def finding(case: str, seat="self") -> Finding:
+    return Finding("x", seat, "m", "clause", "pays 10 to each player", "violation", case)
+
+
+def test_trust_states_from_tiles():
+    assert assess(layout(14)).state == TRUSTED
+    assert assess(layout(14, p=0.5)).state == DOUBTFUL
+    assert assess(layout(14, size=10)).state == DOUBTFUL                   # 7.5 px across
+    assert assess(layout(5)).state == UNREADABLE
+    assert assess(layout(5, kind="overhead")).state == TRUSTED             # a table's seat may hold few tiles
+    seat_view = assess(layout(14), read_as="seat", frame=(720, 1280))
+    assert seat_view.state == DOUBTFUL
+    assert any("landscape" in a for a in seat_view.advice) and any("near hand" in a for a in seat_view.advice)
+    assert assess(Layout(None, [], "overhead", 0.0)) is None
+
+
+def test_gate_checks_count_findings_and_doubtful_seats_only():
+    sure = assess(layout(14))
+    got = gate([finding("false_win"), finding("wrong_tile_count")], sure)
+    assert [f.severity for f in got] == ["violation", CHECK]
+    assert got[0] == finding("false_win")
+    doubtful_other = Trust(DOUBTFUL, "overhead", ("left: tiles 9 px across",), (),
+                           assess(layout(14)).seats + assess(layout(14, size=10, seat="left")).seats)
+    got = gate([finding("exposed_tile", "self"), finding("exposed_tile", "left"), finding("too_many_copies", None)],
+               doubtful_other)
+    assert [f.severity for f in got] == ["violation", CHECK, CHECK]
+    assert all("no penalty until verified" in f.penalty for f in got[1:])
+    assert gate([finding("false_win")], None) == [finding("false_win")]       # a typed hand: nothing to doubt
+
+
+def test_no_tiles_raises_with_retake_advice():
+    class Empty:
+        def detect(self, img, kind="auto"):
+            return []
+    with pytest.raises(UnreadableError) as e:
+        pipeline.read_image(np.zeros((64, 64, 3), np.uint8), Empty(), pipeline.situation())
+    assert e.value.advice and "Retake:" in str(e.value)
+
+
+def test_the_api_answers_an_unreadable_photo_with_advice(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from mjtable.vision.web.app import create_app
+    with TestClient(create_app()) as c:
+        r = c.post("/api/read", files={"photo": ("noise.png", noise(tmp_path).read_bytes(), "image/png")})
+    assert r.status_code == 422
+    assert r.json()["advice"] and "Traceback" not in r.text

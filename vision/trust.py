@@ -1,0 +1,167 @@
+"""How far a frame's reading can be relied on, seat by seat, and what its findings may claim.
+
+A referee must never be told a false thing with certainty. A finding read from a photo rests on the tiles of its
+seat (a finding of the whole table, on every seat); the tiles may be misread, and a tile the detector missed
+leaves no trace but a wrong count. So:
+
+* each seat gets a state: ``trusted`` when every face-up tile of it was read surely (p >= DOUBT) at a size the
+  reader is measured to read, else ``doubtful`` with the reasons;
+* the frame gets a state: ``unreadable`` when what was found cannot be one player's hand or a table (a few stray
+  boxes on a photo of a room, one tile), ``doubtful`` when a seat is, else ``trusted``; with the reasons, and,
+  when it is not trusted, how to take the photo again;
+* ``gate`` turns each finding that rests on a doubtful seat, an unreadable frame, or a tile count (which a missed
+  or doubled tile makes wrong as surely as a player does) into a ``check``: what to verify at the table, and no
+  penalty until it is verified.
+
+    trust = assess(layout, read_as="seat", frame=(w, h))
+    findings = gate(findings, trust)
+"""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from mjtable.scoring import tiles as T
+from mjtable.scoring.result import Finding
+
+from .types import DOUBT
+
+TRUSTED, DOUBTFUL, UNREADABLE = "trusted", "doubtful", "unreadable"
+CHECK = "check"                 # Finding.severity of a finding that must be verified before any penalty
+SMALL_TILE_PX = 12.0            # a seat whose tiles' median short side is under this is read unsurely
+GOOD_TILE_PX = 20               # what the retake advice asks for
+FEW_TILES = 8                   # a photo of a hand with fewer face-up tiles than this is not a photo of a hand
+TABLE_VIEWS = ("overhead", "seat")
+# findings that rest on how many tiles were found: a tile the reader missed or found twice makes them too
+COUNT_CASES = frozenset({"wrong_tile_count", "false_win_miscount"})
+SEAT_VIEW_REASON = "a whole table photographed from a seat: such photos read few hands right (docs/benchmarks.md)"
+FACE_GROUPS = ("concealed", "winning", "flower", "discard", "exposed")   # and meld:<i>
+
+
+@dataclass(frozen=True)
+class SeatTrust:
+    """One seat's reading: its state, the face-up tiles read, how many of them doubtful, their size."""
+    seat: str
+    state: str
+    tiles: int
+    doubtful: int
+    tile_px: float                      # median short side of the seat's boxes, pixels
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Trust:
+    """A frame's reading: its state, why, how to take the photo again, and each seat's state."""
+    state: str
+    read_as: Optional[str]              # the view the detector read the frame as (phone, overhead, seat)
+    reasons: tuple[str, ...] = ()
+    advice: tuple[str, ...] = ()
+    seats: tuple[SeatTrust, ...] = ()
+
+    def seat(self, name: Optional[str]) -> Optional[SeatTrust]:
+        return next((s for s in self.seats if s.seat == name), None)
+
+    @property
+    def summary(self) -> str:
+        """One line: the state, why, and how to retake."""
+        text = self.state
+        if self.reasons:
+            text += ": " + "; ".join(self.reasons)
+        if self.advice:
+            text += ". Retake: " + "; ".join(self.advice)
+        return text
+
+    def to_dict(self) -> dict:
+        return {"state": self.state, "read_as": self.read_as, "reasons": list(self.reasons),
+                "advice": list(self.advice),
+                "seats": [{"seat": s.seat, "state": s.state, "tiles": s.tiles, "doubtful": s.doubtful,
+                           "tile_px": round(s.tile_px, 1), "reasons": list(s.reasons)} for s in self.seats]}
+
+
+def _face_group(group: str) -> bool:
+    return group in FACE_GROUPS or group.startswith("meld:")
+
+
+def _seat_trust(seat: str, dets: list, read_as: Optional[str]) -> SeatTrust:
+    faces = [d for d in dets if d.kind != T.BACK]
+    doubtful = sum(d.kind_p < DOUBT for d in faces)
+    px = statistics.median(min(d.width, d.height) for d in dets) if dets else 0.0
+    reasons = []
+    if doubtful:
+        reasons.append(f"{doubtful} of {len(faces)} tiles read with p under {DOUBT}")
+    if dets and px < SMALL_TILE_PX:
+        reasons.append(f"tiles {px:.0f} px across (under {SMALL_TILE_PX:.0f})")
+    if read_as == "seat":
+        reasons.append(SEAT_VIEW_REASON)
+    return SeatTrust(seat, DOUBTFUL if reasons else TRUSTED, len(faces), doubtful, px, tuple(reasons))
+
+
+def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int]] = None) -> Optional[Trust]:
+    """The trust of a frame's layout (mjtable.vision.layout.Layout); None when the layout carries no detections
+    (a hand typed in notation, a video's settled table) and there is nothing to judge the tiles by. ``read_as``:
+    the view the detector read the frame as; ``frame``: its (width, height)."""
+    if layout is None or not layout.placed:
+        return None
+    by_seat: dict[str, list] = {}
+    for p in layout.placed:
+        if p.seat is not None and _face_group(p.group):
+            by_seat.setdefault(p.seat, []).append(p.det)
+    seats = tuple(_seat_trust(s, dets, read_as) for s, dets in by_seat.items())
+    reasons: list[str] = []
+    faces = sum(s.tiles for s in seats)
+    if layout.kind not in TABLE_VIEWS and faces < FEW_TILES:
+        state = UNREADABLE
+        reasons.append(f"{faces} face-up tile(s) found: too few for a hand")
+    else:
+        doubtful = [s for s in seats if s.state != TRUSTED]
+        state = DOUBTFUL if doubtful or not seats else TRUSTED
+        reasons += [f"{s.seat}: {'; '.join(s.reasons)}" for s in doubtful]
+    advice = () if state == TRUSTED else _advice(seats, read_as, frame, state)
+    return Trust(state, read_as, tuple(reasons), advice, seats)
+
+
+def _advice(seats: tuple[SeatTrust, ...], read_as: Optional[str], frame, state: str) -> tuple[str, ...]:
+    """How to take the photo again so that it reads: closer, landscape, or the near hand only."""
+    out = []
+    if state == UNREADABLE:
+        out.append("photograph the whole hand from above, in focus, filling most of the frame")
+    small = [s for s in seats if s.tiles and s.tile_px < GOOD_TILE_PX]
+    if small:
+        out.append(f"come closer: tiles {min(s.tile_px for s in small):.0f} px across read unsurely, "
+                   f"{GOOD_TILE_PX} px or more read well")
+    if read_as in TABLE_VIEWS and frame is not None and frame[1] > frame[0]:
+        out.append("hold the phone landscape: an upright photo of a table leaves each tile half the size")
+    if read_as == "seat":
+        out.append("or photograph the near hand only, from above")
+    if not out and any(s.doubtful for s in seats):
+        out.append("check the doubtful tiles named, or retake straight on, without glare")
+    return tuple(out)
+
+
+def _checked(f: Finding, why: str) -> Finding:
+    return replace(f, severity=CHECK, message=f"{f.message} — to check first: {why}",
+                   penalty=f"no penalty until verified; if confirmed: {f.penalty}")
+
+
+def gate(findings: list[Finding], trust: Optional[Trust]) -> list[Finding]:
+    """The findings with each one that rests on what may be misread turned into a check (see the module's
+    docstring); all of them as they are when ``trust`` is None (nothing read from a frame)."""
+    if trust is None:
+        return list(findings)
+    out = []
+    for f in findings:
+        seat = trust.seat(f.seat)
+        if f.case in COUNT_CASES:
+            why = "count the tiles: a tile the reader missed or read twice gives the same finding"
+        elif trust.state == UNREADABLE:
+            why = "the photo could not be read as a hand"
+        elif f.seat is None and trust.state != TRUSTED:
+            why = "it rests on tiles of every seat, and " + "; ".join(trust.reasons)
+        elif seat is not None and seat.state != TRUSTED:
+            why = f"the {seat.seat} seat was read unsurely ({'; '.join(seat.reasons)})"
+        else:
+            out.append(f)
+            continue
+        out.append(_checked(f, why))
+    return out
