@@ -1,7 +1,8 @@
 """Generate synthetic table photos with YOLO labels and ground-truth JSON.
 
     python -m mjtable.datasets.generate --out DIR --kind phone|overhead|seat|grid|mixed --n N --seed S [--imgsz 640] [--workers 2]
-                                [--boxes whole|visible] [--art packaged|fonts|all] [--clutter] [--portrait]
+                                [--boxes whole|visible] [--art packaged|fonts|all|real] [--split train|heldout]
+                                [--clutter] [--portrait]
 
 Writes DIR/images/*.jpg, DIR/labels/*.txt (YOLO: class x y w h, class = tile id 0..41 or 42 = back),
 DIR/angles/*.txt (one line per label row: image angle of the tile's up axis in degrees, 0 = up, 90 = left,
@@ -11,8 +12,11 @@ default: what the committed models were trained on), or what shows of it (--boxe
 --clutter adds real-looking objects beside the tiles (score sheets, coins, dice, sticks, hands, phones) and a
 camera's glare, shadows and colour (mjtable.datasets.clutter, albumentations): the same tiles at the same places
 as without it. --portrait makes seat views in a 9:16 frame, --imgsz its height, as a phone held upright takes
-them (the tiles smaller). Every image depends only on (seed, kind, index, --art, --clutter, --portrait): the same
-command writes the same files.
+them (the tiles smaller). --art real paints whole tables (--kind seat or overhead) with real tile faces cut from
+photos (mjtable.datasets.realfaces, mjtable.datasets.realtable: the near seat's won hand laid face up, real table
+patches, a messaging app's JPEG), from the training sets' faces or, with --split heldout, only from the held-out
+sets'. Every image depends only on (seed, kind, index, --art, --split, --clutter, --portrait) and, with --art
+real, the face bank: the same command writes the same files.
 """
 from __future__ import annotations
 
@@ -38,8 +42,38 @@ _ART = None
 LABELS_VERSION = 1      # 1: since the motion-blur fix (datasets.render.motion_kernel)
 
 
-ART_CHOICES = ("packaged", "fonts", "all")
+ART_CHOICES = ("packaged", "fonts", "all", "real")
+SPLIT_CHOICES = ("train", "heldout")      # which sets' real faces --art real paints (datasets.realfaces)
+_REAL: dict = {}
 ART = "packaged"          # which tile sets scenes draw on (--art); the default keeps earlier data sets reproducible
+
+
+def _real(split: str):
+    """The real face bank of a split, loaded once (cut first from the shared data when missing)."""
+    if split not in _REAL:
+        from .realfaces import load_bank
+        _REAL[split] = load_bank(split)
+    return _REAL[split]
+
+
+def real_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = DEFAULT_BOXES,
+               clutter: bool = False, portrait: bool = False, split: str = "train"):
+    """(image BGR, GroundTruth, angles) of a whole table painted with the split's real faces (--art real)."""
+    from .realtable import messaging_copy, real_table
+    rng = random.Random(scene_seed(seed, kind, index))
+    clutter = random.Random(scene_seed(seed, kind + ":clutter", index)) if clutter else None
+    name = f"{kind}_{seed}_{index:06d}.jpg"
+    bank = _real(split)
+    if kind == "overhead":
+        img, gt, angles = real_table(bank, rng, name, (imgsz, imgsz), boxes, clutter=clutter)
+    elif kind == "seat":
+        w = imgsz * 9 // 16 if portrait else imgsz
+        img, gt, angles = real_table(bank, rng, name, (w, w * 9 // 16), boxes, seat_view=True, clutter=clutter)
+        if portrait:
+            img, gt = portrait_frame(img, gt, imgsz, random.Random(scene_seed(seed, "portrait", index)))
+    else:
+        raise ValueError(f"--art real makes whole tables: kind seat or overhead, not {kind!r}")
+    return messaging_copy(img, random.Random(scene_seed(seed, kind + ":app", index))), gt, angles
 
 
 def _art():
@@ -56,10 +90,13 @@ def scene_seed(seed: int, kind: str, index: int) -> int:
 
 
 def make_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = DEFAULT_BOXES,
-               clutter: bool = False, portrait: bool = False):
+               clutter: bool = False, portrait: bool = False, art: str | None = None, split: str = "train"):
     """(image BGR, GroundTruth, angles) for one scene; deterministic (the image does not depend on boxes).
     clutter: objects beside the tiles and a camera's light (--clutter). portrait: a seat view
-    in a 9:16 frame (imgsz its height), as a phone held upright takes it."""
+    in a 9:16 frame (imgsz its height), as a phone held upright takes it. art: "real" for a table of real
+    faces from the split's sets (real_scene); None or any other: the drawn art the module's ART names."""
+    if (art or ART) == "real":
+        return real_scene(kind, seed, index, imgsz, boxes, clutter, portrait, split)
     rng = random.Random(scene_seed(seed, kind, index))
     # the clutter draws from a generator of its own: the scene's tiles stay the same with it and without it
     clutter = random.Random(scene_seed(seed, kind + ":clutter", index)) if clutter else None
@@ -88,8 +125,8 @@ def yolo_lines(gt, w: int, h: int) -> list[str]:
 
 
 def write_scene(out: Path, kind: str, seed: int, index: int, imgsz: int, boxes: str = DEFAULT_BOXES,
-                portrait: bool = False, clutter: bool = False) -> int:
-    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes, clutter, portrait)
+                portrait: bool = False, clutter: bool = False, art: str | None = None, split: str = "train") -> int:
+    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes, clutter, portrait, art, split)
     stem = Path(gt.image).stem
     h, w = img.shape[:2]
     cv2.imwrite(str(out / "images" / gt.image), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -118,7 +155,10 @@ def main(argv=None) -> int:
                     help="label each tile's whole outline, hidden parts too (default), or what shows of it")
     ap.add_argument("--art", choices=ART_CHOICES, default="packaged",
                     help="tile sets: the packaged art (default), made-up sets drawn from CJK fonts "
-                         "(mjtable.datasets.fontfaces, with packaged dots and bamboo), or both")
+                         "(mjtable.datasets.fontfaces, with packaged dots and bamboo), both, or real faces cut "
+                         "from photos (whole tables only: --kind seat or overhead)")
+    ap.add_argument("--split", choices=SPLIT_CHOICES, default="train",
+                    help="with --art real: the training sets' faces, or only the held-out sets' (to measure)")
     ap.add_argument("--portrait", action="store_true",
                     help="seat views in a 9:16 frame, --imgsz its height (a phone held upright)")
     ap.add_argument("--clutter", action="store_true",
@@ -131,18 +171,27 @@ def main(argv=None) -> int:
     if a.portrait and a.kind != "seat":
         print("error: --portrait is for --kind seat", file=sys.stderr)
         return 2
+    if a.art == "real" and a.kind not in ("seat", "overhead"):
+        print("error: --art real is for --kind seat or overhead", file=sys.stderr)
+        return 2
     if a.n <= 0 or a.imgsz < 96:
         print("error: --n must be > 0 and --imgsz >= 96", file=sys.stderr)
         return 2
     for sub in ("images", "labels", "angles", "gt"):
         (a.out / sub).mkdir(parents=True, exist_ok=True)
-    (a.out / "generator.json").write_text(json.dumps({"labels": LABELS_VERSION, "boxes": a.boxes, "art": a.art,
-                                                          "clutter": a.clutter, "portrait": a.portrait}) + "\n")
-    _art()  # build the tile art cache once before forking
+    made = {"labels": LABELS_VERSION, "boxes": a.boxes, "art": a.art, "clutter": a.clutter, "portrait": a.portrait}
+    if a.art == "real":
+        from .realfaces import BANK_VERSION
+        made.update(split=a.split, bank=BANK_VERSION)
+        _real(a.split)  # load (or cut) the face bank once before forking
+    else:
+        _art()  # build the tile art cache once before forking
+    (a.out / "generator.json").write_text(json.dumps(made) + "\n")
     jobs = []
     for i in range(a.start, a.start + a.n):
         kind = a.kind if a.kind != "mixed" else ("phone" if i % 2 == 0 else "overhead")
-        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait, a.clutter))
+        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait, a.clutter)
+                    + ((a.art, a.split) if a.art == "real" else ()))
     from tqdm import tqdm
     n_obj = 0
     if a.workers > 1:

@@ -16,7 +16,7 @@ import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import cv2
 import numpy as np
@@ -65,6 +65,8 @@ class Style:
     body: tuple[int, int, int]
     thickness: float          # fraction of tile width
     back_layer: float         # fraction of the thickness in back colour
+    # the table under the tiles, (h, w, rng) -> BGR image; None: table_background (datasets.realfaces: real ones)
+    table: Optional[Callable[[int, int, random.Random], np.ndarray]] = None
 
 
 def _face_top(face: np.ndarray, body, rng: random.Random) -> np.ndarray:
@@ -216,7 +218,10 @@ def draw_tile(canvas: np.ndarray, t: TileSpec, d: np.ndarray, style: Style, rng:
     if face_down:
         top = _back_top(style.back, rng)
     else:
-        top = _face_top(style.faces[t.kind], style.body, rng)
+        face = style.faces[t.kind]
+        if isinstance(face, list):      # several faces of the kind (real ones): one drawn for each tile
+            face = face[rng.randrange(len(face))]
+        top = _face_top(face, style.body, rng)
     _paste_quad(canvas, top, c)
 
 
@@ -385,7 +390,7 @@ def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarra
     if boxes not in BOX_KINDS:
         raise ValueError(f"boxes must be one of {BOX_KINDS}, not {boxes!r}")
     pw, ph = plane_size
-    plane = table_background(ph, pw, rng)
+    plane = (style.table or table_background)(ph, pw, rng)
     distractors(plane, rng, n_distractors)
     for poly, colour in underlays:
         cv2.fillPoly(plane, [np.int32(np.round(poly))], colour, cv2.LINE_AA)
