@@ -25,6 +25,7 @@ Many faces look the same both ways up (4 dots, 8 bamboo ...), so upside_down nee
 """
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Optional
@@ -42,7 +43,19 @@ from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
 from .yolo_decode import (BOX_VOTE, YOLO_STRIDES, ModelError, decode_raw, decode_yolo, dfl_boxes,  # noqa: F401
                           nms, vote_boxes, yolo_anchors, yolo_output)
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+def models_folder() -> Path:
+    """Where the detector's models are: $MJTABLE_MODELS when set, else the package's own (mjtable.models: the
+    repository's models/ folder in a development install, the wheel's int8 models in an installed one)."""
+    env = os.environ.get("MJTABLE_MODELS")
+    if env:
+        return Path(env)
+    from importlib.resources import files
+    return Path(str(files("mjtable.models")))
+
+
+MODELS = models_folder()
 LOCATOR = MODELS / "tile_locator.onnx"
 CLASSIFIER = MODELS / "tile_classifier.onnx"
 OVERHEAD_LOCATOR = MODELS / "tile_locator_overhead.onnx"
@@ -225,8 +238,8 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 def _session(path: Path, threads: int):
     import onnxruntime as ort
     if not Path(path).exists():
-        raise ModelError(f"model file missing: {path} (train it with python -m mjtable.scripts.train_detector / "
-                         f"train_classifier.py, see models/README.md)")
+        raise ModelError(f"model file missing: {path} (set MJTABLE_MODELS to a folder of the models, or train them: "
+                         f"models/README.md)")
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
@@ -247,10 +260,13 @@ def _input_px(sess) -> int:
 
 
 def _optional(path: Optional[Path], int8: bool) -> Optional[Path]:
-    """An optional model's file: its int8 file when asked and there; None without the file."""
-    if path is None or not Path(path).exists():
+    """A model's file: its int8 file when asked and there (an installed wheel carries only those), else the float
+    file when there; None without either."""
+    if path is None:
         return None
-    return int8_path(path) if int8 and int8_path(path).exists() else Path(path)
+    if int8 and int8_path(path).exists():
+        return int8_path(path)
+    return Path(path) if Path(path).exists() else None
 
 
 class TileDetector:
@@ -287,33 +303,21 @@ class TileDetector:
         for a whole table too (locate_for, _far_table).
         looks: on a photo of a hand or a table shot from a seat (LOOK_VIEWS), each face-up tile is read again on
         these boxes and on its refined box, and the probabilities are averaged (more_looks; None: one look)."""
-        if overhead_locator is not None and not Path(overhead_locator).exists():
-            overhead_locator = None
-        if overhead_classifier is not None and (classifier is None or not Path(overhead_classifier).exists()):
-            overhead_classifier = None
-        if int8:
-            locator = int8_path(locator) if int8_path(locator).exists() else locator
-            if overhead_locator is not None and int8_path(overhead_locator).exists():
-                overhead_locator = int8_path(overhead_locator)
-            if classifier is not None and int8_path(classifier).exists():
-                classifier = int8_path(classifier)
-            if overhead_classifier is not None and int8_path(overhead_classifier).exists():
-                overhead_classifier = int8_path(overhead_classifier)
+        locator = _optional(locator, int8) or Path(locator)      # missing: _session says so (ModelError)
+        classifier = None if classifier is None else _optional(classifier, int8) or Path(classifier)
+        overhead_locator = _optional(overhead_locator, int8)
+        overhead_classifier = _optional(overhead_classifier, int8) if classifier is not None else None
         self.locator_path, self.classifier_path = Path(locator), classifier
         self.loc = _session(locator, threads)
         self.loc_over = _session(overhead_locator, threads) if overhead_locator is not None else None
         self.overhead_locator_path = overhead_locator
-        if router is not None and (overhead_locator is None or not Path(router).exists()):
-            router = None
+        router = _optional(router, False) if overhead_locator is not None else None
         self.router = _session(router, 1) if router is not None else None
         self.router_path = router
         self.cls = _session(classifier, threads) if classifier is not None else None
         self.cls_over = _session(overhead_classifier, threads) if overhead_classifier is not None else None
         self.overhead_classifier_path = overhead_classifier
-        if refiner is not None and not Path(refiner).exists():
-            refiner = None
-        if int8 and refiner is not None and int8_path(refiner).exists():
-            refiner = int8_path(refiner)
+        refiner = _optional(refiner, int8)
         self.refiner = _session(refiner, threads) if refiner is not None else None
         self.refiner_path = refiner
         # the seat models load when a table shot from a seat is first read (most frames never need them)
