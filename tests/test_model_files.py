@@ -1,10 +1,14 @@
 """The committed models name no machine's folders, and an export's paths are cut from its metadata."""
 from pathlib import Path
 
-import onnx
-from onnx import helper
+import pytest
 
-from mjtable.scripts.runtime_graph import PATH, strip_paths
+onnx = pytest.importorskip("onnx", reason="the train extra (pip install -e '.[train]')")
+from onnx import helper  # noqa: E402
+
+from mjtable.scripts.runtime_graph import PATH, strip_paths  # noqa: E402
+
+pytestmark = pytest.mark.train
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 

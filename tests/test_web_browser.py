@@ -6,6 +6,8 @@ Needs the Debian packages chromium and chromium-driver (/usr/bin/chromium, /usr/
 package selenium (the test extra). Without them these tests fail, saying so: they are not skipped."""
 from pathlib import Path
 
+import pytest
+
 from mjtable.vision.pipeline import FileDetector
 from mjtable.vision.web.app import create_app
 from mjtable.scripts.browser import chromium, served, wait_for
@@ -13,6 +15,7 @@ from tests.test_web import Growing, Winning, make_video
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = ROOT / "examples" / "phone_win.jpg"
+pytestmark = pytest.mark.browser
 def test_upload_score_and_correct_a_tile():
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
