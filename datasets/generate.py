@@ -66,11 +66,9 @@ def real_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = 
     bank = _real(split)
     if kind == "overhead":
         img, gt, angles = real_table(bank, rng, name, (imgsz, imgsz), boxes, clutter=clutter)
-    elif kind == "seat":
-        w = imgsz * 9 // 16 if portrait else imgsz
-        img, gt, angles = real_table(bank, rng, name, (w, w * 9 // 16), boxes, seat_view=True, clutter=clutter)
-        if portrait:
-            img, gt = portrait_frame(img, gt, imgsz, random.Random(scene_seed(seed, "portrait", index)))
+    elif kind == "seat":       # upright: the table fills the frame's width, the cloth goes on above and below it
+        size = (imgsz * 9 // 16, imgsz) if portrait else (imgsz, imgsz * 9 // 16)
+        img, gt, angles = real_table(bank, rng, name, size, boxes, seat_view=True, clutter=clutter)
     else:
         raise ValueError(f"--art real makes whole tables: kind seat or overhead, not {kind!r}")
     return messaging_copy(img, random.Random(scene_seed(seed, kind + ":app", index))), gt, angles
@@ -182,7 +180,8 @@ def main(argv=None) -> int:
     made = {"labels": LABELS_VERSION, "boxes": a.boxes, "art": a.art, "clutter": a.clutter, "portrait": a.portrait}
     if a.art == "real":
         from .realfaces import BANK_VERSION
-        made.update(split=a.split, bank=BANK_VERSION)
+        from .realtable import TABLES_VERSION
+        made.update(split=a.split, bank=BANK_VERSION, tables=TABLES_VERSION)
         _real(a.split)  # load (or cut) the face bank once before forking
     else:
         _art()  # build the tile art cache once before forking

@@ -31,6 +31,7 @@ from .realfaces import RealBank
 from .render import BACK_COLOURS, DEFAULT_BOXES, IVORY_BODIES, Style, TileSpec
 from .scenes import _finish, _row, _to_seat
 
+TABLES_VERSION = 1        # bumped when the tables change: generated ones record it (datasets.generate)
 PLAIN_TABLES = [(235, 238, 240), (215, 228, 236), (60, 110, 40), (40, 90, 30), (140, 90, 40), (110, 60, 20)]
 REAL_TABLE = 0.5          # share of tables on a real table patch (the rest on a plain cloth)
 RIVER_TURN = 12.0         # degrees: river tiles lie turned by up to this ...
@@ -62,7 +63,7 @@ def plain_table(h: int, w: int, rng: random.Random) -> np.ndarray:
 
 def patch_table(patch: np.ndarray, h: int, w: int, rng: random.Random) -> np.ndarray:
     """A real table patch laid over (h, w): scaled, then mirrored copies side by side (no seams)."""
-    s = rng.uniform(1.5, 3.0)
+    s = rng.uniform(3.0, 6.0)           # a patch is 112 px: larger, its repeats show less
     p = cv2.resize(patch, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
     p = np.vstack([np.hstack([p, p[:, ::-1]]), np.hstack([p[::-1], p[::-1, ::-1]])])
     reps = (h // p.shape[0] + 1, w // p.shape[1] + 1, 1)
@@ -240,10 +241,12 @@ def real_table(bank: RealBank, rng: random.Random, name: str, out_size=(1280, 72
             area = dict(other_seat(local, deck, z, rng), winning_tile=None, winning_tile_apart=False)
         tiles.extend(_to_seat(local, seat))
         players.append(PlayerArea(seat=seat, discards=disc, **area))
+    # a phone at a seat, held higher than the drawn seat views' camera and farther back: the near hand's tiles
+    # 12-25 px across in a 720 px wide frame, the far seat's 8-15 px, as in real photos
     if seat_view:
-        persp, squash, rot = rng.uniform(0.35, 0.6), rng.uniform(0.35, 0.6), rng.uniform(-3, 3)
+        persp, squash, rot = rng.uniform(0.4, 0.65), rng.uniform(0.4, 0.65), rng.uniform(-4, 4)
+        margin = rng.uniform(0.08, 0.22)
     else:
-        persp, squash, rot = rng.uniform(0.9, 1.0), 1.0, rng.uniform(-6, 6)
+        persp, squash, rot, margin = rng.uniform(0.9, 1.0), 1.0, rng.uniform(-6, 6), rng.uniform(0.03, 0.15)
     return _finish("seat" if seat_view else "overhead", name, tiles, z.d, z.d, style, out_size, rng, persp, rot,
-                   rng.uniform(0.01, 0.06), TableState(players=players), situation, 0, boxes=boxes, squash=squash,
-                   clutter=clutter)
+                   margin, TableState(players=players), situation, 0, boxes=boxes, squash=squash, clutter=clutter)

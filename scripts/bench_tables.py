@@ -1,0 +1,200 @@
+"""Whole tables that look real, read by today's route: every hand, the near hand, the tiles, false violations.
+
+Scenes: tables painted with real tile faces of the HELD-OUT tile sets only (`mjtable.datasets.generate --art real
+--split heldout`, mjtable.datasets.realfaces / realtable: faces cut from the chinese_mahjong_detection photos
+that no detector trained on, the near seat's won hand laid face up, real table patches, clutter, a messaging
+app's JPEG), generated once into DATA/bench_tables/<view>_<seed> and read from the image files. Three views:
+
+* portrait seat: a phone held upright at the south seat, 720x1280 (the table across the middle);
+* landscape seat: the same held sideways, 1024x576;
+* top-down: the table from above, 960x960.
+
+Each table is read as the command line reads it (`vision.pipeline`: load_image, locate, review) and, beside it,
+with the ground-truth boxes as perfect detections (the layout parser's and referee's own ceiling). Printed per
+view: every seat's hand exact (`bench_e2e.hand_key`: concealed tiles or how many lie face down, melds with
+sources, winning tile, flowers), the near seat's ("self") hand exact, tiles read right (ground-truth tiles
+matched at IoU 0.5 by `bench_seat_view.agnostic_matches` with the right kind, over all ground-truth tiles),
+false violations (findings of severity "violation" that the ground-truth table's review does not have), findings
+of severity "check", and frames that could not be read.
+
+    python -m mjtable.scripts.bench_tables [--n 20] [--seed 7707] [--views portrait landscape topdown]
+        [--data data] [--no-clutter] [--workers 2] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# view -> (generator kind, --imgsz, --portrait)
+VIEWS = {"portrait": ("seat", 1280, True), "landscape": ("seat", 1024, False), "topdown": ("overhead", 960, False)}
+NAMES = {"portrait": "portrait seat view", "landscape": "landscape seat view", "topdown": "top-down"}
+
+
+def made_as(clutter: bool, portrait: bool) -> dict:
+    """What generator.json says of scenes this benchmark can use."""
+    from mjtable.datasets.generate import LABELS_VERSION
+    from mjtable.datasets.realfaces import BANK_VERSION
+    from mjtable.datasets.realtable import TABLES_VERSION
+    from mjtable.datasets.render import DEFAULT_BOXES
+    return {"labels": LABELS_VERSION, "boxes": DEFAULT_BOXES, "art": "real", "clutter": clutter,
+            "portrait": portrait, "split": "heldout", "bank": BANK_VERSION, "tables": TABLES_VERSION}
+
+
+def ensure_tables(data: Path, view: str, n: int, seed: int, clutter: bool = True, workers: int = 2) -> list[Path]:
+    """The first n held-out real tables of a view (their ground-truth files), generated when missing or made
+    by an older generator or face bank."""
+    import shutil
+    from mjtable.datasets import generate
+    kind, imgsz, portrait = VIEWS[view]
+    out = data / "bench_tables" / f"{view}_{seed}"
+    try:
+        current = json.loads((out / "generator.json").read_text()) == made_as(clutter, portrait)
+    except (OSError, ValueError):
+        current = False
+    gts = sorted((out / "gt").glob("*.json")) if current else []
+    if len(gts) < n:
+        if out.is_dir():
+            shutil.rmtree(out)
+        args = ["--out", str(out), "--kind", kind, "--n", str(n), "--seed", str(seed), "--imgsz", str(imgsz),
+                "--art", "real", "--split", "heldout", "--workers", str(workers)]
+        print(f"generating {n} {NAMES[view]} tables into {out}", file=sys.stderr)
+        generate.main(args + (["--portrait"] if portrait else []) + (["--clutter"] if clutter else []))
+        gts = sorted((out / "gt").glob("*.json"))
+    return gts[:n]
+
+
+def read_table(img, detector, gt):
+    """(Reading or None when the frame could not be read, detections) of one frame by today's route."""
+    from mjtable.errors import MjtableError
+    from mjtable.vision.pipeline import locate, review
+    try:
+        view = locate(img, detector, "auto")
+    except MjtableError:
+        return None, []
+    try:
+        view.layout.table.rules = "mcr"
+        return review(view.layout.table, gt.situation, "mcr", None, view.layout), view.detections
+    except MjtableError:
+        return None, view.detections
+
+
+def false_violations(findings, truth) -> int:
+    """Findings of severity "violation" beyond those (kind, seat) the ground-truth table's review has."""
+    left = Counter((f.kind, f.seat or "") for f in truth)
+    n = 0
+    for f in findings:
+        if f.severity != "violation":
+            continue
+        k = (f.kind, f.seat or "")
+        if left[k] > 0:
+            left[k] -= 1
+        else:
+            n += 1
+    return n
+
+
+def score_table(out, dets, gt, truth) -> dict:
+    """One frame's figures against its ground truth (truth: the ground-truth table's findings)."""
+    from mjtable.scripts.bench_e2e import hand_key
+    from mjtable.scripts.bench_seat_view import agnostic_matches, as_arrays
+    boxes, kinds, conf, gt_boxes, gt_kinds = as_arrays(dets, gt)
+    m = agnostic_matches(gt_boxes, boxes, conf)
+    right = int(sum(p >= 0 and kinds[p] == k for p, k in zip(m, gt_kinds)))
+    read = out is not None
+
+    def hand(seat):
+        return read and hand_key(out.table.player(seat)) == hand_key(gt.table.player(seat))
+    return {"every": read and all(hand(p.seat) for p in gt.table.players), "self": hand("self"),
+            "right": right, "tiles": len(gt.objects), "unread": not read,
+            "false_violations": false_violations(out.findings, truth) if read else 0,
+            "checks": sum(f.severity == "check" for f in out.findings) if read else 0}
+
+
+def run_view(gts: list[Path], detector) -> dict:
+    """Totals of score_table over a view's tables, for the detector and for the ground-truth boxes."""
+    from mjtable.datasets.ground_truth import from_json
+    from mjtable.scripts.bench_e2e import Boxes
+    from mjtable.vision.pipeline import load_image, review
+    from mjtable.vision.types import Detection
+    tot = {"model": Counter(), "gt boxes": Counter()}
+    px, ms = [], []
+    for g in gts:
+        gt = from_json(g.read_text())
+        truth = review(gt.table, gt.situation, "mcr").findings
+        img = load_image(g.parent.parent / "images" / gt.image)
+        boxes = Boxes([Detection(o.box, o.kind, o.orientation, 1.0) for o in gt.objects])
+        for name, det in (("model", detector), ("gt boxes", boxes)):
+            t0 = time.perf_counter()
+            out, dets = read_table(img, det, gt)
+            if name == "model":
+                ms.append((time.perf_counter() - t0) * 1000)
+            tot[name].update({k: int(v) for k, v in score_table(out, dets, gt, truth).items()})
+        px += [min(o.box[2] - o.box[0], o.box[3] - o.box[1]) for o in gt.objects if o.seat == "self"
+               and o.group in ("concealed", "winning")]
+    return {"n": len(gts), **{k: dict(v) for k, v in tot.items()},
+            "self_px": statistics.median(px) if px else None, "ms_median": statistics.median(ms) if ms else None}
+
+
+def report(results: dict, seed: int, clutter: bool) -> list[str]:
+    """The printed table: one block per view, the model's figures beside the ground-truth boxes'."""
+    lines = [f"Real-looking whole tables from held-out tile sets (seed {seed}{', clutter' if clutter else ''}; "
+             f"MCR; today's route, view guessed)", f"{'':30s}{'model':>12s}{'gt boxes':>12s}"]
+    for view, r in results.items():
+        n = r["n"]
+        shape = {"portrait": "720x1280", "landscape": "1024x576", "topdown": "960x960"}[view]
+        lines.append(f"{NAMES[view]} ({n} tables, {shape}, near hand {r['self_px'] or 0:.0f} px median)")
+
+        def row(label, key, share=True):
+            cells = []
+            for who in ("model", "gt boxes"):
+                c = r[who]
+                v = c.get(key, 0)
+                cells.append(f"{v}/{n} {100 * v / max(n, 1):3.0f}%" if share else f"{v}")
+            lines.append(f"  {label:28s}" + "".join(f"{x:>12s}" for x in cells))
+        row("every hand exact", "every")
+        row("self hand exact", "self")
+        m, g = r["model"], r["gt boxes"]
+        lines.append(f"  {'tiles read right':28s}{100 * m.get('right', 0) / max(m.get('tiles', 1), 1):11.1f}%"
+                     f"{100 * g.get('right', 0) / max(g.get('tiles', 1), 1):11.1f}%   (of {m.get('tiles', 0)})")
+        row("false violations", "false_violations", share=False)
+        row("'check' findings", "checks", share=False)
+        row("frames not read", "unread", share=False)
+        if r["ms_median"] is not None:
+            lines.append(f"  {'ms per frame (median)':28s}{r['ms_median']:12.0f}")
+    return lines
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=20, help="tables per view")
+    ap.add_argument("--seed", type=int, default=7707)
+    ap.add_argument("--views", nargs="+", choices=list(VIEWS), default=list(VIEWS))
+    ap.add_argument("--data", type=Path, default=ROOT / "data")
+    ap.add_argument("--no-clutter", action="store_true", help="tables without objects beside the tiles")
+    ap.add_argument("--workers", type=int, default=2, help="processes generating the tables (once)")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    from mjtable.scripts.bench_e2e import TRAINING_SEEDS
+    if a.n <= 0 or a.seed in TRAINING_SEEDS:
+        print("bench_tables: --n must be > 0 and --seed one no training set was made with", file=sys.stderr)
+        return 2
+    try:
+        gts = {v: ensure_tables(a.data, v, a.n, a.seed, not a.no_clutter, a.workers) for v in a.views}
+    except FileNotFoundError as e:          # no shared data to cut the face bank from
+        print(f"bench_tables: {e}", file=sys.stderr)
+        return 2
+    from mjtable.vision.pipeline import load_detector
+    detector = load_detector()
+    results = {v: run_view(g, detector) for v, g in gts.items()}
+    print(json.dumps(results) if a.json else "\n".join(report(results, a.seed, not a.no_clutter)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
