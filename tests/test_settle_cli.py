@@ -84,3 +84,18 @@ def test_any_deal_settles_to_zero_or_is_refused(events):
         assert "\n" not in str(e)
         return
     assert sum(s.transfers) == 0 and all(p <= 0 for p in s.penalties)
+
+
+def test_the_deal_in_docs_cli_settles(tmp_path, capsys):
+    """docs/cli.md's example deal, as printed there, settles to zero with each of its events in the ledger."""
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    part = doc[doc.index("## `mjtable settle [DEAL]`"):]
+    block = part[part.index("```\n") + 4:]
+    block = block[:block.index("```")]
+    f = tmp_path / "deal.txt"
+    f.write_text(block, encoding="utf-8")
+    assert cli.main(["settle", str(f), "--json"]) == 0, capsys.readouterr().err
+    out = json.loads(capsys.readouterr().out)
+    assert sum(out["transfers"]) == 0 and any(p for p in out["penalties"])
+    assert {"kong", "win"} <= {item["kind"].split("_")[0] for item in out["ledger"]}
