@@ -138,3 +138,12 @@ def test_a_doubtful_reading_shows_its_checks_and_the_advice(tmp_path):
         assert "Read unsurely" in b.find_element(By.ID, "retake-head").text
         assert "check the doubtful tiles" in b.find_element(By.ID, "retake-advice").text
         assert b.find_element(By.ID, "out").is_displayed()                     # the result stays, above it the advice
+
+
+def test_the_overlay_without_a_source_says_so():
+    from selenium.webdriver.common.by import By
+    with served(create_app(detector=FileDetector(str(ROOT / "examples" / "overhead.json")))) as url, \
+            chromium(1280, 720) as b:
+        b.get(url + "/overlay")
+        wait_for(lambda: "no live source" in b.find_element(By.ID, "state").text, what="the missing source")
+        assert "--source" in b.find_element(By.ID, "state").text

@@ -89,6 +89,12 @@ function showWin(w) {
 function state(text) { document.getElementById("state").textContent = text; }
 
 const events = new EventSource("/api/events");
+// A refused stream (a server started without --source answers 404) closes for good: say why instead of a blank page.
+events.onerror = () => {
+  if (events.readyState !== EventSource.CLOSED) return;           // the browser reconnects by itself
+  fetch("/api/events").then(r => r.json()).then(d => state(d.error || "no live source"))
+    .catch(() => state("the server cannot be reached"));
+};
 events.addEventListener("snapshot", m => {
   const s = JSON.parse(m.data);
   for (const k of Object.keys(seats)) delete seats[k];
