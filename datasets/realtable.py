@@ -16,7 +16,6 @@ show and the drawn scenes do not:
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import replace
 
