@@ -14,8 +14,8 @@ with the ground-truth boxes as perfect detections (the layout parser's and refer
 view: every seat's hand exact (`bench_e2e.hand_key`: concealed tiles or how many lie face down, melds with
 sources, winning tile, flowers), the near seat's ("self") hand exact, tiles read right (ground-truth tiles
 matched at IoU 0.5 by `bench_seat_view.agnostic_matches` with the right kind, over all ground-truth tiles),
-false violations (findings of severity "violation" that the ground-truth table's review does not have), findings
-of severity "check", and frames that could not be read.
+the other three seats' hands exact (of 3 per table), false violations (findings of severity "violation" that
+the ground-truth table's review does not have), findings of severity "check", and frames not read.
 
     python -m mjtable.scripts.bench_tables [--n 20] [--seed 7707] [--views portrait landscape topdown]
         [--data data] [--no-clutter] [--workers 2] [--json]
@@ -111,6 +111,7 @@ def score_table(out, dets, gt, truth) -> dict:
     def hand(seat):
         return read and hand_key(out.table.player(seat)) == hand_key(gt.table.player(seat))
     return {"every": read and all(hand(p.seat) for p in gt.table.players), "self": hand("self"),
+            "others": sum(hand(p.seat) for p in gt.table.players if p.seat != "self"),
             "right": right, "tiles": len(gt.objects), "unread": not read,
             "false_violations": false_violations(out.findings, truth) if read else 0,
             "checks": sum(f.severity == "check" for f in out.findings) if read else 0}
@@ -150,15 +151,15 @@ def report(results: dict, seed: int, clutter: bool) -> list[str]:
         shape = {"portrait": "720x1280", "landscape": "1024x576", "topdown": "960x960"}[view]
         lines.append(f"{NAMES[view]} ({n} tables, {shape}, near hand {r['self_px'] or 0:.0f} px median)")
 
-        def row(label, key, share=True):
+        def row(label, key, share=True, of=n):
             cells = []
             for who in ("model", "gt boxes"):
-                c = r[who]
-                v = c.get(key, 0)
-                cells.append(f"{v}/{n} {100 * v / max(n, 1):3.0f}%" if share else f"{v}")
+                v = r[who].get(key, 0)
+                cells.append(f"{v}/{of} {100 * v / max(of, 1):3.0f}%" if share else f"{v}")
             lines.append(f"  {label:28s}" + "".join(f"{x:>12s}" for x in cells))
         row("every hand exact", "every")
         row("self hand exact", "self")
+        row("other seats' hands exact", "others", of=3 * n)
         m, g = r["model"], r["gt boxes"]
         lines.append(f"  {'tiles read right':28s}{100 * m.get('right', 0) / max(m.get('tiles', 1), 1):11.1f}%"
                      f"{100 * g.get('right', 0) / max(g.get('tiles', 1), 1):11.1f}%   (of {m.get('tiles', 0)})")
