@@ -64,7 +64,9 @@ def ensure_tables(data: Path, view: str, n: int, seed: int, clutter: bool = True
         args = ["--out", str(out), "--kind", kind, "--n", str(n), "--seed", str(seed), "--imgsz", str(imgsz),
                 "--art", "real", "--split", "heldout", "--workers", str(workers)]
         print(f"generating {n} {NAMES[view]} tables into {out}", file=sys.stderr)
-        generate.main(args + (["--portrait"] if portrait else []) + (["--clutter"] if clutter else []))
+        from contextlib import redirect_stdout
+        with redirect_stdout(sys.stderr):            # stdout carries the figures (--json)
+            generate.main(args + (["--portrait"] if portrait else []) + (["--clutter"] if clutter else []))
         gts = sorted((out / "gt").glob("*.json"))
     return gts[:n]
 
