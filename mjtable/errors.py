@@ -46,13 +46,13 @@ class InputError(MjtableError):
 
 
 class UnreadableError(MjtableError):
-    """No tiles, or what lies on the table cannot be read as a hand. ``advice``: how to take the photo again,
-    when a photo is what could not be read (the message ends with it too)."""
+    """No tiles, or what lies on the table cannot be read as a hand. ``reason``: why; ``advice``: how to take the
+    photo again, when a photo is what could not be read (the message is the reason, then the advice)."""
     exit_code = EXIT_UNREADABLE
 
-    def __init__(self, message: str = "", advice: tuple[str, ...] = ()):
-        super().__init__(message + (f". Retake: {'; '.join(advice)}" if advice else ""))
-        self.advice = tuple(advice)
+    def __init__(self, reason: str = "", advice: tuple[str, ...] = ()):
+        super().__init__(reason + (f". Retake: {'; '.join(advice)}" if advice else ""))
+        self.reason, self.advice = reason, tuple(advice)
 
 
 class NotAWinError(MjtableError):

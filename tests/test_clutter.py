@@ -1,12 +1,18 @@
 """Objects beside the tiles and a camera's light (mjtable.datasets.clutter, generate --clutter)."""
+import importlib.util
 import json
 import random
 
 import numpy as np
+import pytest
 from mjtable.datasets import generate
 from mjtable.datasets.clutter import OBJECTS, camera_effects, scatter
 
+needs_albumentations = pytest.mark.skipif(importlib.util.find_spec("albumentations") is None,
+                                          reason="the train extra (albumentations)")
 
+
+@needs_albumentations
 def test_clutter_changes_the_picture_not_the_tiles():
     for kind in ("phone", "overhead"):
         plain_img, plain_gt, plain_angles = generate.make_scene(kind, 77, 3, clutter=False)
@@ -43,6 +49,7 @@ def test_every_object_kind_draws_something_tile_sized():
         assert 5 <= max(patch.shape[:2]) <= 30 * 14, make.__name__       # a score sheet is the largest
 
 
+@needs_albumentations
 def test_camera_effects_move_no_pixel():
     """Glare, shadows, colour and gamma change each pixel where it is: two frames that differ only inside a
     square, given the same effects (same seed), differ only inside that square. A blur or a shift would carry
@@ -60,6 +67,7 @@ def test_camera_effects_move_no_pixel():
         assert np.abs(fa.astype(int) - a.astype(int)).mean() < 60, seed      # the picture is still there
 
 
+@needs_albumentations
 def test_cli_clutter_option(tmp_path):
     out = tmp_path / "c"
     assert generate.main(["--out", str(out), "--kind", "phone", "--n", "2", "--seed", "5", "--clutter",
@@ -75,6 +83,7 @@ def test_cli_clutter_option(tmp_path):
         assert np.abs(written - generate.make_scene("phone", 5, i)[0]).mean() > 2.0
 
 
+@needs_albumentations
 def test_bench_clutter_measures_plain_and_cluttered_scenes(capsys):
     from mjtable.scripts import bench_clutter
     assert bench_clutter.main(["--n", "2", "--json"]) == 0

@@ -250,10 +250,12 @@ def test_detector_boxes_with_and_without_the_refiner(detector):
     assert 0.05 < move.mean() < 1.5 and move.max() < 6
 
 
+@pytest.mark.train
 def test_byte_input_gives_the_int8_models_outputs_bit_for_bit(tmp_path):
     """runtime_graph.byte_input on a small int8 model quantized as quantize_models quantizes (input scale 1/255):
     the BGR uint8 image in gives what the float RGB tensor gave, bit for bit; a model whose input scale is not
     1/255 is left alone."""
+    pytest.importorskip("onnx", reason="the train extra")
     import onnx
     import onnxruntime as ort
     from mjtable.scripts.quantize_models import quantize
@@ -289,7 +291,9 @@ def test_byte_input_gives_the_int8_models_outputs_bit_for_bit(tmp_path):
     assert byte_input(onnx.load(str(dim))) is None
 
 
+@pytest.mark.train
 def test_runtime_graph_leaves_other_models_and_refuses_bad_files(tmp_path):
+    pytest.importorskip("onnx", reason="the train extra")
     py = sys.executable
     run = lambda *args: subprocess.run([py, "-m", "mjtable.scripts.runtime_graph", *map(str, args)], cwd=ROOT,  # noqa: E731
                                        capture_output=True, text=True)
@@ -635,10 +639,12 @@ def test_models_are_small_onnx():
 
 # ---------------------------------------------------------------- smoke training (CI)
 
+@pytest.mark.train
 def test_smoke_training_both_stages(tmp_path):
     """1 epoch of the YOLO locator at imgsz 160 on a few generated images, and a few seconds of the
     crop classifier and of the box refiner, all through the real training scripts; then ONNX export, int8
     quantization and detection runs."""
+    pytest.importorskip("ultralytics", reason="the train extra")
     data = tmp_path / "data"
     assert generate_main(["--out", str(data / "synth" / "train"), "--kind", "mixed", "--n", "4",
                           "--seed", "5", "--imgsz", "160", "--workers", "1"]) == 0

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from mjtable.scripts import prepare_real_chinese as prc
 from mjtable.scripts import train_classifier as tc
@@ -35,7 +36,9 @@ def test_plain_crop_folder_crops_are_runtime_crops_with_their_kind(tmp_path):
     assert np.median(X.reshape(len(X), -1), axis=1).min() > 150
 
 
+@pytest.mark.train
 def test_train_classifier_runs_on_plain_crop_folders_and_exports(tmp_path):
+    pytest.importorskip("torch", reason="the train extra")
     import subprocess
     import onnxruntime as ort
     _crop_folder(tmp_path / "train", [0, 9, 34, 41, 31, 27] * 2)

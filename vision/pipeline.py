@@ -369,7 +369,13 @@ def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", pr
         table.players[0].void_suit = sit.void_suit
     out = review(table, sit, rules, profile, view.layout, referee, facts)
     out.ms = {**view.ms, **out.ms}
-    out.trust = assess(view.layout, view.read_as, (img.shape[1], img.shape[0]))
+    return judge(out, view, img.shape)
+
+
+def judge(out: Reading, view: View, shape: tuple[int, ...]) -> Reading:
+    """A frame's reading with its trust (mjtable.vision.trust.assess: the frame and each seat, how to retake), and
+    each finding that rests on what may be misread made a check (gate). ``shape``: the frame's (height, width)."""
+    out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]))
     out.findings = gate(out.findings, out.trust)
     out.review = replace(out.review, findings=out.findings)
     return out

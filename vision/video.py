@@ -402,7 +402,7 @@ def watch(path, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
         try:
             view = locate(img, detector, kind)
         except UnreadableError as e:
-            reading.skipped.append((i, str(e)))
+            reading.skipped.append((i, e.reason))       # a frame's reason; advice on retaking is for photos
             continue
         kind = reading.kind = view.kind        # decided on the first frame with tiles, then told to the detector
         reading.ms.append((time.perf_counter() - t0) * 1000)
