@@ -6,8 +6,10 @@
     mjtable audit photo.jpg [--format md|html] [--out report.md] [same flags]
     mjtable batch [--rules R] [--profile P] < hands.jsonl > results.jsonl
     mjtable video game.mp4 [--every 1.0] [--hold 2] [--kind auto|phone|overhead] [--json] [same flags]
-    mjtable serve [--host 127.0.0.1] [--port 8000] [--allow-host NAME] [--source VIDEO|CAMERA|URL] [--max-upload-mb 20]
-    mjtable archive INPUT... --out DIR [--scheduler ADDRESS] [--workers N] [--retries N] [--retry-errors]
+    mjtable serve [--host 127.0.0.1] [--port 8000] [--allow-host NAME] [--source VIDEO|CAMERA|URL]
+                  [--max-upload-mb 20] [--body-timeout 30]
+    mjtable archive INPUT... --out DIR [--scheduler ADDRESS | --dashboard ADDRESS] [--workers N] [--retries N]
+                    [--retry-errors]
 
 Exit codes: mjtable.errors.EXIT_CODES (``mjtable --help-exit``, docs/exit-codes.md); every non-zero code comes
 with one line on stderr, never a traceback. Output files are written atomically (temporary file + rename).
@@ -466,6 +468,8 @@ def cmd_archive(argv: list[str]) -> int:
     ap.add_argument("--out", required=True, metavar="DIR", help="output folder (created if need be)")
     ap.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler (tcp://host:8786); "
                     "default: a LocalCluster on this machine")
+    ap.add_argument("--dashboard", metavar="ADDRESS", type=_listen_address, help="LocalCluster: the dashboard's address (default "
+                    "127.0.0.1:8787, this machine only; :8787 for every interface)")
     ap.add_argument("--workers", type=_positive(int), metavar="N",
                     help="LocalCluster: worker processes (default: one per core)")
     ap.add_argument("--threads", type=_positive(int), default=1, metavar="N",
@@ -485,12 +489,20 @@ def cmd_archive(argv: list[str]) -> int:
     from . import archive, archive_run
     opt = archive.Options(a.rules, a.profile, a.kind, a.every, a.hold, a.max_frames, a.threads)
     st = archive_run.run(a.inputs, a.out, opt, scheduler=a.scheduler, workers=a.workers, retries=a.retries,
-                         retry_errors=a.retry_errors, progress=not a.no_progress)
+                         retry_errors=a.retry_errors, progress=not a.no_progress, dashboard=a.dashboard)
     t = st.totals
     print(f"archive: {st.items} item(s), {st.processed} read now ({st.failed} failed), {st.done_before} done "
           f"before; {t['rows']} row(s), {t['hands']} hand(s), {t['wins']} win(s), {t['errors']} error row(s) "
           f"-> {Path(a.out) / 'hands.parquet'}", file=sys.stderr)
     return 1 if t["errors"] else EXIT_OK
+
+
+def _listen_address(text: str) -> str:
+    """An argparse type: HOST:PORT or :PORT (every interface), the port 0..65535 (0: any free one)."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not port.isdigit() or int(port) > 65535 or any(c.isspace() or c in "/@?#" for c in host):
+        raise argparse.ArgumentTypeError(f"want HOST:PORT or :PORT, got {text!r}")
+    return text.strip()
 
 
 def cmd_batch(argv: list[str]) -> int:
