@@ -468,8 +468,9 @@ def cmd_archive(argv: list[str]) -> int:
     ap.add_argument("--out", required=True, metavar="DIR", help="output folder (created if need be)")
     ap.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler (tcp://host:8786); "
                     "default: a LocalCluster on this machine")
-    ap.add_argument("--dashboard", metavar="ADDRESS", type=_listen_address, help="LocalCluster: the dashboard's address (default "
-                    "127.0.0.1:8787, this machine only; :8787 for every interface)")
+    ap.add_argument("--dashboard", metavar="ADDRESS", type=_listen_address,
+                    help="LocalCluster: the dashboard's address (default 127.0.0.1:8787, this machine only; :8787 "
+                         "for every interface)")
     ap.add_argument("--workers", type=_positive(int), metavar="N",
                     help="LocalCluster: worker processes (default: one per core)")
     ap.add_argument("--threads", type=_positive(int), default=1, metavar="N",
