@@ -500,6 +500,18 @@ def test_a_line_that_is_not_utf8_is_one_error_row_and_the_others_are_read(tmp_pa
     assert [r["index"] for r in rows] == list(range(5))
 
 
+def test_a_json_line_that_breaks_the_parser_is_one_error_row(tmp_path):
+    """Nested thousands deep, or a number of thousands of digits: an error row for that line, not for the file."""
+    p = tmp_path / "hands.jsonl"
+    good = '{"hand": "123m456p789s1z [555z^] +1z"}'
+    p.write_text("\n".join([good, '{"a":' * 5000 + "1" + "}" * 5000, '{"hand": "1m", "id": ' + "9" * 5000 + "}",
+                            good]) + "\n", encoding="utf-8")
+    st = p.stat()
+    rows = A.process(A.Item(str(p), "hands.jsonl", "hands.jsonl", "hands", st.st_size, st.st_mtime_ns), OPT)
+    assert [(r["line"], r["status"]) for r in rows] == [(1, "win"), (2, "error"), (3, "error"), (4, "win")]
+    assert rows[1]["error"] == "invalid JSON: nested too deep" and "digits" in rows[2]["error"]
+
+
 def test_an_unreachable_scheduler_fails_in_seconds(tmp_path):
     """A closed port, and a port that accepts and says nothing: exit 2 and one line, in a few seconds each."""
     import socket

@@ -235,6 +235,10 @@ def _json_hand(text: str, opt: Options):
         d = json.loads(text)
     except json.JSONDecodeError as e:
         raise BadHandError(f"invalid JSON: {e.msg} at column {e.colno}") from None
+    except RecursionError:                  # a line nested thousands deep: its own error row, not the file's
+        raise BadHandError("invalid JSON: nested too deep") from None
+    except ValueError as e:                 # a number of thousands of digits
+        raise BadHandError(f"invalid JSON: {' '.join(str(e).split()[:12])}") from None
     ident = d.get("id") if isinstance(d, dict) else None
     if isinstance(d, dict):
         d = {"rules": opt.rules, **d}
