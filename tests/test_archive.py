@@ -537,7 +537,7 @@ def test_an_unreachable_scheduler_fails_in_seconds(tmp_path):
 
 
 def _dask(*args: str, log: Path) -> subprocess.Popen:
-    """Dask's own command line (``dask scheduler``, ``dask worker``) in a process group of its own, logging to ``log``."""
+    """Dask's own command line (``dask scheduler``, ``dask worker``) in its own process group, logging to ``log``."""
     exe = Path(sys.executable).with_name("dask")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "dask"]
     with open(log, "wb") as f:
