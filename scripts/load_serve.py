@@ -46,10 +46,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start(args: list[str]) -> tuple[subprocess.Popen, str]:
+def _start(args: list[str], stderr=None) -> tuple[subprocess.Popen, str]:
+    """``mjtable serve`` on a free loopback port, once it answers: (its process, its URL). ``stderr``: where its
+    log goes (default: this process's stderr)."""
     import httpx
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "mjtable.vision.cli", "serve", "--port", str(port), *args])
+    proc = subprocess.Popen([sys.executable, "-m", "mjtable.vision.cli", "serve", "--port", str(port), *args],
+                            stderr=stderr)
     url = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:

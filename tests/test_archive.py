@@ -31,7 +31,7 @@ OPT = A.Options(every=0.5)
 @pytest.fixture(scope="module")
 def client():
     from distributed import Client, LocalCluster
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
                            silence_logs=40)
     c = Client(cluster)
     yield c
@@ -76,7 +76,7 @@ def _rows(out: Path) -> list[dict]:
 def _check_complete(lg: Path, out: Path) -> list[dict]:
     """Every item of the archive in the output exactly once: its rows numbered 0..n-1 under one key, no row
     twice, one part per item, and the part's rows the same as hands.parquet's."""
-    items, skipped = A.discover([lg])
+    items, skipped, _ = A.discover([lg])
     assert skipped == 1 and len(items) == 7
     rows = _rows(out)
     by_source: dict[str, list[dict]] = {}
@@ -202,7 +202,7 @@ class KillOnce(distributed.WorkerPlugin):
 def test_a_worker_killed_mid_run_still_gives_every_item_once(tmp_path, client, monkeypatch):
     lg = _archive(tmp_path)
     out = tmp_path / "out"
-    items, _ = A.discover([lg])
+    items, _, _ = A.discover([lg])
     victim = next(it for it in items if it.source.endswith("hands.jsonl"))      # a small item: submitted late
     marker = tmp_path / "killed"
     real_write = A.write_part
@@ -285,8 +285,8 @@ def test_a_failing_task_is_retried_then_recorded(tmp_path, monkeypatch):
         return real(item, opt)
 
     monkeypatch.setattr(A, "process", flaky)
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0") as cluster, \
-            Client(cluster) as c:
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                      dashboard_address="127.0.0.1:0") as cluster, Client(cluster) as c:
         st = archive_run.run([str(lg)], tmp_path / "out", OPT, client=c, retries=2, progress=False,
                              say=lambda s: None)
     calls = log.read_text().splitlines()
@@ -300,8 +300,8 @@ def test_a_failing_task_is_retried_then_recorded(tmp_path, monkeypatch):
 
     # --retry-errors reads the items with an error row again (both: typed.txt has a bad line)
     monkeypatch.setattr(A, "process", real)
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0") as cluster, \
-            Client(cluster) as c:
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                      dashboard_address="127.0.0.1:0") as cluster, Client(cluster) as c:
         st = archive_run.run([str(lg)], tmp_path / "out", OPT, client=c, retry_errors=True, progress=False,
                              say=lambda s: None)
     assert st.processed == 3                       # hands.jsonl, typed.txt and the corrupt photo
@@ -337,6 +337,8 @@ def test_cli_with_scheduler_address(tmp_path, client, capsys):
     (["archive", "examples/phone_win.jpg"], 2, "--out"),
     (["archive", "examples/phone_win.jpg", "--out", "OUT", "--retries", "99"], 2, "--retries"),
     (["archive", "examples/phone_win.jpg", "--out", "OUT", "--profile", "nope"], 2, "nope"),
+    (["archive", "examples/phone_win.jpg", "--out", "OUT", "--dashboard", "nonsense"], 2, "HOST:PORT"),
+    (["archive", "examples/phone_win.jpg", "--out", "OUT", "--dashboard", "127.0.0.1:99999"], 2, "HOST:PORT"),
 ])
 def test_bad_input_is_one_line_and_an_exit_code(tmp_path, capsys, monkeypatch, args, code, words):
     (tmp_path / "EMPTY").mkdir()
@@ -366,6 +368,18 @@ def test_dashboard_line():
     assert archive_run.dashboard_line(Fake({}), local=False)[0] == \
         "dashboard: not available (the scheduler runs none)"
 
+    class Server:                           # a cluster started here: the address its server listens on
+        def __init__(self, address, port):
+            self.address, self.port = address, port
+
+    local = Fake({"dashboard": 8787})
+    for address, line in (("127.0.0.1", "dashboard: http://127.0.0.1:40123/status"),
+                          ("::1", "dashboard: http://[::1]:40123/status"),
+                          ("0.0.0.0", "dashboard: http://0.0.0.0:40123/status (all interfaces: other machines "
+                                      "can reach it)")):
+        local.cluster = type("Cluster", (), {"scheduler": type("S", (), {"http_server": Server(address, 40123)})})
+        assert archive_run.dashboard_line(local, local=True)[0] == line
+
 
 def test_two_inputs_that_would_share_a_source_are_refused(tmp_path, capsys):
     for d in ("a/league", "b/league"):
@@ -392,3 +406,224 @@ def test_the_photo_runtime_imports_neither_dask_nor_pyarrow():
             "print(rc, bad, file=sys.stderr)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.stderr.strip().splitlines()[-1] == "0 []"
+
+
+# ------------------------------------------------------------------------------------------ second round
+
+
+def _listening(port: int) -> list[str]:
+    """The addresses this process listens on at ``port`` (the LocalCluster's scheduler runs in it)."""
+    import psutil
+    proc = psutil.Process()
+    conns = proc.net_connections("tcp") if hasattr(proc, "net_connections") else proc.connections("tcp")
+    return [c.laddr.ip for c in conns if c.status == psutil.CONN_LISTEN and c.laddr.port == port]
+
+
+@pytest.mark.parametrize("dashboard", [None, "127.0.0.1:0"])
+def test_the_dashboard_listens_where_the_line_says(tmp_path, dashboard):
+    """On 127.0.0.1 unless told (not on every interface), and the line gives the port really used."""
+    hands = tmp_path / "h.txt"
+    hands.write_text("123m456p789s1z [555z^] +1z\n", encoding="utf-8")
+    seen = []
+
+    def say(line):
+        if line.startswith("dashboard: "):
+            link = line.split()[1]
+            port = int(link.rsplit(":", 1)[1].split("/")[0])
+            seen.append((link, port, _listening(port)))
+
+    told = {} if dashboard is None else {"dashboard": dashboard}
+    archive_run.run([str(hands)], tmp_path / "out", OPT, workers=1, progress=False, say=say, **told)
+    if not archive_run._has_bokeh():
+        pytest.skip("bokeh is not installed: no dashboard")
+    (link, port, where), = seen
+    assert link == f"http://127.0.0.1:{port}/status" and port > 0
+    assert where == ["127.0.0.1"]
+
+
+def test_dashboard_is_for_the_local_cluster_only(tmp_path, capsys):
+    assert cli.main(["archive", str(EXAMPLES / "phone_win.jpg"), "--out", str(tmp_path / "o"),
+                     "--scheduler", "tcp://127.0.0.1:9", "--dashboard", "127.0.0.1:8787"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--dashboard" in err[0]
+
+
+def test_symbolic_links_out_of_the_input_folder_are_not_followed(tmp_path, client):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "passwd.txt").write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    shutil.copy(EXAMPLES / "phone_win.jpg", outside / "p.jpg")
+    lg = tmp_path / "league"
+    (lg / "g1").mkdir(parents=True)
+    (lg / "g1" / "typed.txt").write_text("123m456p789s1z [555z^] +1z\n", encoding="utf-8")
+    (lg / "leak.txt").symlink_to(outside / "passwd.txt")
+    (lg / "g1" / "leak.jpg").symlink_to(outside / "p.jpg")
+    (lg / "again.txt").symlink_to(lg / "g1" / "typed.txt")         # a link inside the folder is followed
+    (lg / "elsewhere").symlink_to(outside, target_is_directory=True)
+    items, skipped, links_out = A.discover([lg])
+    assert [it.source for it in items] == ["league/again.txt", "league/g1/typed.txt"] and links_out == 2
+    said = []
+    st = archive_run.run([str(lg)], tmp_path / "out", OPT, client=client, progress=False, say=said.append)
+    assert st.links_outside == 2 and "archive: 2 symbolic link(s) skipped (they lead out of their input folder)" \
+        in said
+    rows = _rows(tmp_path / "out")
+    assert sorted(r["source"] for r in rows) == ["league/again.txt", "league/g1/typed.txt"]
+    assert not any("root:" in json.dumps(r, default=str) for r in rows)
+
+
+def test_rows_name_files_relative_to_their_input_never_by_absolute_path(tmp_path, client):
+    lg = _archive(tmp_path)
+    (lg / "g1" / "empty.png").write_bytes(b"")
+    (lg / "broken.avi").write_bytes(b"not a video")
+    out = tmp_path / "out"
+    archive_run.run([str(lg)], out, OPT, client=client, progress=False, say=lambda s: None)
+    rows = _rows(out)
+    errors = {r["source"]: r["error"] for r in rows if r["status"] == "error"}
+    assert {"league/g1/corrupt.jpg", "league/g1/empty.png", "league/broken.avi"} <= set(errors)
+    assert "league/g1/corrupt.jpg" in errors["league/g1/corrupt.jpg"]
+    assert "league/g1/empty.png" in errors["league/g1/empty.png"]
+    for r in rows:
+        assert str(tmp_path) not in json.dumps(r, default=str), r["source"]
+
+
+def test_a_line_that_is_not_utf8_is_one_error_row_and_the_others_are_read(tmp_path):
+    p = tmp_path / "hands.jsonl"
+    good = HANDS.read_text(encoding="utf-8").splitlines()[:3]
+    p.write_bytes("\n".join(good[:2]).encode() + b'\n{"hand": "123m\xff"}\n\xc3\x28\n' + good[2].encode() + b"\n")
+    st = p.stat()
+    rows = A.process(A.Item(str(p), "hands.jsonl", "hands.jsonl", "hands", st.st_size, st.st_mtime_ns), OPT)
+    assert [(r["line"], r["status"]) for r in rows] == [(1, "not_win"), (2, "win"), (3, "error"), (4, "error"),
+                                                       (5, "win")]
+    assert rows[4]["hand"] == batch.score_line(good[2], 5)["hand"]
+    assert rows[2]["error"] == "hands.jsonl line 3: not UTF-8 text (invalid start byte at column 15)"
+    assert "line 4: not UTF-8 text" in rows[3]["error"]
+    assert [r["index"] for r in rows] == list(range(5))
+
+
+def test_a_json_line_that_breaks_the_parser_is_one_error_row(tmp_path):
+    """Nested thousands deep, or a number of thousands of digits: an error row for that line, not for the file."""
+    p = tmp_path / "hands.jsonl"
+    good = '{"hand": "123m456p789s1z [555z^] +1z"}'
+    p.write_text("\n".join([good, '{"a":' * 5000 + "1" + "}" * 5000, '{"hand": "1m", "id": ' + "9" * 5000 + "}",
+                            good]) + "\n", encoding="utf-8")
+    st = p.stat()
+    rows = A.process(A.Item(str(p), "hands.jsonl", "hands.jsonl", "hands", st.st_size, st.st_mtime_ns), OPT)
+    assert [(r["line"], r["status"]) for r in rows] == [(1, "win"), (2, "error"), (3, "error"), (4, "win")]
+    assert rows[1]["error"] == "invalid JSON: nested too deep" and "digits" in rows[2]["error"]
+
+
+def test_an_unreachable_scheduler_fails_in_seconds(tmp_path):
+    """A closed port, and a port that accepts and says nothing: exit 2 and one line, in a few seconds each."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    try:
+        for port in (closed, silent.getsockname()[1]):
+            t0 = time.monotonic()
+            p = subprocess.run([sys.executable, "-m", "mjtable.vision.cli", "archive", str(EXAMPLES / "phone_win.jpg"),
+                                "--out", str(tmp_path / "o"), "--scheduler", f"tcp://127.0.0.1:{port}",
+                                "--no-progress"], capture_output=True, text=True, timeout=40)
+            took = time.monotonic() - t0
+            err = p.stderr.strip().splitlines()
+            assert p.returncode == 2 and len(err) == 1, p.stderr
+            assert err[0].startswith(f"mjtable: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port}")
+            assert took < 12, took                         # about 3 s, and the interpreter's start
+    finally:
+        silent.close()
+
+
+def _dask(*args: str, log: Path) -> subprocess.Popen:
+    """Dask's own command line (``dask scheduler``, ``dask worker``) in its own process group, logging to ``log``."""
+    exe = Path(sys.executable).with_name("dask")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "dask"]
+    with open(log, "wb") as f:
+        return subprocess.Popen(cmd + list(args), stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def _stop(p: subprocess.Popen) -> None:
+    if p.poll() is None:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    p.wait(10)
+
+
+def _until(pred, timeout: float, what: str, every: float = 0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = pred()
+        if got:
+            return got
+        time.sleep(every)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_archive_on_dask_command_line_workers_one_killed_mid_run(tmp_path):
+    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1; ``mjtable archive --scheduler``; one
+    worker killed (with its nanny) while it reads an item: every item is in the output once, none as an error."""
+    from distributed import Client
+    lines = [line for n, line in enumerate(HANDS.read_text(encoding="utf-8").splitlines(), 1)
+             if "error" not in batch.score_line(line, n)]
+    lg = tmp_path / "league"
+    lg.mkdir()
+    for g in range(10):                                  # ten games of 50 typed hands (about half a second each)
+        (lg / f"game{g:02d}.jsonl").write_text("\n".join((lines * 50)[:50]) + "\n", encoding="utf-8")
+    for name in ("phone_win.jpg", "phone_hand.jpg"):
+        shutil.copy(EXAMPLES / name, lg / name)
+    items, _, _ = A.discover([lg])
+    out, sched_file = tmp_path / "out", tmp_path / "scheduler.json"
+    procs: list[subprocess.Popen] = []
+    client = None
+    t0 = time.monotonic()
+    try:
+        procs.append(_dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                           "--scheduler-file", str(sched_file), log=tmp_path / "scheduler.log"))
+        _until(lambda: sched_file.exists() and sched_file.stat().st_size, 30, "the scheduler")
+        address = json.loads(sched_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        workers = {}
+        for name in ("w0", "w1"):
+            workers[name] = _dask("worker", address, "--host", "127.0.0.1", "--nthreads", "1", "--no-dashboard",
+                                  "--name", name, log=tmp_path / f"{name}.log")
+            procs.append(workers[name])
+        client = Client(address, timeout="10s")
+        client.wait_for_workers(2, timeout=30)
+        names = {a: w["name"] for a, w in client.scheduler_info()["workers"].items()}
+        run = subprocess.Popen([sys.executable, "-m", "mjtable.vision.cli", "archive", str(lg), "--out", str(out),
+                                "--scheduler", address, "--no-progress"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        procs.append(run)
+
+        def reading():                                   # a worker reading an item, once some are done
+            if not list((out / "parts").glob("*.parquet")):
+                return None
+            busy = [names[a] for a, keys in client.processing().items() if keys]
+            return busy[0] if busy else None
+        victim = _until(reading, 40, "a worker reading an item")
+        left = len(items) - len(list((out / "parts").glob("*.parquet")))
+        os.killpg(workers[victim].pid, signal.SIGKILL)  # the worker and its nanny
+        workers[victim].wait(10)
+        stdout, stderr = run.communicate(timeout=50)
+    finally:
+        if client is not None:
+            client.close(timeout=5)
+        for p in reversed(procs):
+            _stop(p)
+    assert left >= 2                                     # killed mid-run, with items still to read
+    assert run.returncode == 0, stderr
+    assert f"{len(items)} item(s), {len(items)} read now (0 failed)" in stderr
+    rows = _rows(out)
+    assert sorted({r["source"] for r in rows}) == sorted(it.source for it in items)
+    for it in items:
+        mine = [r for r in rows if r["source"] == it.source]
+        assert sorted(r["index"] for r in mine) == list(range(len(mine))) and {r["item_key"] for r in mine} == {
+            it.key}
+        assert len(mine) == (50 if it.kind == "hands" else 1)
+        assert all(r["status"] != "error" for r in mine)
+    assert sorted(p.stem for p in (out / "parts").glob("*.parquet")) == sorted(it.key for it in items)
+    assert time.monotonic() - t0 < 60

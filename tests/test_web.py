@@ -20,11 +20,12 @@ from mjtable.vision.web.upload import SPOOL
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = ROOT / "examples" / "phone_win.jpg"
+LOCAL = "http://localhost"          # the TestClient's Host: the server answers to this machine's names only
 
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app()) as c:
+    with TestClient(create_app(), base_url=LOCAL) as c:
         yield c
 
 
@@ -155,7 +156,7 @@ def test_read_refusals_of_the_body(client):
 
 def test_upload_over_the_limit_is_413(tmp_path):
     app = create_app(detector=FileDetector(str(ROOT / "examples" / "phone_win.json")), max_upload_mb=0.01)
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LOCAL) as c:
         r = c.post("/api/read", files=_photo())                          # Content-Length says so: not read
         assert r.status_code == 413 and "larger than 0.01 MB" in r.json()["error"]
         sent = []
@@ -181,7 +182,7 @@ def test_large_uploads_spool_to_the_servers_own_folder_and_go():
     ok, png = cv2.imencode(".png", noise)
     assert ok and png.size > SPOOL                                       # spooled to disk past 1 MB
     app = create_app(detector=FileDetector(str(ROOT / "examples" / "phone_win.json")))
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LOCAL) as c:
         r = c.post("/api/read", files=_photo(png.tobytes(), "noise.png"), data={"seat_wind": "S"})
         assert r.status_code == 200 and r.json()["result"]["result"]["total"] == 8
         tmp = Path(app.state.service.tmpdir)
@@ -246,7 +247,7 @@ class Slow:
 def test_a_full_queue_answers_503_before_reading_the_body():
     slow = Slow()
     app = create_app(detector=slow, queue_size=1)
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LOCAL) as c:
         results = []
         t = threading.Thread(target=lambda: results.append(
             c.post("/api/read", files=_photo(), data={"seat_wind": "S"})))
@@ -267,7 +268,7 @@ def test_a_full_queue_answers_503_before_reading_the_body():
 
 def test_concurrent_reads_all_answer():
     app = create_app(detector=FileDetector(str(ROOT / "examples" / "phone_win.json")), workers=2)
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LOCAL) as c:
         out = []
         ts = [threading.Thread(target=lambda: out.append(c.post("/api/read", files=_photo(), data={"seat_wind": "S"})))
               for _ in range(6)]
@@ -336,7 +337,7 @@ def sse(response) -> list[tuple[str, dict]]:
 def test_live_events_from_a_recorded_video(tmp_path):
     det = Growing()
     app = create_app(detector=det, source=str(make_video(tmp_path / "t.avi")), kind="overhead", realtime=False)
-    with TestClient(app) as c, c.stream("GET", "/api/events") as r:
+    with TestClient(app, base_url=LOCAL) as c, c.stream("GET", "/api/events") as r:
         assert r.headers["content-type"].startswith("text/event-stream")
         events = sse(r)
     kinds = [k for k, _ in events]
@@ -354,7 +355,7 @@ def test_live_events_from_a_recorded_video(tmp_path):
     table = next(d for k, d in events if k == "table")["table"]
     assert {p["seat"] for p in table["players"]} == {"self", "right", "across", "left"}
     # a page joining after the end gets the same table at once
-    with TestClient(app) as c2, c2.stream("GET", "/api/events") as r2:
+    with TestClient(app, base_url=LOCAL) as c2, c2.stream("GET", "/api/events") as r2:
         late = sse(r2)
     assert [k for k, _ in late] == ["snapshot", "end"]
     assert late[0][1]["seats"]["self"]["discards"].endswith(det.last_tile)
@@ -364,7 +365,7 @@ def test_live_events_from_a_recorded_video(tmp_path):
 def test_live_win_is_scored_when_it_settles(tmp_path):
     video = make_video(tmp_path / "w.avi", n=5, image=PHOTO)
     app = create_app(detector=Winning(), source=str(video), kind="phone", realtime=False)
-    with TestClient(app) as c, c.stream("GET", "/api/events") as r:
+    with TestClient(app, base_url=LOCAL) as c, c.stream("GET", "/api/events") as r:
         events = sse(r)
     wins = [d for k, d in events if k == "win"]
     assert len(wins) == 1                                                # once, not on every frame
@@ -379,7 +380,7 @@ def test_live_source_that_cannot_be_read_says_why(tmp_path):
     bad.write_text("not a video")
     for realtime in (False, True):
         app = create_app(detector=Growing(), source=str(bad), realtime=realtime)
-        with TestClient(app) as c, c.stream("GET", "/api/events") as r:
+        with TestClient(app, base_url=LOCAL) as c, c.stream("GET", "/api/events") as r:
             events = sse(r)
         said = [d["error"] for k, d in events if k == "error"] + [d["error"] for k, d in events if k == "snapshot"]
         assert events[-1][0] == "end" and any(e and "x.mp4" in e for e in said), events

@@ -8,7 +8,9 @@ written or read.
 An item is one file: a photo (one row: its hand, or the table's findings), a video (one row per hand laid down,
 with its frame and time), or a hand file (one row per line: text notation, or a JSON object as ``mjtable batch``
 reads it). Its key is a hash of its source (the input folder's name and the path under it), size and
-modification time: a changed file is a new item, and its new rows replace the old ones.
+modification time: a changed file is a new item, and its new rows replace the old ones. A symbolic link under an
+input folder is followed only when it leads to a file inside that folder; rows name files by their source, never
+by the path the worker opened.
 
 Output folder::
 
@@ -75,12 +77,13 @@ def _add(items: dict[str, Item], it: Item) -> None:
                          f"files with different names")
 
 
-def discover(inputs: Iterable[str | os.PathLike]) -> tuple[list[Item], int]:
-    """The items under the inputs (files, or folders walked in name order; hidden names skipped), and how many
-    files were passed over for an unknown extension. InputError (exit 3) for an input that does not exist or
-    is neither a file nor a folder, or for two files that would have the same source."""
+def discover(inputs: Iterable[str | os.PathLike]) -> tuple[list[Item], int, int]:
+    """The items under the inputs (files, or folders walked in name order; hidden names skipped), how many
+    files were passed over for an unknown extension, and how many symbolic links were passed over because they
+    lead out of their input folder (a link to a folder is never walked). InputError (exit 3) for an input that
+    does not exist or is neither a file nor a folder, or for two files that would have the same source."""
     items: dict[str, Item] = {}
-    skipped = 0
+    skipped = outside = 0
     for given in inputs:
         p = Path(given)
         if p.is_file():
@@ -97,6 +100,9 @@ def discover(inputs: Iterable[str | os.PathLike]) -> tuple[list[Item], int]:
                     f = Path(folder, name)
                     if name.startswith(".") or not f.is_file():
                         continue
+                    if f.is_symlink() and not f.resolve().is_relative_to(root):
+                        outside += 1
+                        continue
                     kind = kind_of(f)
                     if kind is None:
                         skipped += 1
@@ -107,7 +113,7 @@ def discover(inputs: Iterable[str | os.PathLike]) -> tuple[list[Item], int]:
             raise InputError(f"{p}: not a regular file or a folder")
         else:
             raise InputError(f"{p}: no such file or folder")
-    return sorted(items.values(), key=lambda it: it.source), skipped
+    return sorted(items.values(), key=lambda it: it.source), skipped, outside
 
 
 # ------------------------------------------------------------------------------------------ reading one item
@@ -189,19 +195,23 @@ def _video(item: Item, opt: Options) -> list[dict]:
 
 
 def _hand_file(item: Item, opt: Options) -> list[dict]:
+    """One row per hand line; a line that is not UTF-8 text is an error row of its own, the others are read."""
     from . import pipeline
     p = Path(item.path)
     try:
         if p.stat().st_size > MAX_HAND_FILE:
             raise InputError(f"{item.source}: hand file larger than {MAX_HAND_FILE >> 20} MB")
-        text = p.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"{item.source}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        data = p.read_bytes()
     except OSError as e:
         raise InputError(f"{item.source}: cannot read: {e.strerror or e}") from None
     rows = []
-    for n, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
+    for n, raw in enumerate(data.splitlines(), 1):
+        try:
+            s = raw.decode("utf-8").strip()
+        except UnicodeDecodeError as e:
+            rows.append(_row(item, status="error", line=n,
+                             error=f"{item.source} line {n}: not UTF-8 text ({e.reason} at column {e.start + 1})"))
+            continue
         if not s or s.startswith("#"):
             continue
         try:
@@ -225,6 +235,10 @@ def _json_hand(text: str, opt: Options):
         d = json.loads(text)
     except json.JSONDecodeError as e:
         raise BadHandError(f"invalid JSON: {e.msg} at column {e.colno}") from None
+    except RecursionError:                  # a line nested thousands deep: its own error row, not the file's
+        raise BadHandError("invalid JSON: nested too deep") from None
+    except ValueError as e:                 # a number of thousands of digits
+        raise BadHandError(f"invalid JSON: {' '.join(str(e).split()[:12])}") from None
     ident = d.get("id") if isinstance(d, dict) else None
     if isinstance(d, dict):
         d = {"rules": opt.rules, **d}
@@ -247,6 +261,8 @@ def _json_hand(text: str, opt: Options):
 
 
 def _row(item: Item, **kw) -> dict:
+    if kw.get("error"):                 # a message naming the file by the path the worker opened names its source
+        kw["error"] = kw["error"].replace(item.path, item.source)
     row = {"source": item.source, "game": item.game, "item_key": item.key, "kind": item.kind, "index": 0,
            "line": None, "hand_id": None, "frame": None, "time_s": None, "status": "error", "error": None,
            "rules": None, "profile": None, "seat": None, "seat_wind": None, "seats": [], "hand": None,

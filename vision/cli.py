@@ -6,8 +6,10 @@
     mjtable audit photo.jpg [--format md|html] [--out report.md] [same flags]
     mjtable batch [--rules R] [--profile P] < hands.jsonl > results.jsonl
     mjtable video game.mp4 [--every 1.0] [--hold 2] [--kind auto|phone|overhead] [--json] [same flags]
-    mjtable serve [--host 127.0.0.1] [--port 8000] [--source VIDEO|CAMERA|URL] [--max-upload-mb 20]
-    mjtable archive INPUT... --out DIR [--scheduler ADDRESS] [--workers N] [--retries N] [--retry-errors]
+    mjtable serve [--host 127.0.0.1] [--port 8000] [--allow-host NAME] [--source VIDEO|CAMERA|URL]
+                  [--max-upload-mb 20] [--body-timeout 30]
+    mjtable archive INPUT... --out DIR [--scheduler ADDRESS | --dashboard ADDRESS] [--workers N] [--retries N]
+                    [--retry-errors]
 
 Exit codes: mjtable.errors.EXIT_CODES (``mjtable --help-exit``, docs/exit-codes.md); every non-zero code comes
 with one line on stderr, never a traceback. Output files are written atomically (temporary file + rename).
@@ -418,6 +420,11 @@ def cmd_serve(argv: list[str]) -> int:
                     help="photos admitted at once, read or waiting (default 64; 503 with Retry-After above)")
     ap.add_argument("--workers", type=_positive(int), default=1, metavar="N",
                     help="threads reading photos (default 1)")
+    ap.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_host_name,
+                    help="also answer requests whose Host header names NAME (a LAN address or name for a phone; "
+                         "repeatable); any other Host than localhost, 127.0.0.1, [::1] and --host is refused (400)")
+    ap.add_argument("--body-timeout", type=_positive(float), default=30.0, metavar="SECONDS",
+                    help="a request's whole body must arrive within this many seconds (default 30; 408 after)")
     a = ap.parse_args(argv)
     pipeline.check_rules(a.rules, a.profile)
     try:
@@ -426,11 +433,41 @@ def cmd_serve(argv: list[str]) -> int:
         raise UsageError(f"the web server needs fastapi, uvicorn, sse-starlette and python-multipart ({e})") from None
     det = pipeline.load_detector()
     if a.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"mjtable serve: listening on {a.host}: other machines can reach it (no login, no TLS)",
-              file=sys.stderr)
+        line = f"mjtable serve: listening on {a.host}: other machines can reach it (no login, no TLS)"
+        if a.host in ("0.0.0.0", "::", "") and not a.allow_host:
+            line += (f"; for a phone on the LAN add --allow-host {lan_address() or 'ADDRESS'} (this machine's LAN "
+                     f"address): other Host names are refused")
+        print(line, file=sys.stderr)
     serve(a.host, a.port, detector=det, source=a.source, max_upload_mb=a.max_upload_mb, queue_size=a.queue,
-          workers=a.workers, every=a.every, hold=a.hold, kind=a.kind, rules=a.rules, profile=a.profile)
+          workers=a.workers, every=a.every, hold=a.hold, kind=a.kind, rules=a.rules, profile=a.profile,
+          allow_hosts=tuple(a.allow_host), body_timeout=a.body_timeout)
     return EXIT_OK
+
+
+def _host_name(text: str) -> str:
+    """An argparse type: a host name or address as a Host header gives it, without a port."""
+    import re
+
+    from .web.guard import host_name
+    t = text.strip()
+    if t.count(":") > 1 and not t.startswith("["):      # an IPv6 address without its brackets
+        t = f"[{t}]"
+    name = host_name(t)
+    if name is None or not re.fullmatch(r"[a-z0-9._:-]+", name):
+        raise argparse.ArgumentTypeError(f"not a host name or address: {text!r}")
+    return name
+
+
+def lan_address() -> Optional[str]:
+    """This machine's address on its default route (a UDP socket's connect sends nothing), or None."""
+    import socket
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))             # TEST-NET-1: never reached, it only picks the interface
+            addr = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if addr.startswith("127.") or addr == "0.0.0.0" else addr
 
 
 def cmd_archive(argv: list[str]) -> int:
@@ -443,6 +480,9 @@ def cmd_archive(argv: list[str]) -> int:
     ap.add_argument("--out", required=True, metavar="DIR", help="output folder (created if need be)")
     ap.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler (tcp://host:8786); "
                     "default: a LocalCluster on this machine")
+    ap.add_argument("--dashboard", metavar="ADDRESS", type=_listen_address,
+                    help="LocalCluster: the dashboard's address (default 127.0.0.1:8787, this machine only; :8787 "
+                         "for every interface)")
     ap.add_argument("--workers", type=_positive(int), metavar="N",
                     help="LocalCluster: worker processes (default: one per core)")
     ap.add_argument("--threads", type=_positive(int), default=1, metavar="N",
@@ -462,12 +502,20 @@ def cmd_archive(argv: list[str]) -> int:
     from . import archive, archive_run
     opt = archive.Options(a.rules, a.profile, a.kind, a.every, a.hold, a.max_frames, a.threads)
     st = archive_run.run(a.inputs, a.out, opt, scheduler=a.scheduler, workers=a.workers, retries=a.retries,
-                         retry_errors=a.retry_errors, progress=not a.no_progress)
+                         retry_errors=a.retry_errors, progress=not a.no_progress, dashboard=a.dashboard)
     t = st.totals
     print(f"archive: {st.items} item(s), {st.processed} read now ({st.failed} failed), {st.done_before} done "
           f"before; {t['rows']} row(s), {t['hands']} hand(s), {t['wins']} win(s), {t['errors']} error row(s) "
           f"-> {Path(a.out) / 'hands.parquet'}", file=sys.stderr)
     return 1 if t["errors"] else EXIT_OK
+
+
+def _listen_address(text: str) -> str:
+    """An argparse type: HOST:PORT or :PORT (every interface), the port 0..65535 (0: any free one)."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not port.isdigit() or int(port) > 65535 or any(c.isspace() or c in "/@?#" for c in host):
+        raise argparse.ArgumentTypeError(f"want HOST:PORT or :PORT, got {text!r}")
+    return text.strip()
 
 
 def cmd_batch(argv: list[str]) -> int:

@@ -9,11 +9,14 @@
     GET  /overlay        the OBS browser-source overlay (transparent), fed by /api/events
     GET  /healthz        {"status": "ok", ...}; /docs is FastAPI's OpenAPI page
 
-Refusals are one-line JSON {"error": "..."} with the status of one table (STATUS), never a traceback. Photos are
-read in a worker thread off the event loop; a bounded number of requests is admitted (queue_size): past it, 503
-with Retry-After, before the body is read. An upload is read in chunks (mjtable.vision.web.upload): refused with
-413 the moment it passes the limit; past 1 MB it is spooled in the server's own temporary folder, removed when
-the server stops. No CORS headers: the pages are served from the same origin as the API.
+Refusals are one-line JSON {"error": "..."} with the status of one table (STATUS), never a traceback, and one
+log line each (mjtable.vision.web.guard, which also checks the Host header and the body deadline). Photos are
+read in a worker thread off the event loop; a bounded number of photos is admitted (queue_size), each once its
+body has arrived whole: past it, 503 with Retry-After (at once, before the body is read, when the queue is
+already full). An upload is read in chunks (mjtable.vision.web.upload): refused with 413 the moment it passes the
+limit, with 408 when it has not arrived within the body deadline; past 1 MB it is spooled in the server's own
+temporary folder, removed when the server stops. A /api/score body is JSON of at most 64 KB, 32 levels deep,
+with finite numbers of at most 20 digits. No CORS headers: the pages are served from the same origin as the API.
 """
 from __future__ import annotations
 
@@ -50,10 +53,14 @@ from mjtable.errors import (
 )
 
 from .. import pipeline
+from .guard import Guard, SlowBody, allowed_hosts
 from .upload import BrokenUpload, FormError, TooLarge, read_upload
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_JSON = 64 << 10                 # bytes of a /api/score body
+MAX_DEPTH = 32                      # nesting of a /api/score body's arrays and objects
+MAX_DIGITS = 20                     # digits of a number in a /api/score body
+BODY_TIMEOUT = 30.0                 # seconds for a request's whole body to arrive (408 past it)
 
 
 class Busy(MjtableError):
@@ -67,6 +74,7 @@ class Busy(MjtableError):
 # The one table of refusals: the first class the error is an instance of gives the HTTP status.
 STATUS: tuple[tuple[type, int], ...] = (
     (TooLarge, 413),                # an upload over --max-upload-mb, a JSON body over 64 KB
+    (SlowBody, 408),                # the body did not arrive within --body-timeout
     (Busy, 503),                    # the bounded queue is full (Retry-After)
     (BrokenUpload, 400),            # not multipart/form-data that can be parsed
     (FormError, 422),               # unknown, missing or oversized form fields
@@ -148,12 +156,60 @@ def options(fields: dict, allowed: tuple[str, ...] = ()) -> tuple[str, Optional[
         if not isinstance(v, str) or v.strip().lower() not in pipeline.VOID:
             raise UsageError(f"void_suit: want m, p or s, got {one_line(repr(v), 40)}")
         kw["void_suit"] = v.strip().lower()
-    rules = f.get("rules") or "mcr"
-    profile = f.get("profile") or None
-    if not isinstance(rules, str) or not (profile is None or isinstance(profile, str)):
+    rules, profile = f.get("rules"), f.get("profile")
+    if not (rules is None or isinstance(rules, str)) or not (profile is None or isinstance(profile, str)):
         raise UsageError("rules and profile: want names")
+    rules, profile = rules or "mcr", profile or None
     pipeline.check_rules(rules, profile)
     return rules, profile, pipeline.situation(**kw)
+
+
+def _refuse_constant(name: str):
+    raise UsageError(f"invalid JSON: {name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    v = float(text)
+    if not math.isfinite(v) or len(text) > 64:
+        raise UsageError(f"invalid JSON: number {one_line(text, 24)} out of range")
+    return v
+
+
+def _short_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise UsageError(f"invalid JSON: number {one_line(text, 24)} has more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _depth(value) -> int:
+    """How deep arrays and objects nest in a parsed JSON value (a scalar: 0), counted without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        v, d = todo.pop()
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
+        if items is not None:
+            deepest = max(deepest, d)
+            todo.extend((x, d + 1) for x in items)
+    return deepest
+
+
+def parse_json(raw: bytes):
+    """A request body as JSON, or UsageError (422) in one line: not UTF-8, not JSON, NaN or Infinity, a number
+    out of range or of more than MAX_DIGITS digits, arrays and objects nested more than MAX_DEPTH deep."""
+    too_deep = UsageError(f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
+    try:
+        value = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite, parse_int=_short_int)
+    except RecursionError:
+        raise too_deep from None
+    except UnicodeDecodeError as e:
+        raise UsageError(f"invalid JSON: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise UsageError(f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except ValueError as e:                 # what else the decoder refuses, one line
+        raise UsageError(f"invalid JSON: {one_line(str(e), 80)}") from None
+    if _depth(value) > MAX_DEPTH:
+        raise too_deep
+    return value
 
 
 def hand_notation(body: dict) -> str:
@@ -184,12 +240,20 @@ class Gate:
         self.lock = threading.Lock()
         self.avg_s = 0.5                        # moving average of one job's time, for Retry-After
 
+    def check(self) -> None:
+        """Busy when the gate is full now (a refusal before a request's body is read; takes no place)."""
+        with self.lock:
+            self._check()
+
     def enter(self) -> None:
         with self.lock:
-            if self.n >= self.size:
-                wait = math.ceil(self.avg_s * self.n / self.workers)
-                raise Busy(f"busy: {self.n} {self.what} waiting; try again shortly", max(1, min(wait, 120)))
+            self._check()
             self.n += 1
+
+    def _check(self) -> None:
+        if self.n >= self.size:
+            wait = math.ceil(self.avg_s * self.n / self.workers)
+            raise Busy(f"busy: {self.n} {self.what} waiting; try again shortly", max(1, min(wait, 120)))
 
     def leave(self) -> None:
         with self.lock:
@@ -316,13 +380,16 @@ class SecurityHeaders:
 
 def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float = 20.0, queue_size: int = 64,
                workers: int = 1, every: float = 1.0, hold: int = 2, kind: str = "auto", rules: str = "mcr",
-               profile: Optional[str] = None, realtime: bool = True) -> FastAPI:
+               profile: Optional[str] = None, realtime: bool = True, host: str = "127.0.0.1",
+               allow_hosts: tuple[str, ...] = (), body_timeout: float = BODY_TIMEOUT) -> FastAPI:
     """The app. ``detector``: anything with detect(img, kind) (default: the committed models, loaded on first
     use); ``source``: the live source of /api/events (a video file, played at its own pace unless ``realtime``
     is False, a camera index or a URL); ``queue_size``: requests admitted at once per kind of job (photos,
-    hands), 503 past it; ``workers``: threads reading photos."""
-    if max_upload_mb <= 0 or queue_size < 1 or workers < 1:
-        raise UsageError("max_upload_mb, queue_size and workers must be positive")
+    hands), 503 past it; ``workers``: threads reading photos; ``host``: the address the server is bound to and
+    ``allow_hosts`` other names: the Host headers it answers besides localhost's (400 for any other);
+    ``body_timeout``: seconds for a request's whole body to arrive (408 past it)."""
+    if max_upload_mb <= 0 or queue_size < 1 or workers < 1 or not body_timeout > 0:
+        raise UsageError("max_upload_mb, queue_size, workers and body_timeout must be positive")
     live = None
     if source is not None:
         from .live import LiveTable
@@ -346,7 +413,8 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
     app.state.service, app.state.live = svc, live
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(Guard, hosts=allowed_hosts(host, allow_hosts), body_timeout=body_timeout)
+    app.add_middleware(SecurityHeaders)                 # outermost: the guard's own refusals get the headers too
 
     @app.exception_handler(MjtableError)
     async def on_mjtable_error(request: Request, e: MjtableError):
@@ -355,10 +423,6 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, e: StarletteHTTPException):
         return refuse(e.status_code, str(e.detail), getattr(e, "headers", None))
-
-    @app.exception_handler(Exception)
-    async def on_any_error(request: Request, e: Exception):      # never a traceback to the client
-        return refuse(500, f"internal error: {type(e).__name__}")
 
     def page(name: str, framed: bool) -> FileResponse:
         csp = PAGE_CSP + ("" if framed else "; frame-ancestors 'none'")
@@ -390,10 +454,9 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
         ``human_hand``, ``winning_tile_not_apart`` (true/false). Answers {"result": what ``mjtable --json``
         prints, with every tile's box, kind, probability and next two likeliest kinds, "annotated": the photo
         with what was read drawn on it, as a JPEG data URL}."""
-        svc.reads.enter()                       # 503 before a byte of the body is read
-        up = None
+        svc.reads.check()                       # a full queue: 503 before a byte of the body is read
+        up = await read_upload(request, svc.limit, "photo", svc.tmpdir)
         try:
-            up = await read_upload(request, svc.limit, "photo", svc.tmpdir)
             if up.photo is None:
                 raise FormError("want an image file in the 'photo' field")
             fields = dict(up.fields)
@@ -401,13 +464,11 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
             if kind not in pipeline.KINDS:
                 raise UsageError(f"kind: want auto, phone or overhead, got {one_line(repr(kind), 40)}")
             rules, prof, sit = options(fields)
-            job, up = up, None                  # the worker closes it
+            svc.reads.enter()                   # a place in the queue once the photo has arrived whole
         except BaseException:
-            if up is not None:
-                up.close()
-            svc.reads.leave()
+            up.close()
             raise
-        got = await svc.run(svc.reads, "read", svc.read_photo, job, kind, rules, prof, sit, cleanup=job.close)
+        got = await svc.run(svc.reads, "read", svc.read_photo, up, kind, rules, prof, sit, cleanup=up.close)
         svc.served += 1
         return JSONResponse(got)
 
@@ -424,10 +485,7 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
             raw += chunk
             if len(raw) > MAX_JSON:
                 raise TooLarge("request larger than 64 KB")
-        try:
-            body = json.loads(bytes(raw))
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise UsageError(f"invalid JSON: {e}") from None
+        body = parse_json(bytes(raw))
         if not isinstance(body, dict):
             raise UsageError('want a JSON object: {"hand": NOTATION, ...situation}')
         text = hand_notation(body)
@@ -477,5 +535,15 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, **kw) -> None:
+    import logging
+
     import uvicorn
-    uvicorn.run(create_app(**kw), host=host, port=port, log_level="warning", server_header=False)
+
+    from .guard import LOG
+    if not LOG.handlers:                                # one line per refused request, on stderr
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s mjtable serve: %(message)s"))
+        LOG.addHandler(handler)
+        LOG.setLevel(logging.INFO)
+        LOG.propagate = False
+    uvicorn.run(create_app(host=host, **kw), host=host, port=port, log_level="warning", server_header=False)
