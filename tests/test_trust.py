@@ -191,7 +191,7 @@ def test_the_api_answers_an_unreadable_photo_with_advice(tmp_path):
     from fastapi.testclient import TestClient
 
     from mjtable.vision.web.app import create_app
-    with TestClient(create_app()) as c:
+    with TestClient(create_app(), base_url="http://localhost") as c:
         r = c.post("/api/read", files={"photo": ("noise.png", noise(tmp_path).read_bytes(), "image/png")})
     assert r.status_code == 422
     assert r.json()["advice"] and "Traceback" not in r.text
