@@ -107,3 +107,21 @@ def test_wind_rotation_with_seat_and_round_keeps_the_score():
     for h in HANDS[:1500]:
         a, b = score(h), score(_map_hand(h, rot, rot))
         assert a.total == b.total, format_hand(h)
+
+
+# ---- 不求人 vs 自摸 for concealed limit hands (issue #45 round 3) ----
+
+def _self_drawn(text):
+    from mjtable.scoring.hand import Situation
+    from mjtable.scoring.notation import parse_hand
+    return parse_hand(text, Situation(self_drawn=True))
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_self_drawn_four_concealed_pungs_counts_fully_concealed_1998_12_wmo_3_8_1_12(profile):
+    """mcr-1998-table.txt 12 四暗刻 (不计门前清、碰碰和: 不求人 is not in the list), mcr-wmo-2006.txt 3.8.1 12
+    (自摸加计不求人), competition-variant.txt 行牌 15 (无一例外): 64 + 不求人 4 + 单钓将 1 = 69, never 自摸."""
+    r = score(_self_drawn("222m444p666s888s5z +5z"), profile)
+    assert {f.id: f.points for f in r.fans} == {"four_concealed_pungs": 64, "fully_concealed_hand": 4,
+                                                 "single_wait": 1}
+    assert r.total == 69

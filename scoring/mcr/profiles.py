@@ -34,22 +34,22 @@ class Profile:
 _COMMON_PRACTICE = {
     "nine_gates": (("pung_terminals_honors", 1),),
     "all_terminals": ("double_pung",),
-    "four_concealed_pungs": ("fully_concealed_hand",),
 }
 _COMMON_PRACTICE_NOTES = (
     ("nine_gates_no_terminal_pung", "九莲宝灯 also does not count one 幺九刻: the 111/999 of the pattern is part "
      "of the fan (不重复). The 1998 list does not name it; the reference engine and common practice do."),
     ("all_terminals_no_double_pung", "清幺九 also does not count 双同刻: with only 1s and 9s two same-number "
      "pungs are implied by the fan (通行计法, as the reference engine)."),
-    ("four_concealed_pungs_self_drawn", "四暗刻 self-drawn counts 自摸, not 不求人: 四暗刻 already implies the "
-     "concealment (as the reference engine)."),
 )
+# Not taken from the reference engine: it scores a self-drawn 四暗刻 with 自摸 instead of 不求人. Every text gives
+# 不求人 (mcr-1998-table.txt 12 四暗刻 不计门前清、碰碰和 only; mcr-wmo-2006.txt 3.8.1 12 自摸加计不求人;
+# competition-variant.txt 行牌 15), so every profile follows them (tests/test_mcr_differential.py names it).
 
 DEFAULT = Profile(
     name="default",
     description="Chinese Official (MCR) as commonly played and as the reference engine pymahjonggb scores it: "
-                "the 1998 table with the three common-practice exclusions below; 边张/坎张/单钓将 only for a "
-                "unique wait.",
+                "the 1998 table with the two common-practice exclusions below; 边张/坎张/单钓将 only for a "
+                "unique wait; a self-drawn 四暗刻 counts 不求人 as every text says (the reference engine: 自摸).",
     excludes_add=_COMMON_PRACTICE,
     differences=_COMMON_PRACTICE_NOTES + (
         ("unique_wait", "边张/坎张/单钓将 need a hand waiting on exactly one tile (1998 examples: '12345 和 3 "
@@ -79,10 +79,10 @@ COMPETITION = Profile(
     extra_fans=True,
     deduct_implied_pungs=True,
     house_non_repetition=True,
-    excludes_add={k: v for k, v in _COMMON_PRACTICE.items() if k != "four_concealed_pungs"},
+    excludes_add=_COMMON_PRACTICE,
     excludes_remove={**{k: ("concealed_hand",) for k in _CONCEALED_ALWAYS},
                      "nine_gates": ("concealed_hand", "fully_concealed_hand")},
-    differences=_COMMON_PRACTICE_NOTES[:2] + (
+    differences=_COMMON_PRACTICE_NOTES + (
         ("waits_by_shape", "边张/坎张/单钓将 by the winning tile's place, however many tiles were waited on "
          "('1113 和 3 为钓，和 2 为坎'; '67889 和 7 非边即坎'); 组合龙 won on its 4/5/6 is 坎张 (核分实例 1)."),
         ("winning_tile_apart", "No 边张/坎张/单钓将, 和绝张 or 九莲宝灯 when the winning tile was not set apart "
