@@ -178,7 +178,8 @@ class _Parser(argparse.ArgumentParser):
 def _add_common(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--rules", choices=RULES, default="mcr", help="rule system (default mcr)")
     ap.add_argument("--profile",
-                    help="rule profile: mcr default|competition|competition_literal|mcr1998, sichuan sbr2025")
+                    help="rule profile: mcr default, competition, competition_literal, mcr1998, wmo2006; "
+                         "sichuan sbr2025 (docs/profiles.md)")
     ap.add_argument("--seat-wind", choices=sorted(WINDS), default="E", type=str.upper, help="门风 (default E)")
     ap.add_argument("--round-wind", choices=sorted(WINDS), default="E", type=str.upper, help="圈风 (default E)")
     ap.add_argument("--self-drawn", action="store_true", help="自摸: won on a self-drawn tile")

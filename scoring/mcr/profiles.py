@@ -27,6 +27,7 @@ class Profile:
     excludes_remove: dict = field(default_factory=dict)  # fan id -> 不计 entries of the table that do not apply
     deduct_implied_pungs: bool = False  # 字一色/混幺九: honour-pung fans count 1 less per pung (implied 幺九刻)
     house_non_repetition: bool = False  # house fans also exclude the fans they imply (FanDef.implied; 不重复原则)
+    concealed_kongs_add: bool = False  # 暗杠加计: each concealed kong also scores 暗杠 beside 三杠/四杠/双明杠; no 阴阳杠
     differences: tuple = ()            # (key, description) — what differs from the 1998 table and why
 
 
@@ -111,7 +112,33 @@ COMPETITION_LITERAL = replace(
                 "绿一色 and 七对, 字全七对 also 字一色 and 七对, and so on (no 不重复原则 beyond the print).",
     differences=tuple(d for d in COMPETITION.differences if d[0] != "house_non_repetition"))
 
-PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, COMPETITION, COMPETITION_LITERAL, MCR1998)}
+# mcr-wmo-2006.txt 3.8.1: the shapes whose definitions end "(自摸加计不求人)" (numbers 4, 6, 7, 12, 19, 20, 34)
+_SELF_DRAWN_ADDS_FULLY_CONCEALED = ("nine_gates", "seven_shifted_pairs", "thirteen_orphans", "seven_pairs",
+                                    "greater_honors_knitted", "lesser_honors_knitted")
+
+WMO2006 = Profile(
+    name="wmo2006",
+    description="The WMO 2006 competition rules (mcr-wmo-2006.txt 3.8.1): the 1998 table's values and printed "
+                "不计 lists, with the 2006 notes: 自摸加计不求人 for the concealed limit shapes, 暗杠加计 for "
+                "三杠/四杠, one melded and one concealed kong 6; 边张/坎张/单钓将 for a unique wait.",
+    concealed_kongs_add=True,
+    excludes_remove={**{k: ("fully_concealed_hand",) for k in _SELF_DRAWN_ADDS_FULLY_CONCEALED},
+                     "three_kongs": ("concealed_kong",), "four_kongs": ("concealed_kong",)},
+    differences=(
+        ("self_drawn_adds_fully_concealed", "九莲宝灯, 连七对, 十三幺, 七对, 七星不靠 and 全不靠 won self-drawn "
+         "count 不求人 4 (not 自摸 1): mcr-wmo-2006.txt 3.8.1 4, 6, 7, 19, 20, 34 (自摸加计不求人); 12 四暗刻 "
+         "says the same, as every profile counts it. The 1998 lists print 不计不求人 for them."),
+        ("concealed_kongs_add", "三杠 and 四杠 also count 暗杠 2 for each concealed kong: mcr-wmo-2006.txt 3.8.1 5, "
+         "17 (暗杠加计). The 1998 lists of 5 and 17 print 不计暗杠."),
+        ("melded_and_concealed_kong_6", "One melded and one concealed kong count 6: mcr-wmo-2006.txt 3.8.1 57 "
+         "双明杠 (一明杠与一暗杠计6分), scored as 双明杠 4 + 暗杠 2; the 1998 table's 55 阴阳杠 (5) is not in the "
+         "2006 list of 81 fans."),
+        ("unique_wait", "边张/坎张/单钓将 need a hand waiting on exactly one tile: mcr-wmo-2006.txt 3.8.1 77 边张 "
+         "只能听和123的3或789的7, 78 坎张 只能听和顺子中间的牌."),
+    ),
+)
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, COMPETITION, COMPETITION_LITERAL, MCR1998, WMO2006)}
 
 
 def get_profile(name) -> Profile:
