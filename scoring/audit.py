@@ -410,15 +410,32 @@ def hands_of(p: PlayerArea, situation: Situation) -> tuple[list[Hand], str]:
                  else "no tiles")
 
 
+def _candidates_note(scored: list) -> str:
+    """What each candidate winning tile would score (tiles of equal outcome together), for the notes of a hand
+    whose winning tile is not known."""
+    by_outcome: dict = {}
+    for r, h in scored:
+        unit = "番" if r.rules == "sichuan" else "分"
+        what = f"{r.total} {unit}" if r.is_win else f"no win ({r.reason})"
+        by_outcome.setdefault(what, []).append(T.code(h.winning_tile))
+    return "winning tile not known, each tile of the hand tried: " + "; ".join(
+        f"{what} with {' '.join(tiles)}" for what, tiles in by_outcome.items())
+
+
 def score_area(p: PlayerArea, situation: Situation, rules: str, profile: Optional[str]) -> AreaScore:
+    """Score a declared winner. With the winning tile not set apart every tile of the hand is tried and the best
+    result kept; its wait fans are not counted (the engines drop 边张/坎张/单钓将 when the tile is not apart:
+    mcr-wmo-2006.txt 3.4.28 以便核查), and its notes list what each candidate tile would score."""
     hands, why = hands_of(p, situation)
     if not hands:
         return AreaScore(p.seat, None, None, why)
     eng = engine(rules)
     prof = resolve_profile(rules, profile)
     scored = [(eng.score(h, prof), h) for h in hands]
-    best = max(scored, key=lambda rh: (rh[0].is_win, rh[0].total, rh[0].base))
-    return AreaScore(p.seat, best[1], best[0], why)
+    best, hand = max(scored, key=lambda rh: (rh[0].is_win, rh[0].total, rh[0].base))
+    if len(scored) > 1:
+        best = replace(best, notes=[*best.notes, _candidates_note(scored)])
+    return AreaScore(p.seat, hand, best, why)
 
 
 def _tenpai_mcr(counts: list[int], melds) -> bool:

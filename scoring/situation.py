@@ -108,10 +108,6 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
                   and _melded(h),
                   "天和, 地和 and 人和 are won before any claim: the hand cannot hold a claimed meld",
                   {"mcr": f"{C} 新增番种 1 天和, 5 地和, 8 人和 开牌后抓完13张牌就扣听，不换牌直到和牌。"}),
-    Contradiction("not_apart_outside_competition", ("mcr",), lambda s, h, p: not s.winning_tile_apart
-                  and not _house(p),
-                  "a winning tile not set apart changes the score only in the competition variant: use "
-                  "--profile competition", {"mcr": f"{C} 行牌 16 成和那张牌必须单独摆放"}),
 )
 
 

@@ -76,6 +76,21 @@ def test_competition_without_set_apart_never_counts_waits_or_last_tile():
         assert not ids & {"edge_wait", "closed_wait", "single_wait", "last_tile", "nine_gates"}
 
 
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_no_profile_counts_a_wait_without_the_tile_set_apart_3_4_28(profile):
+    """mcr-wmo-2006.txt 3.4.28 单放 (以便核查): without the winning tile set apart the wait cannot be checked, so
+    no profile counts 边张/坎张/单钓将; with it apart, the waits do occur in the sample."""
+    waits = {"edge_wait", "closed_wait", "single_wait"}
+    seen = 0
+    for h in HANDS:
+        ids = {f.id for f in score(h, profile).fans}
+        if h.situation.winning_tile_apart:
+            seen += bool(ids & waits)
+        else:
+            assert not ids & waits, format_hand(h)
+    assert seen > 100
+
+
 def _map_hand(h, f, wind=None):
     """Apply a tile relabelling ``f`` to every tile of the hand (and ``wind`` to the seat/prevalent winds)."""
     melds = tuple(dataclasses.replace(m, tile=f(m.tile), claimed=None) for m in h.melds)

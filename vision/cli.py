@@ -194,7 +194,8 @@ def _add_common(ap: argparse.ArgumentParser) -> None:
                     help="地和 (competition profile): on East's first discard")
     ap.add_argument("--human-hand", action="store_true", help="人和 (competition profile): ready from the deal")
     ap.add_argument("--winning-tile-not-apart", action="store_true",
-                    help="the winning tile was not set apart (competition profile: no 边/坎/钓/绝张/九莲宝灯)")
+                    help="the winning tile was not set apart: no 边/坎/钓 (3.4.28); competition profiles: "
+                         "no 绝张/九莲宝灯 either")
     ap.add_argument("--referee-profile", choices=("rules", "rulings"), default="rules",
                     help="penalties as the rule text gives them (rules), or graded by the referee rulings 8 and 10 "
                          "by what happened (rulings)")

@@ -629,11 +629,9 @@ static int place(const Reading *r, int win, int by_shape)
 static int wait_kind(Hand *h, const Profile *P, const Reading *r)
 {
     int win = h->win;
-    if (h->fl & FL_HEAVENLY)
-        return W_NONE;
+    if ((h->fl & FL_HEAVENLY) || !h->apart)
+        return W_NONE;                  /* 天和 has no wait; a tile not set apart cannot be checked (3.4.28) */
     if (P->waits_by_shape) {
-        if (!h->apart)
-            return W_NONE;
         if (r->form == REGULAR && ((h->n_claimed == 4 && !h->self_drawn) || h->n_kongs == 4))
             return W_NONE;
         if (r->form != REGULAR && r->form != KNITTED_STRAIGHT)
