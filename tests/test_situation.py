@@ -128,3 +128,21 @@ def test_house_fans_do_not_count_what_they_imply(text, literal_extra):
     from mjtable.scoring.mcr.fantable import all_rows
     for fid in comp - {"concealed_hand"}:
         assert not set(all_rows()[fid].implied) & comp
+
+
+def test_contradiction_quotes_are_verbatim():
+    """Every quote in “…” of a refusal's clause stands verbatim (white space aside) in the rule file the clause
+    names: a Sichuan fan is quoted from its table row's cell (第十条二（六）⑦⑧⑨), not reworded."""
+    import re
+    from mjtable.scoring.situation import CONTRADICTIONS
+    from mjtable.system_files import shared
+    files = ("mcr-wmo-2006.txt", "competition-variant.txt", "sichuan-sbr-2025.txt")
+    texts = {f: re.sub(r"\s", "", shared("rules", f).read_text(encoding="utf-8")) for f in files}
+    quoted = 0
+    for c in CONTRADICTIONS:
+        for clause in c.clauses.values():
+            named = [f for f in files if f in clause]
+            for q in re.findall(r"“([^”]+)”", clause):
+                assert any(re.sub(r"\s", "", q) in texts[f] for f in named), (c.id, q)
+                quoted += 1
+    assert quoted >= 5
