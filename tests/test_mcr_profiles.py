@@ -210,3 +210,21 @@ def test_wmo2006_differences_name_their_clauses():
     assert set(diffs) == {"self_drawn_adds_fully_concealed", "concealed_kongs_add", "melded_and_concealed_kong_6",
                           "unique_wait"}
     assert all("mcr-wmo-2006.txt 3.8.1" in text for text in diffs.values())
+
+
+def test_docs_table_of_differences_matches_the_profiles():
+    """docs/profiles.md lists every point where the MCR profiles differ, each with its clause
+    (profiles.DIFFERENCE_CLAUSES): the table there is the one differences_table() makes from PROFILES."""
+    import re
+    from pathlib import Path
+    from mjtable.scoring.mcr.profiles import DIFFERENCE_CLAUSES, differences_table
+    from mjtable.system_files import shared
+    keys = {k for p in PROFILES.values() for k, _ in p.differences}
+    assert keys == set(DIFFERENCE_CLAUSES)
+    files = ("mcr-1998-table.txt", "mcr-wmo-2006.txt", "competition-variant.txt")
+    for k, clause in DIFFERENCE_CLAUSES.items():
+        assert any(clause.startswith(f) for f in files), k
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "profiles.md").read_text(encoding="utf-8")
+    assert differences_table() in doc
+    texts = {f: re.sub(r"\s", "", shared("rules", f).read_text(encoding="utf-8")) for f in files}
+    assert "自摸加计不求人" in texts["mcr-wmo-2006.txt"] and "一明杠与一暗杠计6分" in texts["mcr-wmo-2006.txt"]

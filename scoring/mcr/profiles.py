@@ -141,6 +141,43 @@ WMO2006 = Profile(
 PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, COMPETITION, COMPETITION_LITERAL, MCR1998, WMO2006)}
 
 
+# difference key -> the clauses it rests on (docs/profiles.md's table of differences is made from these and
+# PROFILES by differences_table; tests/test_mcr_profiles.py checks the two agree)
+DIFFERENCE_CLAUSES = {
+    "nine_gates_no_terminal_pung": "mcr-1998-table.txt 4 九莲宝灯 (its 不计 list); mcr-wmo-2006.txt 3.9.1 5(1) 不重复原则",
+    "all_terminals_no_double_pung": "mcr-1998-table.txt 8 清幺九 (its 不计 list); mcr-wmo-2006.txt 3.9.1 5(1) 不重复原则",
+    "unique_wait": "mcr-1998-table.txt 78 边张 (12345和3…不算边张), 79 坎张; mcr-wmo-2006.txt 3.8.1 77, 78 (只能听)",
+    "waits_by_shape": "competition-variant.txt 核分实例 (1) (与和牌数无关), (5) 组合龙",
+    "winning_tile_apart": "competition-variant.txt 行牌 16",
+    "concealed_by_definition": "competition-variant.txt 行牌 15",
+    "knitted_no_all_chows_hog": "competition-variant.txt 核分实例 (5)",
+    "implied_terminal_pungs": "competition-variant.txt 核分实例 (3)",
+    "house_fans": "competition-variant.txt 新增番种 1-9",
+    "house_non_repetition": "mcr-wmo-2006.txt 3.9.1 5(1) 不重复原则",
+    "self_drawn_adds_fully_concealed": "mcr-wmo-2006.txt 3.8.1 4, 6, 7, 19, 20, 34 (自摸加计不求人); "
+                                       "mcr-1998-table.txt 4, 6, 7, 19, 20, 34 (不计不求人)",
+    "concealed_kongs_add": "mcr-wmo-2006.txt 3.8.1 5, 17 (暗杠加计); mcr-1998-table.txt 5, 17 (不计暗杠)",
+    "melded_and_concealed_kong_6": "mcr-wmo-2006.txt 3.8.1 57 (一明杠与一暗杠计6分); mcr-1998-table.txt 55 阴阳杠 5",
+}
+
+
+def differences_table() -> str:
+    """The Markdown table of every point where the MCR profiles differ: one row per difference key, "yes" under
+    each profile that has it, the clause and what it does."""
+    names = list(PROFILES)
+    keys = list(dict.fromkeys(k for p in PROFILES.values() for k, _ in p.differences))
+    text: dict = {}
+    for p in PROFILES.values():
+        for k, t in p.differences:
+            text.setdefault(k, t)          # the first profile's wording
+    rows = ["| difference | " + " | ".join(f"`{n}`" for n in names) + " | clause | what it does |",
+            "|---|" + "---|" * len(names) + "---|---|"]
+    for k in keys:
+        has = [" yes " if k in dict(PROFILES[n].differences) else "  " for n in names]
+        rows.append(f"| `{k}` |" + "|".join(has) + f"| {DIFFERENCE_CLAUSES[k]} | {text[k]} |")
+    return "\n".join(rows) + "\n"
+
+
 def get_profile(name) -> Profile:
     """A Profile by name (None means "default"; the result's ``profile`` field always names the one used)."""
     if isinstance(name, Profile):
