@@ -116,7 +116,11 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "win declared with a wrong tile count: barred from winning, pays 20 to each player", note="手牌张数不符"),
     ("mcr", "winning_tile_not_apart"): Rule("winning_tile_not_apart", f"{W} 3.4.28",
         "单放:自摸成“和”的那一张牌,不可随意放入立牌中,应单独摆放,以便核查",
-        "the winning tile must lie apart for checking; no penalty stated", "warning", note="未定罚则"),
+        "the self-drawn winning tile must lie apart for checking; no penalty stated", "warning", note="未定罚则"),
+    ("mcr", "winning_tile_not_apart_discard"): Rule("winning_tile_not_apart", f"{W} 3.7.1",
+        "和牌者必须先报和牌、并将手牌整理后亮明,报出自己和牌的番种、分数,再经其他三家公认、裁判审定",
+        "a discard win: the hand is laid open for the others and the referee to check; the 2006 text sets only "
+        "the self-drawn tile apart (3.4.28), no penalty stated", "warning", note="3.4.28 单放只及自摸之牌，未定罚则"),
     # --- MCR, competition variant (overrides)
     ("mcr-competition", "exposed_tile"): Rule("exposed_tile", f"{C} 行牌 21",
         "行牌过程中，将手牌暴露于桌面，暴露张须依次打出", "exposed tiles must be discarded in turn"),
@@ -177,7 +181,7 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "暗杠时，先将 4 张相同的牌一起亮出，再将两侧的两张扣放",
         "concealed kong: middle two face up, outer two face down; no specific penalty", "warning",
         note="未列举的行为，酌情判罚"),
-    ("sichuan", "void_suit_tiles"): Rule("void_suit_tiles", f"{S} 第六条三; 第十二条十（一）; 第十一条（二）",
+    ("sichuan", "void_suit_tiles"): Rule("void_suit_tiles", f"{S} 第六条三; 第十二条十（一）; 第十一条二（二）",
         "主动花猪将被视为严重犯规行为，扣分并停和陪打；选手在本副比赛中主动花猪，按第二类判罚尺度判罚；"
         "第二类判罚尺度：扣盘分 2 分，或扣当盘副分 24 分",
         "active 花猪: 24 deal points (or 2 table points) deducted, barred from winning this deal"),
@@ -194,6 +198,12 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "所和牌张…明放于手牌一侧…不得插入手牌；若裁判员判定仍能识别出和牌所对应的牌张，按第三类判罚尺度判罚；若裁判员判定已无法识别出和牌所对应的牌张，则该选手视为诈和",
         "winning tile must lie beside the hand: category 3 if still identifiable, else a false win"),
 }
+
+
+# The competition variant (行牌 16) and SBR (第九条一（三）点炮和, （五）自摸和) set the winning tile apart for both ways
+# of winning; the 2006 text only for the self-drawn tile (3.4.28).
+for _rs in ("mcr-competition", "sichuan"):
+    CATALOGUE[(_rs, "winning_tile_not_apart_discard")] = CATALOGUE[(_rs, "winning_tile_not_apart")]
 
 
 def rule_for(ruleset: str, case: str) -> Rule:
@@ -410,15 +420,32 @@ def hands_of(p: PlayerArea, situation: Situation) -> tuple[list[Hand], str]:
                  else "no tiles")
 
 
+def _candidates_note(scored: list) -> str:
+    """What each candidate winning tile would score (tiles of equal outcome together), for the notes of a hand
+    whose winning tile is not known."""
+    by_outcome: dict = {}
+    for r, h in scored:
+        unit = "番" if r.rules == "sichuan" else "分"
+        what = f"{r.total} {unit}" if r.is_win else f"no win ({r.reason})"
+        by_outcome.setdefault(what, []).append(T.code(h.winning_tile))
+    return "winning tile not known, each tile of the hand tried: " + "; ".join(
+        f"{what} with {' '.join(tiles)}" for what, tiles in by_outcome.items())
+
+
 def score_area(p: PlayerArea, situation: Situation, rules: str, profile: Optional[str]) -> AreaScore:
+    """Score a declared winner. With the winning tile not set apart every tile of the hand is tried and the best
+    result kept; its wait fans are not counted (the engines drop 边张/坎张/单钓将 when the tile is not apart:
+    mcr-wmo-2006.txt 3.4.28 以便核查), and its notes list what each candidate tile would score."""
     hands, why = hands_of(p, situation)
     if not hands:
         return AreaScore(p.seat, None, None, why)
     eng = engine(rules)
     prof = resolve_profile(rules, profile)
     scored = [(eng.score(h, prof), h) for h in hands]
-    best = max(scored, key=lambda rh: (rh[0].is_win, rh[0].total, rh[0].base))
-    return AreaScore(p.seat, best[1], best[0], why)
+    best, hand = max(scored, key=lambda rh: (rh[0].is_win, rh[0].total, rh[0].base))
+    if len(scored) > 1:
+        best = replace(best, notes=[*best.notes, _candidates_note(scored)])
+    return AreaScore(p.seat, hand, best, why)
 
 
 def _tenpai_mcr(counts: list[int], melds) -> bool:
@@ -445,11 +472,12 @@ def tenpai_distance(h: Hand) -> int:
     return 2
 
 
-def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: Optional[int]) -> list[Finding]:
+def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: Optional[int], self_drawn: bool) -> list[Finding]:
     """Validity of a declared win (after the count check)."""
     out = []
     if not p.winning_tile_apart or p.winning_tile is None:
-        out.append(_finding(rs, "winning_tile_not_apart", p.seat, "the winning tile is not set apart from the hand"))
+        case = "winning_tile_not_apart" if self_drawn else "winning_tile_not_apart_discard"
+        out.append(_finding(rs, case, p.seat, "the winning tile is not set apart from the hand"))
     if size is not None and size != 14:
         out.append(_finding(rs, "false_win_miscount" if rs != "sichuan" else "false_win", p.seat,
                             f"win declared with {size} tiles (kongs as 3); a winning hand has 14"))
@@ -563,7 +591,7 @@ def review(table: TableState, situation: Situation, rules: str = "mcr", profile:
         if rs == "sichuan":
             out += _check_void(p, situation)
         if declared(p):
-            out += _check_win(p, rs, scores[p.seat], hand_size(p))
+            out += _check_win(p, rs, scores[p.seat], hand_size(p), situation.self_drawn)
     return Review(out, scores)
 
 

@@ -37,9 +37,9 @@ def _wrong_chow(f: Facts):
     if f.found_within_round is None:
         return None
     if f.found_within_round:
-        return (f"{R} 8", "可以在本巡内发现后纠正 … 给予警告 — found within the round: corrected, a warning",
+        return (f"{R} 8", "在一巡内发现 允许调换取回二万 给予警告 — found within the round: corrected, a warning",
                 "warning")
-    return (f"{R} 8", "如果在第二巡或以后再发现自己错吃，则不允许纠正 … 判该盘停和 — found later: the hand is dead",
+    return (f"{R} 8", "若迟误超过一巡，则不得再调换取回二万，该盘判为停和 — found later: the hand is dead",
             "violation")
 
 

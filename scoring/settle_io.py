@@ -29,7 +29,12 @@ from .notation import NotationError, parse_hand, parse_tiles
 from .settlement import Barred, Deal, EndHand, FalseWin, Kong, Settlement, SettlementError, Win
 
 S = "sichuan-sbr-2025.txt"
-CLAUSES = {"kong": f"{S} 第十条一（一）（二）", "kong_refund": f"{S} 第十条一（三）（四）; 第十一条四（五）",
+# ledger kind (or "kind:cause") -> clause. A kong refund's clause depends on its cause: 杠上炮 第十条一（四）; a
+# barred player (停和陪打) 第十一条四（五）, a false win 第十二条十一（一）; no ready hand at a draw 第十条一（三）.
+CLAUSES = {"kong": f"{S} 第十条一（一）（二）",
+           "kong_refund": f"{S} 第十条一（三）（四）; 第十一条四（五）; 第十二条十一（一）",
+           "kong_refund:kong_discard": f"{S} 第十条一（四）", "kong_refund:not_ready": f"{S} 第十条一（三）",
+           "kong_refund:barred": f"{S} 第十一条四（五）; 第十二条十一（一）",
            "win": f"{S} 第十条二（四）（五）", "cha_da_jiao": f"{S} 第十条三（四）",
            "pig_penalty": f"{S} 第十二条十（一）; 第十一条二（二）", "false_win_penalty": f"{S} 第十二条十一（一）"}
 SUITS = {"m": T.MAN, "p": T.PIN, "s": T.SOU}
@@ -153,6 +158,11 @@ def parse_deal(text: str) -> Deal:
     return parse_json(text) if text.lstrip().startswith("{") else parse_text(text)
 
 
+def clause_of(it) -> str:
+    """The clause of one ledger item (by its kind, and its cause where the clause depends on it)."""
+    return CLAUSES.get(f"{it.kind}:{it.cause}") or CLAUSES.get(it.kind, S)
+
+
 def settle_text(s: Settlement) -> str:
     lines = ["seat   transfers  penalties   net"]
     lines += [f"{p:>4} {s.transfers[p]:>10} {s.penalties[p]:>10} {s.net[p]:>5}" for p in range(4)]
@@ -162,7 +172,7 @@ def settle_text(s: Settlement) -> str:
     lines.append("ledger:")
     for it in s.ledger:
         to = "penalty" if it.payee is None else f"-> seat {it.payee}"
-        lines.append(f"  seat {it.payer} {to}: {it.amount}  {it.note}  [{CLAUSES.get(it.kind, S)}]")
+        lines.append(f"  seat {it.payer} {to}: {it.amount}  {it.note}  [{clause_of(it)}]")
     return "\n".join(lines) + "\n"
 
 
@@ -170,7 +180,7 @@ def settle_dict(s: Settlement) -> dict:
     return {"transfers": s.transfers, "penalties": s.penalties, "net": s.net,
             "statuses": {str(k): v for k, v in s.statuses.items()},
             "ledger": [{"kind": it.kind, "payer": it.payer, "payee": it.payee, "amount": it.amount,
-                        "note": it.note, "clause": CLAUSES.get(it.kind, S)} for it in s.ledger]}
+                        "note": it.note, "clause": clause_of(it)} for it in s.ledger]}
 
 
 def settle(text: str):

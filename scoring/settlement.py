@@ -94,6 +94,7 @@ class LedgerItem:
     payee: Optional[int]     # None for a penalty (deducted, paid to nobody)
     amount: int
     note: str
+    cause: str = ""          # a kong refund's cause ("kong_discard", "barred", "not_ready"): its clause differs
 
 
 @dataclass
@@ -151,18 +152,18 @@ def settle(deal: Deal) -> Settlement:
     n_winners = 0
     kong_items: dict[int, list[list[LedgerItem]]] = {s: [] for s in range(N_SEATS)}   # per kong, its payments
 
-    def pay(kind, payer, payee, amount, note):
+    def pay(kind, payer, payee, amount, note, cause=""):
         if amount <= 0:
             return None
-        item = LedgerItem(kind, payer, payee, amount, note)
+        item = LedgerItem(kind, payer, payee, amount, note, cause)
         out.ledger.append(item)
         out.transfers[payer] -= amount
         out.transfers[payee] += amount
         return item
 
-    def refund(items: Iterable[LedgerItem], why: str):
+    def refund(items: Iterable[LedgerItem], why: str, cause: str):
         for it in items:
-            pay("kong_refund", it.payee, it.payer, it.amount, why)
+            pay("kong_refund", it.payee, it.payer, it.amount, why, cause)
 
     for i, ev in enumerate(deal.events):
         if isinstance(ev, Kong):
@@ -220,7 +221,8 @@ def settle(deal: Deal) -> Settlement:
             if ev.kong_discard:
                 if not kong_items[ev.discarder]:
                     raise SettlementError(f"event {i}: 杠上炮 but seat {ev.discarder} made no kong")
-                refund(kong_items[ev.discarder].pop(), "杠上炮: this kong's points are refunded (退税)")
+                refund(kong_items[ev.discarder].pop(), "杠上炮: this kong's points are refunded (退税)",
+                       "kong_discard")
             won.extend(ev.winners)
             n_winners += len(ev.winners)
         elif isinstance(ev, (FalseWin, Barred)):
@@ -238,7 +240,7 @@ def settle(deal: Deal) -> Settlement:
 
     for p in sorted(barred):             # kong points of a barred/false-win player all go back
         for items in kong_items[p]:
-            refund(items, "停和陪打/诈和: all kong points of the deal returned")
+            refund(items, "停和陪打/诈和: all kong points of the deal returned", "barred")
         kong_items[p] = []
     if deal.draw is not None:
         _settle_draw(deal.draw, won, kong_items, out, pay, refund, barred)
@@ -268,7 +270,7 @@ def _settle_draw(draw, won, kong_items, out: Settlement, pay, refund, barred=fro
         if out.statuses[p] == TENPAI:   # incl. a barred player who is tenpai: not charged either
             continue
         for items in kong_items[p]:
-            refund(items, "流局未听牌: kong points refunded (第十条一（三）)")
+            refund(items, "流局未听牌: kong points refunded (第十条一（三）)", "not_ready")
         kong_items[p] = []
         for q, (fans, wait) in sorted(prices.items()):
             pay("cha_da_jiao", p, q, base_points(fans),

@@ -58,24 +58,24 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
     Contradiction("robbing_kong_self_drawn", BOTH, lambda s, h, p: s.robbing_kong and s.self_drawn,
                   "robbing a kong (抢杠和) is a win on another player's tile, never self-drawn",
                   {"mcr": f"{W} 3.7.2 3(2) 点和:和他人打出的牌(包括抢杠和)",
-                   "sichuan": f"{S} 第十条二（六）⑨ 抢杠：和其他选手加杠的牌"}),
+                   "sichuan": f"{S} 第十条二（六）⑨ 抢杠 1 番 “和其他选手加杠的牌”"}),
     Contradiction("kong_replacement_robbing_kong", BOTH, lambda s, h, p: s.kong_replacement and s.robbing_kong,
                   "a win on one's own kong replacement (杠上开花) cannot also rob another player's kong",
                   {"mcr": f"{W} 第八条 46 杠上开花; 47 抢杠和", "sichuan": f"{S} 第十条二（六）⑦ 杠上花; ⑨ 抢杠"}),
     Contradiction("kong_replacement_not_self_drawn", BOTH, lambda s, h, p: s.kong_replacement and not s.self_drawn,
                   "a win on a kong replacement (杠上开花) is self-drawn: give --self-drawn too",
                   {"mcr": f"{W} 第八条 46 杠上开花 杠牌时,从牌墙补上一张牌成和牌",
-                   "sichuan": f"{S} 第十条二（六）⑦ 杠上花：和自己开杠后摸的补牌（算自摸和牌）"}),
+                   "sichuan": f"{S} 第十条二（六）⑦ 杠上花 1 番 “和自己开杠后摸的补牌（算自摸和牌）”"}),
     Contradiction("kong_replacement_without_kong", BOTH, lambda s, h, p: s.kong_replacement and h is not None
                   and not _has_kong(h),
                   "a win on a kong replacement (杠上开花) needs a kong in the hand",
                   {"mcr": f"{W} 第八条 46 杠上开花 杠牌时,从牌墙补上一张牌成和牌",
-                   "sichuan": f"{S} 第十条二（六）⑦ 杠上花：和自己开杠后摸的补牌"}),
+                   "sichuan": f"{S} 第十条二（六）⑦ 杠上花 1 番 “和自己开杠后摸的补牌”"}),
     Contradiction("robbing_kong_tile_held", BOTH, lambda s, h, p: s.robbing_kong and _holds_robbed_tile(h),
                   "a robbed kong's tile cannot also stand in the winner's hand (its other three copies are in "
                   "the pung it was added to)",
                   {"mcr": f"{W} 第八条 47 抢杠和 和他人自抓开明杠的牌",
-                   "sichuan": f"{S} 第十条二（六）⑨ 抢杠：和其他选手加杠的牌"}),
+                   "sichuan": f"{S} 第十条二（六）⑨ 抢杠 1 番 “和其他选手加杠的牌”"}),
     Contradiction("after_kong_discard_in_mcr", ("mcr",), lambda s, h, p: s.after_kong_discard,
                   "a win on the discard after a kong (杠上炮) is a Sichuan fan; MCR has no such situation",
                   {"mcr": f"{S} 第十条二（六）⑧ 杠上炮 (Sichuan only)"}),
@@ -84,7 +84,7 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
                   {"mcr": f"{S} 第六条 (Sichuan only)"}),
     Contradiction("after_kong_discard_self_drawn", ("sichuan",), lambda s, h, p: s.after_kong_discard and s.self_drawn,
                   "杠上炮 is won on the tile another player discards after a kong, not self-drawn",
-                  {"sichuan": f"{S} 第十条二（六）⑧ 杠上炮：和其他选手开杠后打出或再次加杠的牌"}),
+                  {"sichuan": f"{S} 第十条二（六）⑧ 杠上炮 1 番 “和其他选手开杠后打出或再次加杠的牌”"}),
     Contradiction("after_kong_discard_other_kong", ("sichuan",),
                   lambda s, h, p: s.after_kong_discard and (s.kong_replacement or s.robbing_kong),
                   "杠上炮 cannot be combined with 杠上花 or 抢杠",
@@ -108,10 +108,6 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
                   and _melded(h),
                   "天和, 地和 and 人和 are won before any claim: the hand cannot hold a claimed meld",
                   {"mcr": f"{C} 新增番种 1 天和, 5 地和, 8 人和 开牌后抓完13张牌就扣听，不换牌直到和牌。"}),
-    Contradiction("not_apart_outside_competition", ("mcr",), lambda s, h, p: not s.winning_tile_apart
-                  and not _house(p),
-                  "a winning tile not set apart changes the score only in the competition variant: use "
-                  "--profile competition", {"mcr": f"{C} 行牌 16 成和那张牌必须单独摆放"}),
 )
 
 

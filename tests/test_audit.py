@@ -288,6 +288,42 @@ def test_mcr_winning_tile_not_apart():
     assert one(run([a], "mcr"), "winning_tile_not_apart").severity == "warning"
 
 
+@pytest.mark.parametrize("profile", [None, "mcr1998", "wmo2006", "competition"])
+def test_mcr_winning_tile_not_apart_no_wait_fans_3_4_28(profile):
+    """mcr-wmo-2006.txt 3.4.28 单放: the winning tile lies apart "以便核查". Not apart, the tile is unknown: the
+    best score over the candidate tiles is kept but without 边张/坎张/单钓将 (nobody can check the wait), and the
+    notes say what each candidate tile would score."""
+    from mjtable.scoring.audit import review
+    tiles = "123m456p789s123s5z"
+    apart = review(TableState([area(concealed=tiles, win="5z", declared=True)], "mcr"), Situation(), "mcr", profile)
+    assert "single_wait" in {f.id for f in apart.scores["self"].result.fans}
+    rv = review(TableState([area(concealed=tiles + "5z", apart=False, declared=True)], "mcr"), Situation(), "mcr",
+                profile)
+    r = rv.scores["self"].result
+    assert not {f.id for f in r.fans} & {"edge_wait", "closed_wait", "single_wait"}
+    assert r.is_win and r.total == apart.scores["self"].result.total - 1
+    note = next(n for n in r.notes if n.startswith("winning tile not known"))
+    assert all(t in note for t in ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1s", "2s", "3s", "5z"))
+    assert f"{r.total} 分 with" in note
+
+
+def test_mcr_discard_win_not_apart_cites_3_7_1_not_3_4_28():
+    """mcr-wmo-2006.txt 3.4.28 单放 is about the self-drawn tile (自摸成“和”的那一张牌); a discard win not set
+    apart cites 3.7.1 (the hand laid open for checking). The competition variant (行牌 16) covers both."""
+    a = area(concealed=WIN_MCR + "5p", apart=False, declared=True)
+    discard = one(run([a], "mcr"), "winning_tile_not_apart")
+    assert discard.clause == "mcr-wmo-2006.txt 3.7.1" and discard.case == "winning_tile_not_apart_discard"
+    drawn = one(run([a], "mcr", self_drawn=True), "winning_tile_not_apart")
+    assert drawn.clause == "mcr-wmo-2006.txt 3.4.28" and "自摸" in drawn.penalty
+    assert "行牌 16" in one(run([a], "mcr", "competition"), "winning_tile_not_apart").clause
+
+
+def test_sichuan_active_pig_cites_the_second_category_11_2_2():
+    """The second category's penalty (扣盘分 2 分，或扣当盘副分 24 分) is 第十一条二（二） of sichuan-sbr-2025.txt."""
+    r = rule_for("sichuan", "void_suit_tiles")
+    assert "第十一条二（二）" in r.clause and "第十一条（二）" not in r.clause
+
+
 def test_mcr_exposed_while_another_declares():
     other = area("left", concealed="123m456m789m123p", exposed=tuple(P("9s")))     # 12 standing + 1 exposed
     good = area(concealed=WIN_MCR, win="5p", declared=True)

@@ -81,6 +81,25 @@ def test_score_sichuan_profile(capsys):
     assert "sichuan / sbr2025" in out and "番" in out
 
 
+def test_score_wmo2006_profile_self_drawn_thirteen_orphans(capsys):
+    """--profile wmo2006: mcr-wmo-2006.txt 3.8.1 7 十三幺 (自摸加计不求人): 88 + 不求人 4 = 92 (default 89)."""
+    code, out, err = run(["score", "19m19p19s1234567z +1z", "--self-drawn", "--profile", "wmo2006"], capsys)
+    assert code == 0, err
+    assert "mcr / wmo2006" in out and "不求人" in out and "Total: 92 分" in out
+    code, out, _ = run(["score", "19m19p19s1234567z +1z", "--self-drawn"], capsys)
+    assert code == 0 and "Total: 89 分" in out
+
+
+def test_profile_help_lists_every_profile(capsys):
+    from mjtable.scoring.mcr import PROFILES
+    from mjtable.scoring.sichuan import PROFILES as SICHUAN
+    code, out, _ = run(["score", "--help"], capsys)
+    assert code == 0
+    out = " ".join(out.split())
+    listed = out.split("--profile PROFILE rule profile:", 1)[1].split("--seat-wind", 1)[0]
+    assert all(name in listed for name in list(PROFILES) + list(SICHUAN)), listed
+
+
 @pytest.mark.parametrize("argv,code,words", [
     (["score", "123x"], errors.EXIT_BAD_HAND, "bad notation"),
     (["score", SHORT], errors.EXIT_BAD_HAND, "wrong tile count"),

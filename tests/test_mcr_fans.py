@@ -38,8 +38,9 @@ CASES = [
      {"all_pungs", "all_terminals_and_honors", "pung_terminals_honors", "outside_hand", "one_voided_suit"}),
     ("111m222p333s444m5z +5z", {}, "default", {"four_concealed_pungs": 1, "single_wait": 1},
      {"all_pungs", "concealed_hand", "three_concealed_pungs"}),
-    ("111m222p333s444m5z +5z", TSUMO, "default", {"four_concealed_pungs": 1, "self_drawn": 1},
-     {"fully_concealed_hand"}),
+    # mcr-1998-table.txt 12 四暗刻 (不计门前清、碰碰和); mcr-wmo-2006.txt 3.8.1 12 (自摸加计不求人)
+    ("111m222p333s444m5z +5z", TSUMO, "default", {"four_concealed_pungs": 1, "fully_concealed_hand": 1},
+     {"self_drawn", "concealed_hand"}),
     ("111m222p333s44m55z +4m", {}, "default", {"three_concealed_pungs": 1, "all_pungs": 1},
      {"four_concealed_pungs"}),
     ("1122337788995m +5m", {}, "default", {"pure_terminal_chows": 1},

@@ -33,8 +33,8 @@ def test_wrong_win_graded_by_ruling_10(capsys, flags, severity, words):
 
 
 @pytest.mark.parametrize("flags,severity,words", [
-    (["--found-within-round"], "warning", "本巡内发现后纠正"),
-    (["--found-later"], "violation", "不允许纠正"),
+    (["--found-within-round"], "warning", "在一巡内发现 允许调换取回二万 给予警告"),
+    (["--found-later"], "violation", "若迟误超过一巡，则不得再调换取回二万，该盘判为停和"),
 ])
 def test_wrong_chow_graded_by_ruling_8(capsys, flags, severity, words):
     _, found = _findings(capsys, CHOW_ACROSS, "--referee-profile", "rulings", *flags)
@@ -49,7 +49,10 @@ def test_the_rules_profile_keeps_the_text_penalty(capsys):
 
 
 def test_graded_penalties_quote_the_rulings_verbatim():
-    text = re.sub(r"\s", "", shared("rules", "referee-rulings.txt").read_text(encoding="utf-8"))
+    """Each quote of a graded penalty stands in referee-rulings.txt verbatim, and all its pieces (joined by …)
+    in one paragraph, in order: ruling 8's 'found within the round' once joined two paragraphs."""
+    paragraphs = [re.sub(r"\s", "", p) for p in
+                  shared("rules", "referee-rulings.txt").read_text(encoding="utf-8").split("\n\n")]
     f = Finding("x", "self", "m", "c", "p", case="false_win")
     facts = [rulings.Facts(found_within_round=b) for b in (True, False)] + \
             [rulings.Facts(hand_shown=b, tiles_mixed=m) for b in (True, False) for m in (False, True)]
@@ -57,9 +60,9 @@ def test_graded_penalties_quote_the_rulings_verbatim():
         for fa in facts:
             got = g(fa)
             if got:
-                quote = got[1].split(" — ")[0]
-                for piece in quote.split("…"):
-                    assert re.sub(r"\s", "", piece) in text, piece
+                pieces = [re.sub(r"\s", "", p) for p in got[1].split(" — ")[0].split("…")]
+                pattern = ".*".join(re.escape(p) for p in pieces)
+                assert any(re.search(pattern, para) for para in paragraphs), pieces
     assert rulings.grade([f], "rules", rulings.Facts(hand_shown=True)) == [f]
     with pytest.raises(ValueError):
         rulings.grade([f], "nonsense", rulings.Facts())

@@ -211,3 +211,15 @@ def test_a_whole_deal_by_hand():
     assert s.statuses == {0: TENPAI, 1: NOT_TENPAI}
     assert [i.kind for i in s.ledger] == (["kong"] * 4 + ["win"] * 2 + ["kong_refund"]
                                           + ["kong_refund"] * 3 + ["cha_da_jiao"])
+
+
+def test_kong_refund_clause_by_cause_10_1_4():
+    """The 杠上炮 refund is 第十条一（四） (如果开杠者开杠后杠上炮，则其这个杠所获取的分数需要退回), not 第十一条四（五）
+    (停和陪打); a barred player's refund cites 第十一条四（五）, a non-ready kong at a draw 第十条一（三）."""
+    from mjtable.scoring.settle_io import clause_of
+    s = settle(Deal([Kong(0, "concealed"), Win((2,), (1,), discarder=0, kong_discard=True)]))
+    refunds = [clause_of(it) for it in s.ledger if it.kind == "kong_refund"]
+    assert refunds and all(c == "sichuan-sbr-2025.txt 第十条一（四）" for c in refunds)
+    s = settle(Deal([Kong(0, "concealed"), Barred(0)]))
+    assert {clause_of(it) for it in s.ledger if it.kind == "kong_refund"} == {
+        "sichuan-sbr-2025.txt 第十一条四（五）; 第十二条十一（一）"}

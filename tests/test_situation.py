@@ -93,12 +93,22 @@ HAND = "123m456p678s234s5z +5z"
     ([HAND, "--profile", "competition", "--earthly-hand"], 2, "non-dealer"),
     ([HAND, "--profile", "competition", "--earthly-hand", "--human-hand", "--seat-wind", "S"], 2, "exclude each other"),
     (["123m456p234s5z [678s<] +5z", "--profile", "competition", "--human-hand"], 2, "claimed meld"),
-    ([HAND, "--winning-tile-not-apart"], 2, "competition variant"),
 ])
 def test_first_deal_flags(argv, code, words, capsys):
     got = cli.main(["score", *argv])
     out, err = capsys.readouterr()
     assert got == code and words in (out if code == 0 else err), (out, err)
+
+
+def test_winning_tile_not_apart_loses_the_wait_fans_in_every_profile_3_4_28(capsys):
+    """mcr-wmo-2006.txt 3.4.28 单放 (以便核查): a winning tile not set apart cannot be checked, so no 坎张 under
+    default or wmo2006 either (the competition variant, 行牌 16, also drops 和绝张 and 九莲宝灯)."""
+    for profile in ("default", "wmo2006"):
+        assert cli.main(["score", "123m456p789s11z13s +2s", "--profile", profile]) == 0
+        assert "坎张" in capsys.readouterr().out
+        assert cli.main(["score", "123m456p789s11z13s +2s", "--profile", profile, "--winning-tile-not-apart"]) == 0
+        out = capsys.readouterr().out
+        assert "坎张" not in out and "3.4.28" in out
 
 
 def test_winning_tile_not_apart_loses_the_wait_fans_in_competition(capsys):
@@ -118,3 +128,21 @@ def test_house_fans_do_not_count_what_they_imply(text, literal_extra):
     from mjtable.scoring.mcr.fantable import all_rows
     for fid in comp - {"concealed_hand"}:
         assert not set(all_rows()[fid].implied) & comp
+
+
+def test_contradiction_quotes_are_verbatim():
+    """Every quote in “…” of a refusal's clause stands verbatim (white space aside) in the rule file the clause
+    names: a Sichuan fan is quoted from its table row's cell (第十条二（六）⑦⑧⑨), not reworded."""
+    import re
+    from mjtable.scoring.situation import CONTRADICTIONS
+    from mjtable.system_files import shared
+    files = ("mcr-wmo-2006.txt", "competition-variant.txt", "sichuan-sbr-2025.txt")
+    texts = {f: re.sub(r"\s", "", shared("rules", f).read_text(encoding="utf-8")) for f in files}
+    quoted = 0
+    for c in CONTRADICTIONS:
+        for clause in c.clauses.values():
+            named = [f for f in files if f in clause]
+            for q in re.findall(r"“([^”]+)”", clause):
+                assert any(re.sub(r"\s", "", q) in texts[f] for f in named), (c.id, q)
+                quoted += 1
+    assert quoted >= 5

@@ -180,7 +180,8 @@ class _Parser(argparse.ArgumentParser):
 def _add_common(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--rules", choices=RULES, default="mcr", help="rule system (default mcr)")
     ap.add_argument("--profile",
-                    help="rule profile: mcr default|competition|competition_literal|mcr1998, sichuan sbr2025")
+                    help="rule profile: mcr default, competition, competition_literal, mcr1998, wmo2006; "
+                         "sichuan sbr2025 (docs/profiles.md)")
     ap.add_argument("--seat-wind", choices=sorted(WINDS), default="E", type=str.upper, help="门风 (default E)")
     ap.add_argument("--round-wind", choices=sorted(WINDS), default="E", type=str.upper, help="圈风 (default E)")
     ap.add_argument("--self-drawn", action="store_true", help="自摸: won on a self-drawn tile")
@@ -195,7 +196,8 @@ def _add_common(ap: argparse.ArgumentParser) -> None:
                     help="地和 (competition profile): on East's first discard")
     ap.add_argument("--human-hand", action="store_true", help="人和 (competition profile): ready from the deal")
     ap.add_argument("--winning-tile-not-apart", action="store_true",
-                    help="the winning tile was not set apart (competition profile: no 边/坎/钓/绝张/九莲宝灯)")
+                    help="the winning tile was not set apart: no 边/坎/钓 (3.4.28); competition profiles: "
+                         "no 绝张/九莲宝灯 either")
     ap.add_argument("--referee-profile", choices=("rules", "rulings"), default="rules",
                     help="penalties as the rule text gives them (rules), or graded by the referee rulings 8 and 10 "
                          "by what happened (rulings)")

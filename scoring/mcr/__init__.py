@@ -1,7 +1,7 @@
 """Chinese Official Mahjong (MCR, 国标麻将) scoring: all 81 fans + flowers, every winning shape, rule profiles.
 
     from mjtable.scoring.mcr import score, FAN_TABLE, PROFILES
-    res = score(hand, profile="default")      # ScoreResult; profiles: default, competition, mcr1998
+    res = score(hand, profile="default")      # ScoreResult; profiles: see PROFILES
 
 See README.md in this folder for the design and the documented profile differences.
 """

@@ -42,7 +42,7 @@ _GROUPS = frozenset(("tiles", "sets", "winds", "situation", "waits"))
 # the Profile fields the core knows; a profile class with any other field is left to the Python path
 _PROFILE_FIELDS = frozenset(("name", "description", "waits_by_shape", "require_apart", "knitted_all_chows",
                              "knitted_tile_hog", "fifth_copy_waits", "extra_fans", "excludes_add", "excludes_remove",
-                             "deduct_implied_pungs", "house_non_repetition", "differences"))
+                             "deduct_implied_pungs", "house_non_repetition", "concealed_kongs_add", "differences"))
 _MISSING = object()
 
 
@@ -90,7 +90,7 @@ def _set_up(prof: Profile) -> int:
         excludes = tuple((_ORDER[fid], tuple((_ORDER[e], 0) if e.__class__ is str else (_ORDER[e[0]], e[1])
                                              for e in ex)) for fid, ex in excl.items())
         switches = (prof.waits_by_shape, prof.require_apart, prof.knitted_all_chows, prof.knitted_tile_hog,
-                    prof.fifth_copy_waits, prof.deduct_implied_pungs)
+                    prof.fifth_copy_waits, prof.deduct_implied_pungs, prof.concealed_kongs_add)
         _ccore.set_profile(len(_SITS), active, excludes, switches)
     except (KeyError, ValueError, TypeError, AttributeError):   # a fan the core does not compute, odd lists
         return -1

@@ -204,12 +204,14 @@ def two_dragons_pungs(c):
 @fan(55, "concealed_kong_and_melded_kong", "阴阳杠", "Concealed Kong and Melded Kong", 5,
      ("melded_kong", "concealed_kong"), group="sets", needs={"kongs": 2})
 def concealed_kong_and_melded_kong(c):
-    return c.n_kongs == 2 and c.kongs_concealed == 1
+    """Not a fan where concealed kongs add 暗杠 (mcr-wmo-2006.txt 3.8.1 57: 双明杠 4 + 暗杠 2 = 6)."""
+    return c.n_kongs == 2 and c.kongs_concealed == 1 and not c.prof.concealed_kongs_add
 
 
 @fan(58, "two_melded_kongs", "双明杠", "Two Melded Kongs", 4, ("melded_kong",), group="sets", needs={"kongs": 2})
 def two_melded_kongs(c):
-    return c.n_kongs == 2 and c.kongs_exposed == 2
+    """Two melded kongs; one melded and one concealed too where concealed kongs add 暗杠 (2006 3.8.1 57)."""
+    return c.n_kongs == 2 and (c.kongs_exposed == 2 or c.prof.concealed_kongs_add and c.kongs_exposed == 1)
 
 
 @fan(60, "dragon_pung", "箭刻", "Dragon Pung", 2, group="sets", needs={"pungs": 1})
@@ -239,6 +241,10 @@ def two_concealed_pungs(c):
 
 @fan(68, "concealed_kong", "暗杠", "Concealed Kong", 2, group="sets", needs={"kongs": 1})
 def concealed_kong(c):
+    """One concealed kong; with 暗杠加计 (mcr-wmo-2006.txt 3.8.1 5, 17, 57) each concealed kong, beside the
+    fan of the kong count (双暗杠 still does not count it)."""
+    if c.prof.concealed_kongs_add:
+        return c.kongs_concealed
     return c.n_kongs == 1 and c.kongs_concealed == 1
 
 

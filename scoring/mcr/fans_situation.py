@@ -37,6 +37,9 @@ def flags_for(sit, prof, in_hand: bool, in_melds: int, has_kong: bool, has_melds
             notes.append("和绝张 not counted: the winning tile was not set apart")
         f["last_copy"] = False
         notes.append("winning tile not set apart: no 边张/坎张/单钓将/和绝张/九莲宝灯 (competition rules)")
+    elif not sit.winning_tile_apart:
+        notes.append("winning tile not set apart: no 边张/坎张/单钓将, the wait cannot be checked "
+                     "(mcr-wmo-2006.txt 3.4.28 以便核查)")
     if f["kong_replacement"] and not (sit.self_drawn and has_kong):
         f["kong_replacement"] = False
         notes.append("杠上开花 ignored: needs a self-drawn win and a declared kong")

@@ -7,8 +7,11 @@ Two readings, chosen by the profile:
   hand); then the winning tile's place in the chosen reading decides: end of a chow (边), middle of a chow (坎),
   the pair (钓). "12345 和 3 不算边张".
 * by *shape* (``competition``): only the winning tile's place counts, however many tiles the hand waited on
-  ("1113 和 3 为钓、和 2 为坎"; "组合龙中和 4、5、6 为坎"); and none of them when the winning tile was not set
-  apart.
+  ("1113 和 3 为钓、和 2 为坎"; "组合龙中和 4、5、6 为坎").
+
+Under every profile none of them counts when the winning tile was not set apart (``Situation.winning_tile_apart``
+False): it is kept apart "以便核查" (mcr-wmo-2006.txt 3.4.28, mcr-1998-table.txt 单放; competition-variant.txt
+行牌 16 不计边、坎、钓), and which tile won, hence the wait, cannot be checked.
 """
 from __future__ import annotations
 
@@ -73,8 +76,6 @@ def _wait_default(c):
 
 
 def _wait_by_shape(c):
-    if not c.sit.winning_tile_apart:
-        return None
     if c.form == "regular" and (c.n_claimed == 4 and not c.self_drawn or c.n_kongs == 4):
         return None
     if c.form not in ("regular", "knitted_straight"):
@@ -87,8 +88,8 @@ def _wait_by_shape(c):
 
 def wait_kind(c):
     if "wait" not in c.cache:
-        if c.flags["heavenly"]:
-            c.cache["wait"] = None      # 天和 has no wait
+        if c.flags["heavenly"] or not c.sit.winning_tile_apart:
+            c.cache["wait"] = None      # 天和 has no wait; a tile not set apart cannot be checked (3.4.28)
         else:
             c.cache["wait"] = _wait_by_shape(c) if c.prof.waits_by_shape else _wait_default(c)
     return c.cache["wait"]

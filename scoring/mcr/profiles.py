@@ -27,6 +27,7 @@ class Profile:
     excludes_remove: dict = field(default_factory=dict)  # fan id -> 不计 entries of the table that do not apply
     deduct_implied_pungs: bool = False  # 字一色/混幺九: honour-pung fans count 1 less per pung (implied 幺九刻)
     house_non_repetition: bool = False  # house fans also exclude the fans they imply (FanDef.implied; 不重复原则)
+    concealed_kongs_add: bool = False  # 暗杠加计: each concealed kong also scores 暗杠 beside 三杠/四杠/双明杠; no 阴阳杠
     differences: tuple = ()            # (key, description) — what differs from the 1998 table and why
 
 
@@ -34,22 +35,22 @@ class Profile:
 _COMMON_PRACTICE = {
     "nine_gates": (("pung_terminals_honors", 1),),
     "all_terminals": ("double_pung",),
-    "four_concealed_pungs": ("fully_concealed_hand",),
 }
 _COMMON_PRACTICE_NOTES = (
     ("nine_gates_no_terminal_pung", "九莲宝灯 also does not count one 幺九刻: the 111/999 of the pattern is part "
      "of the fan (不重复). The 1998 list does not name it; the reference engine and common practice do."),
     ("all_terminals_no_double_pung", "清幺九 also does not count 双同刻: with only 1s and 9s two same-number "
      "pungs are implied by the fan (通行计法, as the reference engine)."),
-    ("four_concealed_pungs_self_drawn", "四暗刻 self-drawn counts 自摸, not 不求人: 四暗刻 already implies the "
-     "concealment (as the reference engine)."),
 )
+# Not taken from the reference engine: it scores a self-drawn 四暗刻 with 自摸 instead of 不求人. Every text gives
+# 不求人 (mcr-1998-table.txt 12 四暗刻 不计门前清、碰碰和 only; mcr-wmo-2006.txt 3.8.1 12 自摸加计不求人;
+# competition-variant.txt 行牌 15), so every profile follows them (tests/test_mcr_differential.py names it).
 
 DEFAULT = Profile(
     name="default",
     description="Chinese Official (MCR) as commonly played and as the reference engine pymahjonggb scores it: "
-                "the 1998 table with the three common-practice exclusions below; 边张/坎张/单钓将 only for a "
-                "unique wait.",
+                "the 1998 table with the two common-practice exclusions below; 边张/坎张/单钓将 only for a "
+                "unique wait; a self-drawn 四暗刻 counts 不求人 as every text says (the reference engine: 自摸).",
     excludes_add=_COMMON_PRACTICE,
     differences=_COMMON_PRACTICE_NOTES + (
         ("unique_wait", "边张/坎张/单钓将 need a hand waiting on exactly one tile (1998 examples: '12345 和 3 "
@@ -79,10 +80,10 @@ COMPETITION = Profile(
     extra_fans=True,
     deduct_implied_pungs=True,
     house_non_repetition=True,
-    excludes_add={k: v for k, v in _COMMON_PRACTICE.items() if k != "four_concealed_pungs"},
+    excludes_add=_COMMON_PRACTICE,
     excludes_remove={**{k: ("concealed_hand",) for k in _CONCEALED_ALWAYS},
                      "nine_gates": ("concealed_hand", "fully_concealed_hand")},
-    differences=_COMMON_PRACTICE_NOTES[:2] + (
+    differences=_COMMON_PRACTICE_NOTES + (
         ("waits_by_shape", "边张/坎张/单钓将 by the winning tile's place, however many tiles were waited on "
          "('1113 和 3 为钓，和 2 为坎'; '67889 和 7 非边即坎'); 组合龙 won on its 4/5/6 is 坎张 (核分实例 1)."),
         ("winning_tile_apart", "No 边张/坎张/单钓将, 和绝张 or 九莲宝灯 when the winning tile was not set apart "
@@ -111,7 +112,70 @@ COMPETITION_LITERAL = replace(
                 "绿一色 and 七对, 字全七对 also 字一色 and 七对, and so on (no 不重复原则 beyond the print).",
     differences=tuple(d for d in COMPETITION.differences if d[0] != "house_non_repetition"))
 
-PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, COMPETITION, COMPETITION_LITERAL, MCR1998)}
+# mcr-wmo-2006.txt 3.8.1: the shapes whose definitions end "(自摸加计不求人)" (numbers 4, 6, 7, 12, 19, 20, 34)
+_SELF_DRAWN_ADDS_FULLY_CONCEALED = ("nine_gates", "seven_shifted_pairs", "thirteen_orphans", "seven_pairs",
+                                    "greater_honors_knitted", "lesser_honors_knitted")
+
+WMO2006 = Profile(
+    name="wmo2006",
+    description="The WMO 2006 competition rules (mcr-wmo-2006.txt 3.8.1): the 1998 table's values and printed "
+                "不计 lists, with the 2006 notes: 自摸加计不求人 for the concealed limit shapes, 暗杠加计 for "
+                "三杠/四杠, one melded and one concealed kong 6; 边张/坎张/单钓将 for a unique wait.",
+    concealed_kongs_add=True,
+    excludes_remove={**{k: ("fully_concealed_hand",) for k in _SELF_DRAWN_ADDS_FULLY_CONCEALED},
+                     "three_kongs": ("concealed_kong",), "four_kongs": ("concealed_kong",)},
+    differences=(
+        ("self_drawn_adds_fully_concealed", "九莲宝灯, 连七对, 十三幺, 七对, 七星不靠 and 全不靠 won self-drawn "
+         "count 不求人 4 (not 自摸 1): mcr-wmo-2006.txt 3.8.1 4, 6, 7, 19, 20, 34 (自摸加计不求人); 12 四暗刻 "
+         "says the same, as every profile counts it. The 1998 lists print 不计不求人 for them."),
+        ("concealed_kongs_add", "三杠 and 四杠 also count 暗杠 2 for each concealed kong: mcr-wmo-2006.txt 3.8.1 5, "
+         "17 (暗杠加计). The 1998 lists of 5 and 17 print 不计暗杠."),
+        ("melded_and_concealed_kong_6", "One melded and one concealed kong count 6: mcr-wmo-2006.txt 3.8.1 57 "
+         "双明杠 (一明杠与一暗杠计6分), scored as 双明杠 4 + 暗杠 2; the 1998 table's 55 阴阳杠 (5) is not in the "
+         "2006 list of 81 fans."),
+        ("unique_wait", "边张/坎张/单钓将 need a hand waiting on exactly one tile: mcr-wmo-2006.txt 3.8.1 77 边张 "
+         "只能听和123的3或789的7, 78 坎张 只能听和顺子中间的牌."),
+    ),
+)
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, COMPETITION, COMPETITION_LITERAL, MCR1998, WMO2006)}
+
+
+# difference key -> the clauses it rests on (docs/profiles.md's table of differences is made from these and
+# PROFILES by differences_table; tests/test_mcr_profiles.py checks the two agree)
+DIFFERENCE_CLAUSES = {
+    "nine_gates_no_terminal_pung": "mcr-1998-table.txt 4 九莲宝灯 (its 不计 list); mcr-wmo-2006.txt 3.9.1 5(1) 不重复原则",
+    "all_terminals_no_double_pung": "mcr-1998-table.txt 8 清幺九 (its 不计 list); mcr-wmo-2006.txt 3.9.1 5(1) 不重复原则",
+    "unique_wait": "mcr-1998-table.txt 78 边张 (12345和3…不算边张), 79 坎张; mcr-wmo-2006.txt 3.8.1 77, 78 (只能听)",
+    "waits_by_shape": "competition-variant.txt 核分实例 (1) (与和牌数无关), (5) 组合龙",
+    "winning_tile_apart": "competition-variant.txt 行牌 16",
+    "concealed_by_definition": "competition-variant.txt 行牌 15",
+    "knitted_no_all_chows_hog": "competition-variant.txt 核分实例 (5)",
+    "implied_terminal_pungs": "competition-variant.txt 核分实例 (3)",
+    "house_fans": "competition-variant.txt 新增番种 1-9",
+    "house_non_repetition": "mcr-wmo-2006.txt 3.9.1 5(1) 不重复原则",
+    "self_drawn_adds_fully_concealed": "mcr-wmo-2006.txt 3.8.1 4, 6, 7, 19, 20, 34 (自摸加计不求人); "
+                                       "mcr-1998-table.txt 4, 6, 7, 19, 20, 34 (不计不求人)",
+    "concealed_kongs_add": "mcr-wmo-2006.txt 3.8.1 5, 17 (暗杠加计); mcr-1998-table.txt 5, 17 (不计暗杠)",
+    "melded_and_concealed_kong_6": "mcr-wmo-2006.txt 3.8.1 57 (一明杠与一暗杠计6分); mcr-1998-table.txt 55 阴阳杠 5",
+}
+
+
+def differences_table() -> str:
+    """The Markdown table of every point where the MCR profiles differ: one row per difference key, "yes" under
+    each profile that has it, the clause and what it does."""
+    names = list(PROFILES)
+    keys = list(dict.fromkeys(k for p in PROFILES.values() for k, _ in p.differences))
+    text: dict = {}
+    for p in PROFILES.values():
+        for k, t in p.differences:
+            text.setdefault(k, t)          # the first profile's wording
+    rows = ["| difference | " + " | ".join(f"`{n}`" for n in names) + " | clause | what it does |",
+            "|---|" + "---|" * len(names) + "---|---|"]
+    for k in keys:
+        has = [" yes " if k in dict(PROFILES[n].differences) else "  " for n in names]
+        rows.append(f"| `{k}` |" + "|".join(has) + f"| {DIFFERENCE_CLAUSES[k]} | {text[k]} |")
+    return "\n".join(rows) + "\n"
 
 
 def get_profile(name) -> Profile:
