@@ -40,6 +40,10 @@ class UsageError(MjtableError):
     exit_code = EXIT_USAGE
 
 
+class UnknownProfile(UsageError, ValueError):
+    """A rule profile name that the rule system does not have."""
+
+
 class InputError(MjtableError):
     """The image, video or detections file cannot be read."""
     exit_code = EXIT_INPUT

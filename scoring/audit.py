@@ -20,12 +20,11 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from . import tiles as T
-from .engines import engine, resolve_profile
+from .engines import RULES, engine, resolve_profile
 from .hand import CHOW, KONG, LEFT, PUNG, Hand, Meld, Situation
 from .result import Finding, ScoreResult
 from .table import MeldOnTable, PlayerArea, TableState, source_of_sideways
 
-RULES = ("mcr", "sichuan")
 SUBJECT_SEAT = "self"
 
 

@@ -24,7 +24,8 @@ import stat
 import sys
 
 from .engines import EngineUnavailable, engine
-from .jsonio import RULES, JsonInputError, hand_from_dict, result_to_dict
+from .engines import RULES
+from .jsonio import JsonInputError, hand_from_dict, result_to_dict
 from .notation import format_hand
 from .situation import SituationError
 from .situation import check as check_situation

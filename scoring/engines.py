@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-from mjtable.errors import UsageError
+from mjtable.errors import UnknownProfile, UsageError  # noqa: F401  (UnknownProfile: raised here, imported from here)
 
 # rule system -> (engine module, default profile)
 ENGINES = {"mcr": ("mjtable.scoring.mcr", "default"), "sichuan": ("mjtable.scoring.sichuan", "sbr2025")}
@@ -21,10 +21,6 @@ DEFAULT_PROFILE = {rules: prof for rules, (_, prof) in ENGINES.items()}
 
 class UnknownRules(UsageError, ValueError):
     """A rule system that is not in RULES."""
-
-
-class UnknownProfile(UsageError, ValueError):
-    """A profile name that the rule system does not have."""
 
 
 class EngineUnavailable(RuntimeError):

@@ -36,7 +36,6 @@ class JsonInputError(ValueError):
     """A JSON hand we cannot read; the message names the key and the problem."""
 
 
-RULES = DEFAULT_PROFILE      # rule system -> default profile
 
 _BOOL_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy",
                "winning_tile_apart", "after_kong_discard")
@@ -197,9 +196,9 @@ def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
         raise JsonInputError(f"unknown key(s) {', '.join(sorted(unknown))} "
                              f"(known: {', '.join(sorted(KNOWN_KEYS))})")
     rules = d.get("rules", "mcr")
-    if rules not in RULES:
-        raise JsonInputError(f"rules: want one of {', '.join(RULES)}, got {rules!r}")
-    profile = d.get("profile", RULES[rules])
+    if rules not in DEFAULT_PROFILE:
+        raise JsonInputError(f"rules: want one of {', '.join(DEFAULT_PROFILE)}, got {rules!r}")
+    profile = d.get("profile", DEFAULT_PROFILE[rules])
     if not isinstance(profile, str) or not profile:
         raise JsonInputError(f"profile: want a profile name, got {profile!r}")
     situation = situation_from_dict(d)

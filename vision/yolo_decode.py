@@ -9,16 +9,12 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from mjtable import errors
+from mjtable.errors import ModelError  # noqa: F401  (raised here, imported from here by the detector)
 
 from .metrics import box_iou
 
 BOX_VOTE = 0.7            # a kept box is the score-weighted mean of the boxes overlapping it this much
 YOLO_STRIDES = (8, 16, 32)  # the YOLO head's grid strides (yolo11)
-
-
-class ModelError(errors.ModelError, RuntimeError):
-    """A missing or unusable model file."""
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:

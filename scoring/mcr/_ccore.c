@@ -719,15 +719,9 @@ static int three_chows(int a, int b, int c)
     return -1;
 }
 
-static int three_value(int fan)
+static int three_value(int fan)          /* a fan's points, from FAN_TABLE (init) */
 {
-    switch (fan) {
-    case F_pure_triple_chow: return 24;
-    case F_pure_straight: case F_pure_shifted_chows: return 16;
-    case F_mixed_triple_chow: case F_mixed_straight: return 8;
-    case F_mixed_shifted_chows: return 6;
-    default: return 1;
-    }
+    return VALUE[RANK_OF[fan]];
 }
 
 static void chow_combo(const int *ch, int n, int pair, Found *f, const Profile *P)
@@ -796,7 +790,7 @@ static void chow_combo(const int *ch, int n, int pair, Found *f, const Profile *
                         break;
                     }
             }
-            int score = three_value(three) + (extra >= 0);
+            int score = three_value(three) + (extra >= 0 ? three_value(extra) : 0);
             if (best < 0 || score > best) {
                 best = score;
                 best_three = three;
@@ -884,17 +878,6 @@ static int two_pungs(int a, int b)
     return -1;
 }
 
-static int pung_three_value(int fan)
-{
-    switch (fan) {
-    case F_big_three_dragons: return 88;
-    case F_pure_shifted_pungs: return 24;
-    case F_triple_pung: return 16;
-    case F_big_three_winds: return 12;
-    default: return 8;              /* mixed_shifted_pungs */
-    }
-}
-
 static void pung_combo(const int *pg, int n, Found *f, const Profile *P)
 {
     static const int IDX3[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
@@ -927,8 +910,8 @@ static void pung_combo(const int *pg, int n, Found *f, const Profile *P)
                     }
                 }
             }
-            if (best < 0 || pung_three_value(three) > best) {
-                best = pung_three_value(three);
+            if (best < 0 || three_value(three) > best) {
+                best = three_value(three);
                 best_three = three;
                 best_extra = extra;
             }

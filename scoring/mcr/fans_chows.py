@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from .fantable import fan
+from .fantable import all_rows, fan
 
 
 def _suit(t):
@@ -65,8 +65,6 @@ def _two_chows(a, b):
 
 
 _PAIR_FANS = ("pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows")
-_THREE_VALUE = {"pure_triple_chow": 24, "pure_straight": 16, "pure_shifted_chows": 16, "mixed_triple_chow": 8,
-                "mixed_straight": 8, "mixed_shifted_chows": 6}
 
 
 def _extra(three, x):
@@ -120,7 +118,7 @@ def chow_combo(chows: tuple, pair) -> dict:
                 e = _extra([chows[i] for i in idx], rest)
                 if e:
                     out[e] = 1
-            score = sum(_THREE_VALUE.get(k, 1) for k in out)
+            score = sum(all_rows()[k].value for k in out)       # the rows' points (FAN_TABLE)
             if best is None or score > best[0]:
                 best = (score, out)
         if best:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from .fantable import fan
+from .fantable import all_rows, fan
 
 WINDS = (27, 28, 29, 30)
 DRAGONS = (31, 32, 33)
@@ -46,10 +46,6 @@ def _two_pungs(a, b):
     return None
 
 
-_THREE_VALUE = {"big_three_dragons": 88, "pure_shifted_pungs": 24, "triple_pung": 16, "big_three_winds": 12,
-                "mixed_shifted_pungs": 8}
-
-
 @lru_cache(maxsize=1 << 14)
 def pung_combo(pungs: tuple) -> dict:
     """Fan counts made by the pungs/kongs of one reading (``pungs`` sorted tiles)."""
@@ -74,8 +70,8 @@ def pung_combo(pungs: tuple) -> dict:
                     if e:
                         out[e] = 1
                         break
-            if best is None or _THREE_VALUE[f] > best[0]:
-                best = (_THREE_VALUE[f], out)
+            if best is None or all_rows()[f].value > best[0]:     # the row's points (FAN_TABLE)
+                best = (all_rows()[f].value, out)
         if best:
             return best[1]
     out: dict = {}

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-
-class UnknownProfile(ValueError):
-    """Raised for a profile name that is not in PROFILES."""
+from mjtable.errors import UnknownProfile  # noqa: F401  (raised by get_profile)
 
 
 @dataclass(frozen=True, eq=False)   # hashed by identity (used as a cache key)
