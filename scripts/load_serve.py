@@ -7,11 +7,13 @@ Uploads: N uploads of the photo, CONCURRENCY at a time; prints p50 / p95 / max l
 codes and the server's peak memory (VmHWM of its process). Starts its own server (the committed models) unless
 --url names a running one; give that one's --pid for its memory.
 
---overlay: the live table's latency from a frame to its server-sent event. A video of examples/overhead.jpg in
-which the self seat's last three discards are hidden (inpainted) and come back one by one every --phase
-seconds, twice, is served with ``--source`` (played at its own pace, read by the committed models); for each
-discard the time from the frame that first shows it to the event's arrival at a client of /api/events, and
-the part of it after the frame that settled the change (reading it and sending the event).
+--overlay: the live table's latency from a frame to its server-sent event. A video of a table seen from above
+(--table: a ground-truth JSON beside its image, examples/overhead.json by default; a real-looking held-out table
+of scripts/bench_tables, e.g. data/bench_tables/topdown_7707/gt/overhead_7707_000000.json) in which the last three discards of
+the seat with the longest river are hidden (inpainted) and come back one by one every --phase seconds, twice,
+is served with ``--source`` (played at its own pace, read by the committed models); for each discard the time
+from the frame that first shows it to the event's arrival at a client of /api/events, and the part of it after
+the frame that settled the change (reading it and sending the event).
 """
 from __future__ import annotations
 
@@ -106,13 +108,24 @@ def uploads(a) -> None:
           + (f"; server peak memory {peak:.0f} MB" if peak else ""))
 
 
-def _overlay_video(path: Path, phase: float, fps: float, cycles: int) -> list[float]:
-    """The video, and the times at which a hidden discard comes back."""
+def _table(gt_path: Path):
+    """(image, ground truth) of a table: the image named by the JSON, beside it or in the generator's images/."""
+    import cv2
+    gt = json.loads(gt_path.read_text())
+    for folder in (gt_path.parent, gt_path.parent.parent / "images"):
+        if (folder / gt["image"]).exists():
+            return cv2.imread(str(folder / gt["image"])), gt
+    raise FileNotFoundError(f"no image {gt['image']} beside {gt_path}")
+
+
+def _overlay_video(path: Path, table: Path, phase: float, fps: float, cycles: int) -> tuple[list[float], str]:
+    """The video, the times at which a hidden discard comes back, and the seat whose discards they are."""
     import cv2
     import numpy as np
-    img = cv2.imread(str(ROOT / "examples" / "overhead.jpg"))
-    gt = json.loads((ROOT / "examples" / "overhead.json").read_text())
-    river = [o for o in gt["objects"] if o["seat"] == "self" and o["group"] == "discard"]
+    img, gt = _table(table)
+    discards = [o for o in gt["objects"] if o["group"] == "discard"]
+    seat = Counter(o["seat"] for o in discards).most_common(1)[0][0]
+    river = [o for o in discards if o["seat"] == seat]
 
     def hide(objs):
         m = np.zeros(img.shape[:2], np.uint8)
@@ -132,14 +145,14 @@ def _overlay_video(path: Path, phase: float, fps: float, cycles: int) -> list[fl
             for _ in range(per):
                 vw.write(f)
     vw.release()
-    return reveals
+    return reveals, seat
 
 
 def overlay(a) -> None:
     import httpx
     with tempfile.TemporaryDirectory() as tmp:
         video = Path(tmp) / "reveals.avi"
-        reveals = _overlay_video(video, a.phase, 10.0, 2)
+        reveals, seat = _overlay_video(video, a.table, a.phase, 10.0, 2)
         proc, url = _start(["--source", str(video), "--kind", "overhead", "--every", str(a.every)])
         total, after, missed = [], [], []
         try:
@@ -153,7 +166,7 @@ def overlay(a) -> None:
                         d = json.loads(line.split(":", 1)[1])
                         if kind == "end":
                             break
-                        if kind == "change" and d["seat"] == "self" and d["field"] == "discards" \
+                        if kind == "change" and d["seat"] == seat and d["field"] == "discards" \
                                 and d["text"].startswith("discards "):
                             shown = max((t for t in reveals if t <= d["time_s"] + 1e-6), default=None)
                             if shown is None:
@@ -187,6 +200,8 @@ def main(argv=None) -> int:
     ap.add_argument("--overlay", action="store_true", help="also measure the live table's frame-to-event latency")
     ap.add_argument("--every", type=float, default=0.5, help="overlay: the server's --every (default 0.5)")
     ap.add_argument("--phase", type=float, default=3.0, help="overlay: seconds between two discards (default 3)")
+    ap.add_argument("--table", type=Path, default=ROOT / "examples" / "overhead.json",
+                    help="overlay: the table's ground-truth JSON, beside its image (default examples/overhead.json)")
     a = ap.parse_args(argv)
     uploads(a)
     if a.overlay:
