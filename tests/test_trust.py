@@ -195,3 +195,34 @@ def test_the_api_answers_an_unreadable_photo_with_advice(tmp_path):
         r = c.post("/api/read", files={"photo": ("noise.png", noise(tmp_path).read_bytes(), "image/png")})
     assert r.status_code == 422
     assert r.json()["advice"] and "Traceback" not in r.text
+
+
+class _FalseWin:
+    """The phone example's detections with the winning tile read as 4p (错和), from call 3 on."""
+
+    def __init__(self, p: float):
+        from dataclasses import replace
+        dets = pipeline.FileDetector(str(WIN_GT)).dets
+        win = json.loads(WIN_GT.read_text())["objects"]
+        self.dets = [replace(d, kind=12) if o["group"] == "winning" else d for d, o in zip(dets, win)]
+        self.dets[0] = replace(self.dets[0], confidence=p)
+        self.calls = 0
+
+    def detect(self, img, kind="auto"):
+        self.calls += 1
+        return [] if self.calls <= 2 else list(self.dets)
+
+
+@pytest.mark.parametrize("p, severity", [(1.0, "violation"), (0.4, CHECK)])
+def test_a_live_win_on_a_doubtful_frame_gives_checks(tmp_path, p, severity):
+    from fastapi.testclient import TestClient
+
+    from mjtable.vision.web.app import create_app
+    from tests.test_web import LOCAL, make_video, sse
+    video = make_video(tmp_path / "w.avi", n=5, image=WIN)
+    app = create_app(detector=_FalseWin(p), source=str(video), kind="phone", realtime=False)
+    with TestClient(app, base_url=LOCAL) as c, c.stream("GET", "/api/events") as r:
+        events = sse(r)
+    (win,) = [d for k, d in events if k == "win"]
+    assert not win["result"]["is_win"]
+    assert [f["severity"] for f in win["findings"] if f["kind"] == "false_win"] == [severity]

@@ -77,6 +77,7 @@ class LiveTable:
         self.stats = {"sampled": 0, "read": 0, "skipped": 0, "dropped": 0, "read_ms": 0.0}
         self._stop = threading.Event()
         self._follower: Optional[Follower] = None
+        self._last = None                                  # (View, shape) of the latest frame read
         self.thread = threading.Thread(target=self._run, name="live-table", daemon=True)
 
     # ---------------------------------------------------------------------------------- the reader thread
@@ -113,6 +114,7 @@ class LiveTable:
                     self.stats["skipped"] += 1
                     continue
                 kind = view.kind                       # decided on the first frame with tiles, then told
+                self._last = (view, img.shape)         # the trust of what is settled: its latest frame's
                 self.stats["read"] += 1
                 self.stats["read_ms"] = round((time.perf_counter() - t0) * 1000, 1)
                 changes = settler.update(i, t, view.layout.table)
@@ -139,10 +141,13 @@ class LiveTable:
                 self._emit({"type": "end"})
 
     def _review(self, settler: Settler):
+        """The settled table's review, its findings judged by the trust of the latest frame read (pipeline.judge:
+        a finding on a seat read unsurely is a check, no penalty)."""
         table = settler.table(self.rules)
         if not table.players:
             return None
-        return pipeline.review(table, pipeline.situation(), self.rules, self.profile)
+        out = pipeline.review(table, pipeline.situation(), self.rules, self.profile)
+        return pipeline.judge(out, *self._last) if self._last is not None else out
 
     def _score(self, settler: Settler, t: float, captured: float) -> None:
         """A win event for each seat whose scored hand changed (a winning tile beside a hand laid down)."""
