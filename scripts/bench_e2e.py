@@ -68,7 +68,9 @@ TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 
                   301: "synth/seat301 (tables seen from a seat)",
                   9101: "synth/val (the overhead classifier's validation)",
                   910: "synth/clut910 (phone, --clutter)", 911: "synth/clut910 (overhead, --clutter)",
-                  310: "synth/seatp310 (tables seen from a seat, upright frames, --clutter)"}
+                  310: "synth/seatp310 (tables seen from a seat, upright frames, --clutter)",
+                  500: "synth/realseat500 (real faces, seat views)", 501: "synth/realseatp501 (real faces, upright)",
+                  502: "synth/realover502 (real faces, top-down)"}
 
 
 class Boxes:
