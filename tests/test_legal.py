@@ -97,3 +97,9 @@ def test_cli_text_and_json_name_the_changed_reading(tmp_path, capsys):
 def test_detections_files_without_candidates_read_as_before(capsys):
     assert cli.main([PHOTO, "--detections", str(EXAMPLES / "phone_win.json"), *WIND, "--json"]) == 0
     assert "legal" not in json.loads(capsys.readouterr().out)
+
+
+def test_the_phone_page_offers_the_legal_reading_first():
+    js = (Path(__file__).resolve().parents[1] / "vision" / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    assert "reading.legal ? [legalOffer(reading.legal)] : []), ...notes" in js       # before the other notes
+    assert "Use the legal reading" in js and "c.legal" in js and "c.read" in js
