@@ -150,6 +150,8 @@ def to_text(out: Reading, verbose: bool = False) -> str:
         lines.append(f"Reading note: {u}")
     for x in out.doubts:
         lines.append(f"Doubtful tile: {x} — the score depends on it: check it on the photo")
+    if getattr(out, "legal", None) is not None:
+        lines.append(out.legal.text())
     if verbose and out.ms:
         lines.append("Time: " + ", ".join(f"{k} {v:.1f} ms" for k, v in out.ms.items()))
     return "\n".join(lines) + "\n"

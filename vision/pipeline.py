@@ -103,12 +103,23 @@ def _detection_schema():
 
     from .types import ORIENTATIONS
 
+    class Candidate(BaseModel):          # one of the classifier's likeliest kinds: [kind, probability]
+        model_config = ConfigDict(strict=True, allow_inf_nan=False)
+        kind: int = Field(ge=0, le=T.BACK)
+        p: float = Field(ge=0.0, le=1.0)
+
+        @model_validator(mode="before")
+        @classmethod
+        def _pair(cls, v):
+            return {"kind": v[0], "p": v[1]} if isinstance(v, (list, tuple)) and len(v) == 2 else v
+
     class DetectionItem(BaseModel):
         model_config = ConfigDict(extra="ignore", strict=True, allow_inf_nan=False)
         box: list[float] = Field(min_length=4, max_length=4)
         kind: int = Field(ge=0, le=T.BACK)
         orientation: Literal[ORIENTATIONS] = "upright"
         confidence: float = Field(1.0, ge=0.0, le=1.0)
+        candidates: list[Candidate] = Field(default_factory=list, max_length=T.N_CLASSES)
 
         @model_validator(mode="after")
         def _sane_box(self):
@@ -124,7 +135,8 @@ def _detection_schema():
 
 class FileDetector:
     """Detections read from JSON (another detector's output, or a scene's ground truth): a list of
-    {box: [x1, y1, x2, y2], kind: 0..42, orientation, confidence}, or an object whose "objects" is that list.
+    {box: [x1, y1, x2, y2], kind: 0..42, orientation, confidence, candidates: [[kind, p], ...] (optional: the
+    classifier's likeliest kinds, best first)}, or an object whose "objects" is that list.
     Validated against a schema; InputError (exit 3) names the first bad field."""
 
     def __init__(self, path: str):
@@ -149,7 +161,8 @@ class FileDetector:
             where = f"item {loc[0]}: " + ".".join(str(x) for x in loc[1:]) if loc else "the list"
             msg = err["msg"].removeprefix("Value error, ")
             raise InputError(f"detections {path}: {where.rstrip(': ')}: {msg}") from None
-        self.dets = [Detection(tuple(o.box), o.kind, o.orientation, o.confidence) for o in valid]
+        self.dets = [Detection(tuple(o.box), o.kind, o.orientation, o.confidence, tuple((c.kind, c.p) for c in o.candidates))
+                     for o in valid]
 
     def detect(self, img, kind="auto"):
         return list(self.dets)
@@ -244,6 +257,7 @@ class Reading:
     review: object = None                  # mjtable.scoring.audit.Review, reused by the referee report
     ms: dict[str, float] = field(default_factory=dict)
     trust: Optional[Trust] = None          # how far a frame's reading can be relied on (None: nothing read)
+    legal: object = None                   # mjtable.vision.legal.LegalReading: what the rules allow, if not this
 
     @property
     def doubts(self) -> list[Doubt]:
@@ -287,6 +301,8 @@ class Reading:
             d["doubtful"] = [{"kind": T.code(x.kind), "group": x.group, "p": round(x.p, 3),
                               "alternatives": [{"kind": T.code(k), "p": round(q, 3)} for k, q in x.alternatives]}
                              for x in self.doubts]
+        if self.legal is not None:
+            d["legal"] = self.legal.to_dict()
         if self.hand is not None:
             try:
                 d["hand"] = hand_to_dict(self.hand)
@@ -369,6 +385,8 @@ def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", pr
         table.players[0].void_suit = sit.void_suit
     out = review(table, sit, rules, profile, view.layout, referee, facts)
     out.ms = {**view.ms, **out.ms}
+    from .legal import legal_reading
+    out.legal = legal_reading(out)
     return judge(out, view, img.shape)
 
 

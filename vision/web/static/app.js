@@ -60,7 +60,40 @@ function show(reading) {
   const notes = (reading.unplaced || []).map(u => "Reading note: " + u)
     .concat((reading.doubtful || []).map(d => `Doubtful tile: ${tileLabel(d.kind)} (${d.kind}, p ${d.p}) — check it`));
   if (reading.note && r) notes.push(reading.note);
-  $("notes").replaceChildren(...notes.map(n => li(n)));
+  $("notes").replaceChildren(...(reading.legal ? [legalOffer(reading.legal)] : []), ...notes.map(n => li(n)));
+  renderHand();
+}
+
+// The tiles as read break the rules (a fifth copy, a declared win without a winning shape): the likeliest reading
+// that keeps them (vision/legal.py), offered first, with a button that makes its changes and re-scores.
+function legalOffer(legal) {
+  const what = legal.changes.map(c => `${c.legal} read as ${c.read} (p ${c.p_read.toFixed(2)})`).join("; ");
+  const r = legal.result;
+  const made = r && r.is_win ? `a winning hand of ${r.total} ${r.rules === "sichuan" ? "番" : "分"}` : "a hand the rules allow";
+  const e = li(`Legal reading: ${what} would make ${made}, where the tiles as read ${legal.why}; check it `, "legal");
+  const b = document.createElement("button");
+  b.type = "button"; b.id = "use-legal"; b.textContent = "Use the legal reading";
+  b.addEventListener("click", () => useLegal(legal));
+  e.appendChild(b);
+  return e;
+}
+
+const LEGAL_GROUPS = {concealed: "concealed", winning: "win", flower: "flowers"};
+
+async function useLegal(legal) {
+  const before = current.groups.map(g => g.tiles.slice());
+  const done = [];
+  for (const c of legal.changes) {
+    const gi = current.groups.findIndex(g => g.kind === LEGAL_GROUPS[c.group] && g.tiles.includes(c.read));
+    const at = gi >= 0 ? gi : current.groups.findIndex(g => ["concealed", "win"].includes(g.kind) && g.tiles.includes(c.read));
+    if (at < 0) continue;
+    const ti = current.groups[at].tiles.indexOf(c.read);
+    current.groups[at].tiles[ti] = c.legal;
+    done.push(at + "/" + ti);
+  }
+  const ok = await rescore();
+  if (ok) done.forEach(k => current.corrected.add(k));
+  else current.groups.forEach((g, i) => { g.tiles = before[i]; });
   renderHand();
 }
 
