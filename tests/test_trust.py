@@ -226,3 +226,21 @@ def test_a_live_win_on_a_doubtful_frame_gives_checks(tmp_path, p, severity):
     (win,) = [d for k, d in events if k == "win"]
     assert not win["result"]["is_win"]
     assert [f["severity"] for f in win["findings"] if f["kind"] == "false_win"] == [severity]
+
+
+def test_a_false_win_that_a_legal_reading_mends_is_a_check(tmp_path):
+    """A 7s read as 5s at p 0.70 (not doubtful by itself) makes no winning shape; its second choice does: the false
+    win rests on that tile, so it is a check, and the seat's reasons name the other reading."""
+    dets = json.loads(WIN_GT.read_text())
+    i = next(i for i, o in enumerate(dets["objects"]) if o["group"] == "concealed" and o["kind"] == 24)
+    path = tmp_path / "d.json"
+    dets["objects"][i].update(kind=22, confidence=0.7, candidates=[[22, 0.7], [24, 0.25]])
+    path.write_text(json.dumps(dets))
+    got = json.loads(run(WIN, "--detections", path, "--seat-wind", "S", "--json").stdout)
+    assert got["legal"] is not None
+    assert [(f["kind"], f["severity"]) for f in got["findings"]] == [("false_win", CHECK)]
+    assert got["trust"]["seats"][0]["reasons"] == ["the rules allow another reading (7s read as 5s (p 0.70))"]
+    dets["objects"][i].update(candidates=[[22, 0.7], [0, 0.25]])                 # a second choice that mends nothing
+    path.write_text(json.dumps(dets))
+    got = json.loads(run(WIN, "--detections", path, "--seat-wind", "S", "--json").stdout)
+    assert "legal" not in got and [(f["kind"], f["severity"]) for f in got["findings"]] == [("false_win", "violation")]

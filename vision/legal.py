@@ -56,8 +56,11 @@ class LegalReading:
     result: Optional[ScoreResult]
     odds: float                   # its probability over the raw reading's (product over the changed tiles)
 
+    def changes_text(self) -> str:
+        return "; ".join(str(c) for c in self.changes)
+
     def text(self) -> str:
-        what = "; ".join(str(c) for c in self.changes)
+        what = self.changes_text()
         r = self.result
         if r is not None and r.is_win:
             unit = "番" if r.rules == "sichuan" else "分"

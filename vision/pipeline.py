@@ -391,9 +391,12 @@ def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", pr
 
 
 def judge(out: Reading, view: View, shape: tuple[int, ...]) -> Reading:
-    """A frame's reading with its trust (mjtable.vision.trust.assess: the frame and each seat, how to retake), and
-    each finding that rests on what may be misread made a check (gate). ``shape``: the frame's (height, width)."""
+    """A frame's reading with its trust (mjtable.vision.trust.assess: the frame and each seat, how to retake; a seat
+    whose hand the rules would allow read otherwise, out.legal, is doubtful too), and each finding that rests on
+    what may be misread made a check (gate). ``shape``: the frame's (height, width)."""
     out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]))
+    if out.trust is not None and out.legal is not None and out.seat is not None:
+        out.trust = out.trust.doubting(out.seat, f"the rules allow another reading ({out.legal.changes_text()})")
     out.findings = gate(out.findings, out.trust)
     out.review = replace(out.review, findings=out.findings)
     return out

@@ -37,6 +37,7 @@ TABLE_VIEWS = ("overhead", "seat")
 COUNT_CASES = frozenset({"wrong_tile_count", "false_win_miscount"})
 SEAT_VIEW_REASON = "a whole table photographed from a seat: such photos read few hands right (docs/benchmarks.md)"
 FACE_GROUPS = ("concealed", "winning", "flower", "discard", "exposed")   # and meld:<i>
+CHECK_TILES = "check the doubtful tiles named, or retake straight on, without glare"
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,15 @@ class Trust:
 
     def seat(self, name: Optional[str]) -> Optional[SeatTrust]:
         return next((s for s in self.seats if s.seat == name), None)
+
+    def doubting(self, seat: str, reason: str) -> "Trust":
+        """This trust with ``seat`` doubtful for ``reason`` too (a reading the rules allow differs from the one
+        read: mjtable.vision.legal), and the frame doubtful if it was trusted."""
+        seats = tuple(replace(s, state=DOUBTFUL, reasons=s.reasons + (reason,)) if s.seat == seat else s
+                      for s in self.seats)
+        state = DOUBTFUL if self.state == TRUSTED else self.state
+        advice = self.advice or (CHECK_TILES,)
+        return replace(self, state=state, seats=seats, reasons=self.reasons + (f"{seat}: {reason}",), advice=advice)
 
     @property
     def summary(self) -> str:
@@ -135,7 +145,7 @@ def _advice(seats: tuple[SeatTrust, ...], read_as: Optional[str], frame, state: 
     if read_as == "seat":
         out.append("or photograph the near hand only, from above")
     if not out and any(s.doubtful for s in seats):
-        out.append("check the doubtful tiles named, or retake straight on, without glare")
+        out.append(CHECK_TILES)
     return tuple(out)
 
 
