@@ -89,6 +89,8 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "chow only from the player on the left; wrong chow: barred from winning this hand"),
     ("mcr", "not_a_set"): Rule("illegal_meld", f"{W} 3.11.6 2", "错吃、错碰、错杠、错补花:判该盘停和陪打",
         "meld is not a chow/pung/kong: barred from winning this hand"),
+    ("mcr", "wrong_chow_pair"): Rule("illegal_meld", f"{W} 3.11.6 2; referee-rulings.txt 8",
+        "错吃、错碰、错杠、错补花:判该盘停和陪打", "a chow of the wrong tiles: barred from winning this hand"),
     ("mcr", "wrong_side"): _NOT_SIDEWAYS_MCR,
     ("mcr", "not_sideways"): _NOT_SIDEWAYS_MCR,
     ("mcr", "concealed_kong_shown"): Rule("illegal_meld", f"{W} 3.6.8 2; 3.11.1",
@@ -136,6 +138,7 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "check for a misreading first; stealing/swapping/hiding tiles means suspension", "warning"),
     ("mcr-competition", "chow_not_from_left"): replace(_WRONG_MELD_COMP, clause=f"{W} 3.4.17; {C} 行牌 13"),
     ("mcr-competition", "not_a_set"): _WRONG_MELD_COMP,
+    ("mcr-competition", "wrong_chow_pair"): replace(_WRONG_MELD_COMP, clause=f"{C} 行牌 13; referee-rulings.txt 8"),
     ("mcr-competition", "wrong_side"): _NOT_SIDEWAYS_COMP,
     ("mcr-competition", "not_sideways"): _NOT_SIDEWAYS_COMP,
     ("mcr-competition", "concealed_kong_hidden"): Rule("illegal_meld", f"{C} 行牌 22",
@@ -203,6 +206,10 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
 # of winning; the 2006 text only for the self-drawn tile (3.4.28).
 for _rs in ("mcr-competition", "sichuan"):
     CATALOGUE[(_rs, "winning_tile_not_apart_discard")] = CATALOGUE[(_rs, "winning_tile_not_apart")]
+# A chow of the wrong tiles is one case of the rule text whichever tile was wrong; referee-rulings.txt 8 grades the
+# two apart (scoring.rulings).
+for _rs in ("mcr", "mcr-competition"):
+    CATALOGUE[(_rs, "wrong_chow_tile")] = CATALOGUE[(_rs, "wrong_chow_pair")]
 
 
 def rule_for(ruleset: str, case: str) -> Rule:
@@ -269,13 +276,32 @@ def read_meld(mt: MeldOnTable) -> ReadMeld:
     return ReadMeld(None, "not_a_set" if impossible else None, pos_source)
 
 
+WRONG_CHOW_WHAT = {"wrong_chow_pair": ": the two tiles from the hand cannot make a chow with the claimed tile",
+                   "wrong_chow_tile": ": the two tiles from the hand wait on another tile than the claimed one"}
+
+
+def wrong_chow_case(mt: MeldOnTable) -> str:
+    """A claimed meld of three different tiles of one suit that is no chow is a chow of the wrong tiles
+    (referee-rulings.txt 8): ``wrong_chow_pair`` when the two tiles from the hand cannot make a chow at all (its
+    second paragraph), ``wrong_chow_tile`` when they wait on another tile than the one taken (its third);
+    any other meld that is no set stays ``not_a_set``."""
+    ts = mt.tiles
+    if len(ts) != 3 or mt.sideways is None or any(t is None or not T.is_suited(t) for t in ts) \
+            or len({T.suit(t) for t in ts}) != 1 or len(set(ts)) != 3:
+        return "not_a_set"
+    a, b = sorted(t for i, t in enumerate(ts) if i != mt.sideways)
+    return "wrong_chow_tile" if b - a in (1, 2) else "wrong_chow_pair"
+
+
 def _check_melds(p: PlayerArea, rs: str, win_declared_at_table: bool) -> list[Finding]:
     out = []
     for i, mt in enumerate(p.melds):
         rm = read_meld(mt)
         label = f"meld {i + 1} [{' '.join('back' if t is None else T.code(t) for t in mt.tiles)}]"
         if rm.problem:
-            out.append(_finding(rs, rm.problem, p.seat, f"{label} is not a chow, pung or kong (错吃/错碰/错杠)"))
+            case = wrong_chow_case(mt) if rs != "sichuan" and rm.problem == "not_a_set" else rm.problem
+            out.append(_finding(rs, case, p.seat, f"{label} is not a chow, pung or kong (错吃/错碰/错杠)"
+                                + WRONG_CHOW_WHAT.get(case, "")))
             continue
         m = rm.meld
         is_conc_kong = len(mt.tiles) == 4 and mt.sideways is None and (m is None or m.concealed)

@@ -8,6 +8,9 @@ Each input line is one hand (see mjtable.scoring.jsonio for the keys). Each outp
      "total": 12, "base": 10, "fans": [{"id", "name_cn", "name_en", "value", "count", "points"}, ...],
      "payments": {...}, "reason": null, "decomposition": ..., "notes": [...]}
 
+plus, for a line with "referee_facts" (MCR), "findings": each fact's finding with its clause and penalty
+(mjtable.scoring.rulings.FACTS; the hand itself is not audited here),
+
 or, for a line that cannot be scored (bad JSON, bad notation, impossible hand, engine failure),
 
     {"line": n, "error": "...", "id": ...}
@@ -61,11 +64,25 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
         out["line"] = line_no
         out["hand"] = format_hand(hand)
         out.update(result_to_dict(res))
+        if "referee_facts" in d:
+            out["findings"] = _fact_findings(d["referee_facts"], rules)
         return out
     except JsonInputError as e:
         return _error(line_no, str(e), ident)
     except Exception as e:                           # an engine bug must not stop the batch
         return _error(line_no, f"internal error: {type(e).__name__}: {e}", ident)
+
+
+def _fact_findings(facts, rules: str) -> list[dict]:
+    """A line's referee facts (a list of names, mjtable.scoring.rulings.FACTS) as findings."""
+    from .jsonio import findings_to_dict
+    from .rulings import check_facts, fact_findings
+    if not isinstance(facts, list) or not all(isinstance(x, str) for x in facts):
+        raise JsonInputError('referee_facts: want a list of fact names, e.g. ["early_draw", "warnings_before=1"]')
+    try:
+        return findings_to_dict(fact_findings(check_facts(tuple(facts), rules)))
+    except ValueError as e:
+        raise JsonInputError(f"referee_facts: {e}") from None
 
 
 _SCORERS: dict = {}

@@ -17,7 +17,9 @@ plus, with either form, the situation and rules (all optional)::
     "self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy", "winning_tile_apart",
     "after_kong_discard": true/false;  "seat_wind", "prevalent_wind": "E"|"S"|"W"|"N" (or east.., or 27..30);
     "void_suit": "m"|"p"|"s";  "rules": "mcr"|"sichuan";  "profile": "default"|"competition"|"sbr2025"...;
-    "id": anything (echoed in the output).
+    "id": anything (echoed in the output);
+    "referee_facts": ["early_draw", "warnings_before=1", ...] (MCR: incidents the referee saw,
+    mjtable.scoring.rulings.FACTS; batch output then has "findings").
 
 Unknown keys are an error (a misspelt flag must not be silently ignored).
 """
@@ -41,7 +43,7 @@ _BOOL_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "l
                "winning_tile_apart", "after_kong_discard")
 _WIND_KEYS = ("seat_wind", "prevalent_wind")
 _HAND_KEYS = ("concealed", "melds", "winning_tile", "flowers")
-_OTHER_KEYS = ("hand", "void_suit", "rules", "profile", "id")
+_OTHER_KEYS = ("hand", "void_suit", "rules", "profile", "id", "referee_facts")
 KNOWN_KEYS = frozenset(_BOOL_FLAGS + _WIND_KEYS + _HAND_KEYS + _OTHER_KEYS)
 
 _WINDS = {}

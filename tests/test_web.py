@@ -81,6 +81,18 @@ def test_status_table_is_ordered_from_specific_to_general():
 # ------------------------------------------------------------------------------------------ /api/read
 
 
+def test_read_a_photo_with_referee_facts(client):
+    """The phone page's form sends the ticked facts as one field, names joined by commas (referee-rulings.txt
+    5 and 13)."""
+    r = client.post("/api/read", files=_photo(), data={"seat_wind": "S",
+                                                       "referee_facts": "wrong_draw_seen,wrecked_hand"})
+    assert r.status_code == 200, r.text
+    got = [f["clause"] for f in r.json()["result"]["findings"] if f["kind"] == "referee_fact"]
+    assert got == ["referee-rulings.txt 5", "referee-rulings.txt 13"]
+    r = client.post("/api/read", files=_photo(), data={"referee_facts": "early_draw", "rules": "sichuan"})
+    assert r.status_code == 422 and "MCR" in r.json()["error"]
+
+
 def test_read_a_photo(client):
     r = client.post("/api/read", files=_photo(), data={"seat_wind": "S"})
     assert r.status_code == 200, r.text
@@ -207,6 +219,17 @@ def test_score_and_its_refusals(client):
     assert client.post("/api/score", content=b"{broken").status_code == 422
     assert client.post("/api/score", content=b"{" + b" " * (70 << 10) + b"}").status_code == 413
     assert client.app.state.service.scores.n == 0
+
+
+def test_score_takes_referee_facts(client):
+    """referee-rulings.txt 6 through /api/score: "referee_facts" as a list of names gives the fact's finding."""
+    hand = {"hand": "123m456p789s1z [555z^] +1z"}
+    r = client.post("/api/score", json={**hand, "referee_facts": ["early_draw=2"]})
+    f, = [f for f in r.json()["result"]["findings"] if f["kind"] == "referee_fact"]
+    assert f["clause"] == "referee-rulings.txt 6" and "罚扣 5分" in f["penalty"]
+    for bad in (["nonsense"], "early_draw", [1]):
+        r = client.post("/api/score", json={**hand, "referee_facts": bad})
+        assert r.status_code == 422 and "referee_facts" in r.json()["error"]
 
 
 def test_score_takes_the_json_hand_form(client):

@@ -36,7 +36,7 @@ from mjtable.scoring import tiles as T
 from mjtable.scoring.engines import RULES
 from mjtable.scoring.hand import Hand
 from mjtable.scoring.notation import chinese_hand, format_hand
-from mjtable.scoring.rulings import Facts
+from mjtable.scoring.rulings import FACTS, WARNINGS_BEFORE, Facts, check_facts
 from mjtable.scoring.table import MeldOnTable
 
 from . import pipeline
@@ -86,8 +86,13 @@ def _png_bytes(img) -> bytes:
 
 
 def referee_from_args(a) -> dict:
+    reported = tuple(getattr(a, "referee_fact", None) or ())
+    try:
+        check_facts(reported, a.rules)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     return {"referee": a.referee_profile,
-            "facts": Facts(a.found_within_round, a.hand_shown, a.tiles_mixed)}
+            "facts": Facts(a.found_within_round, a.hand_shown, a.tiles_mixed, reported)}
 
 
 def situation_from_args(a):
@@ -215,6 +220,13 @@ def _add_common(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("-v", "--verbose", action="store_true", help="also print timings")
 
 
+def _add_facts(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--referee-fact", action="append", metavar="NAME[=N]",
+                    help="an incident the referee saw (referee-rulings.txt 5, 6, 11, 12, 13), repeatable: "
+                         f"{', '.join(FACTS)}; early_draw=N for the N-th time in the hand; {WARNINGS_BEFORE}=N "
+                         "for the warnings the player had in this 局 before (docs/audit.md)")
+
+
 def _photo_parser(prog: str) -> argparse.ArgumentParser:
     ap = _Parser(prog=prog, description="Score the Mahjong hand on a photo.",
                                  epilog="Other commands: mjtable score NOTATION | mjtable audit PHOTO | "
@@ -226,6 +238,7 @@ def _photo_parser(prog: str) -> argparse.ArgumentParser:
     ap.add_argument("--annotate", metavar="OUT.png", help="write the photo with what was read drawn on it")
     _add_detections(ap)
     _add_common(ap)
+    _add_facts(ap)
     return ap
 
 
@@ -284,6 +297,7 @@ def cmd_score(argv: list[str]) -> int:
                                                    "\"123m456p11z [345m<] [777z^] +6p 15f\".")
     ap.add_argument("notation", help="the hand; [..<] [..^] [..>] melds from left/across/right, +X winning tile")
     _add_common(ap)
+    _add_facts(ap)
     a = ap.parse_args(argv)
     out = pipeline.read_notation(a.notation, situation_from_args(a), a.rules, a.profile, **referee_from_args(a))
     _print(out, a)
@@ -300,6 +314,7 @@ def cmd_audit(argv: list[str]) -> int:
                                                    "goes next to it (FILE.png) for md, inside the file for html")
     _add_detections(ap)
     _add_common(ap)
+    _add_facts(ap)
     a = ap.parse_args(argv)
     img, out = _photo_reading(a)
     from mjtable.scoring.report import referee_report

@@ -23,7 +23,7 @@ from mjtable.scoring.engines import RULES, resolve_profile
 from mjtable.scoring.hand import Hand, Situation
 from mjtable.scoring.notation import NotationError, parse_hand
 from mjtable.scoring.result import Finding, ScoreResult
-from mjtable.scoring.rulings import Facts, grade
+from mjtable.scoring.rulings import Facts, check_facts, fact_findings, grade
 from mjtable.scoring.situation import check as check_situation
 from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState, sideways_index
 
@@ -387,7 +387,22 @@ def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", pr
     out.ms = {**view.ms, **out.ms}
     from .legal import legal_reading
     out.legal = legal_reading(out)
-    return judge(out, view, img.shape)
+    return with_facts(judge(out, view, img.shape), facts)
+
+
+def with_facts(out: Reading, facts: Optional[Facts]) -> Reading:
+    """The reading with the findings of the referee's reported facts (mjtable.scoring.rulings.FACTS) added after
+    the others: they rest on the referee's word, not on what was read, so no trust gate applies to them."""
+    if facts is None or not facts.reported:
+        return out
+    try:
+        extra = fact_findings(check_facts(facts.reported, out.rules), out.findings)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    out.findings = [*out.findings, *extra]
+    if out.review is not None:
+        out.review = replace(out.review, findings=[*out.review.findings, *extra])
+    return out
 
 
 def judge(out: Reading, view: View, shape: tuple[int, ...]) -> Reading:
@@ -484,7 +499,7 @@ def read_notation(text: str, sit: Situation, rules: str = "mcr", profile: Option
         hand = parse_hand(text, sit)
     except NotationError as e:
         raise BadHandError(f"bad notation: {e}") from None
-    out = review(table_from_hand(hand), sit, rules, profile, None, referee, facts)
+    out = with_facts(review(table_from_hand(hand), sit, rules, profile, None, referee, facts), facts)
     problems = out.result.problems if out.result is not None else hand.problems()
     if problems:                             # validated by the engine that scored it
         raise BadHandError(f"impossible hand {text!r}: {'; '.join(problems)}")

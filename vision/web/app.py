@@ -51,6 +51,7 @@ from mjtable.errors import (
     UnreadableError,
     UsageError,
 )
+from mjtable.scoring.rulings import Facts, check_facts
 
 from .. import pipeline
 from .guard import Guard, SlowBody, allowed_hosts
@@ -162,6 +163,22 @@ def options(fields: dict, allowed: tuple[str, ...] = ()) -> tuple[str, Optional[
     rules, profile = rules or "mcr", profile or None
     pipeline.check_rules(rules, profile)
     return rules, profile, pipeline.situation(**kw)
+
+
+def referee_facts(fields: dict, rules: str, form: bool = False):
+    """The referee facts of a form (``referee_facts``: names joined by commas) or a JSON body (a list of names),
+    removed from ``fields``, as mjtable.scoring.rulings.Facts; UsageError (422) for one that cannot be read."""
+    v = fields.pop("referee_facts", None)
+    if v in (None, ""):
+        return None
+    if form and isinstance(v, str):
+        v = [x for x in v.split(",") if x.strip()]
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise UsageError('referee_facts: want a list of fact names, e.g. ["early_draw", "warnings_before=1"]')
+    try:
+        return Facts(reported=check_facts(tuple(x.strip() for x in v), rules))
+    except ValueError as e:
+        raise UsageError(f"referee_facts: {e}") from None
 
 
 def _refuse_constant(name: str):
@@ -332,7 +349,7 @@ class Service:
 
     # the jobs, in worker threads
 
-    def read_photo(self, up, kind: str, rules: str, profile: Optional[str], sit) -> dict:
+    def read_photo(self, up, kind: str, rules: str, profile: Optional[str], sit, facts=None) -> dict:
         import cv2
 
         from ..annotate import annotate
@@ -342,15 +359,15 @@ class Service:
             up.close()
         img = pipeline.load_image(data)
         del data
-        out = pipeline.read_image(img, self.det(), sit, rules, profile, kind)
+        out = pipeline.read_image(img, self.det(), sit, rules, profile, kind, facts=facts)
         drawn = annotate(img, out.layout, out.hand, out.result, out.findings)
         ok, jpg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
         url = "data:image/jpeg;base64," + base64.b64encode(jpg.tobytes()).decode() if ok else None
         return {"result": out.to_dict(), "annotated": url}
 
     @staticmethod
-    def score_hand(text: str, rules: str, profile: Optional[str], sit) -> dict:
-        return {"result": pipeline.read_notation(text, sit, rules, profile).to_dict()}
+    def score_hand(text: str, rules: str, profile: Optional[str], sit, facts=None) -> dict:
+        return {"result": pipeline.read_notation(text, sit, rules, profile, facts=facts).to_dict()}
 
 
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
@@ -451,7 +468,8 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
         sichuan), ``profile``, ``kind`` (auto, phone, overhead), ``seat_wind``, ``round_wind`` (E S W N),
         ``void_suit`` (m p s) and the flags ``self_drawn``, ``last_tile``, ``kong_replacement``,
         ``robbing_kong``, ``last_copy``, ``after_kong_discard``, ``heavenly_hand``, ``earthly_hand``,
-        ``human_hand``, ``winning_tile_not_apart`` (true/false). Answers {"result": what ``mjtable --json``
+        ``human_hand``, ``winning_tile_not_apart`` (true/false), ``referee_facts`` (MCR: fact names joined by
+        commas, mjtable.scoring.rulings.FACTS). Answers {"result": what ``mjtable --json``
         prints, with every tile's box, kind, probability and next two likeliest kinds, "annotated": the photo
         with what was read drawn on it, as a JPEG data URL}."""
         svc.reads.check()                       # a full queue: 503 before a byte of the body is read
@@ -463,12 +481,14 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
             kind = fields.pop("kind", "") or "auto"
             if kind not in pipeline.KINDS:
                 raise UsageError(f"kind: want auto, phone or overhead, got {one_line(repr(kind), 40)}")
+            facts = fields.pop("referee_facts", None)
             rules, prof, sit = options(fields)
+            facts = referee_facts({"referee_facts": facts}, rules, form=True)
             svc.reads.enter()                   # a place in the queue once the photo has arrived whole
         except BaseException:
             up.close()
             raise
-        got = await svc.run(svc.reads, "read", svc.read_photo, up, kind, rules, prof, sit, cleanup=up.close)
+        got = await svc.run(svc.reads, "read", svc.read_photo, up, kind, rules, prof, sit, facts, cleanup=up.close)
         svc.served += 1
         return JSONResponse(got)
 
@@ -476,7 +496,8 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
     async def api_score(request: Request):
         """JSON: {"hand": NOTATION} or the structured form ({"concealed": "123m...", "melds": [...],
         "winning_tile": "6p", "flowers": "15f"}), with ``rules``, ``profile`` and the situation fields of
-        /api/read (``prevalent_wind`` and ``winning_tile_apart`` are taken too) -> {"result": ...}."""
+        /api/read (``prevalent_wind`` and ``winning_tile_apart`` are taken too; ``referee_facts`` as a list of
+        names) -> {"result": ...}."""
         size = request.headers.get("content-length")
         if size is not None and size.strip().isdigit() and int(size) > MAX_JSON:
             raise TooLarge("request larger than 64 KB")
@@ -489,10 +510,12 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
         if not isinstance(body, dict):
             raise UsageError('want a JSON object: {"hand": NOTATION, ...situation}')
         text = hand_notation(body)
-        rules, prof, sit = options({k: v for k, v in body.items() if k not in HAND_KEYS + ("hand", "id")},
+        rules, prof, sit = options({k: v for k, v in body.items() if k not in HAND_KEYS + ("hand", "id",
+                                                                                           "referee_facts")},
                                    ("winning_tile_apart",))
+        facts = referee_facts(body, rules)
         svc.scores.enter()
-        got = await svc.run(svc.scores, "score", svc.score_hand, text, rules, prof, sit)
+        got = await svc.run(svc.scores, "score", svc.score_hand, text, rules, prof, sit, facts)
         if "id" in body:
             got["id"] = body["id"]
         return JSONResponse(got)

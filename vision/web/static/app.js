@@ -13,7 +13,17 @@ function situation() {
   for (const k of ["self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy", "after_kong_discard",
                    "heavenly_hand", "earthly_hand", "human_hand", "winning_tile_not_apart"]) s[k] = f.get(k) === "true";
   if (rules === "sichuan" && f.get("void_suit")) s.void_suit = f.get("void_suit");
+  const facts = refereeFacts(f, rules);
+  if (facts.length) s.referee_facts = facts;
   return s;
+}
+
+// The referee facts ticked on the page (MCR only): names, and warnings_before=N for ruling 12.
+function refereeFacts(f, rules) {
+  if (rules === "sichuan") return [];
+  const facts = f.getAll("referee_fact");
+  if (f.get("warnings_before")) facts.push("warnings_before=" + f.get("warnings_before"));
+  return facts;
 }
 
 function say(text, error) { $("status").textContent = text; $("status").className = error ? "error" : ""; }
@@ -217,6 +227,9 @@ $("read").addEventListener("submit", async ev => {
   f.set("rules", rules); f.set("profile", profile); f.delete("ruleset");
   if (rules !== "sichuan") { f.delete("void_suit"); f.delete("after_kong_discard"); }
   else if (!f.get("void_suit")) f.delete("void_suit");
+  const facts = refereeFacts(f, rules);
+  f.delete("referee_fact"); f.delete("warnings_before");
+  if (facts.length) f.set("referee_facts", facts.join(","));
   say("Reading the photo…");
   $("go").disabled = true;
   try {
