@@ -9,23 +9,33 @@ Text form, one event per line (``#`` starts a comment; seats 0-3):
     win 2 3fan from 0                 # a discard win; ``win 2,3 1fan,3fan from 0`` = 一炮多响
     win 1 2fan self                   # self-drawn (杠上花 too)
     win 2,3 1fan,3fan from 0 kong     # 杠上炮: the discarder's last kong is refunded
+    win 2 hand "123m456m789m1p [555p^] +1p" from 0 kong    # the hand scored (杠上炮 +1 fan)
+    win 1 3fan hand "1112223334455m +5m" self             # a typed count is checked against the hand (exit 6)
     falsewin 2                        # 诈和 / 顺和
     barred 3                          # 停和陪打
     draw 0 333p44p55p [111m<] [222m^] void s discards 9s   # a player still in when the wall ran out
 
+A hand is scored with the Sichuan engine in the win's situation (``self``: self-drawn; ``kong``: 杠上炮 on a
+discard, 杠上花 self-drawn; ``last``: 海底; ``robbing``: 抢杠); a typed count must agree with it. The void suit
+is not known here: a hand holding three suits is refused, the 定缺 is the audit's to check.
+
 JSON: ``{"events": [{"kong": {"seat": 1, "kind": "concealed"}}, {"win": {"winners": [2], "fans": [3],
-"discarder": 0, "kong_discard": false}}, {"false_win": 2}, {"barred": 3}], "draw": {"0": {"hand": "333p44p55p
+"discarder": 0, "kong_discard": false}}, {"win": {"winners": [1], "hand": "1112223334455m +5m"}},
+{"false_win": 2}, {"barred": 3}], "draw": {"0": {"hand": "333p44p55p
 [111m<] [222m^]", "void_suit": "s", "discards": "9s"}}}``.
 """
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Optional
 
 from mjtable.errors import BadHandError
 
 from . import tiles as T
+from .hand import Situation
 from .notation import NotationError, parse_hand, parse_tiles
+from .sichuan import score
 from .settlement import Barred, Deal, EndHand, FalseWin, Kong, Settlement, SettlementError, Win
 
 S = "sichuan-sbr-2025.txt"
@@ -67,6 +77,82 @@ def _end_hand(notation: str, void: Optional[str], discards: str, where: str) -> 
     return EndHand(tuple(h.concealed), tuple(h.melds), None if void is None else SUITS[void], dis)
 
 
+WIN_FORM = ("write 'win SEATS [FANS] [hand NOTATION ...] from SEAT [kong] [last] [robbing]' or "
+            "'win SEAT [FANS] [hand NOTATION] self [kong] [last]'")
+MODIFIERS = {"kong", "last", "robbing"}
+
+
+def _win_line(line: str, where: str) -> Win:
+    """One text ``win`` line -> a Win priced by its typed fan counts, its hands, or both (which must agree)."""
+    try:
+        w = shlex.split(line)
+    except ValueError as e:
+        raise DealError(f"{where}: {e} ({WIN_FORM})") from None
+    if len(w) < 3:
+        raise DealError(f"{where}: {WIN_FORM}")
+    winners = tuple(_seat(s, where) for s in w[1].split(","))
+    rest, fans = w[2:], None
+    if rest[0] not in ("hand", "self", "from"):
+        try:
+            fans = tuple(int(f.removesuffix("fan")) for f in rest[0].split(","))
+        except ValueError:
+            raise DealError(f"{where}: fans as '2fan' or '1fan,3fan', got {rest[0]!r}") from None
+        rest = rest[1:]
+    hands = []
+    while len(rest) >= 2 and rest[0] == "hand":
+        hands.append(rest[1])
+        rest = rest[2:]
+    discarder = None
+    if rest[:1] == ["from"] and len(rest) >= 2:
+        discarder, mods = _seat(rest[1], where), rest[2:]
+    elif rest[:1] == ["self"]:
+        mods = rest[1:]
+    else:
+        raise DealError(f"{where}: {WIN_FORM}")
+    if not set(mods) <= MODIFIERS or len(set(mods)) != len(mods) or ("robbing" in mods and discarder is None):
+        raise DealError(f"{where}: {WIN_FORM}")
+    return priced_win(where, winners, fans, hands, discarder, set(mods))
+
+
+def _hand_fans(where: str, seat: int, notation, sit: Situation) -> int:
+    """The Sichuan engine's fan count of one winner's hand; DealError if it is not a winning hand."""
+    if not isinstance(notation, str):
+        raise DealError(f"{where}: seat {seat}'s hand: want notation, got {notation!r}")
+    try:
+        h = parse_hand(notation, sit)
+    except NotationError as e:
+        raise DealError(f"{where}: seat {seat}'s hand: {e}") from None
+    r = score(h)
+    if r.problems:
+        raise DealError(f"{where}: seat {seat}'s hand cannot exist: {'; '.join(r.problems)}")
+    if not r.is_win:
+        raise DealError(f"{where}: seat {seat}'s hand is not a win: {r.reason}")
+    return r.total
+
+
+def priced_win(where: str, winners: tuple[int, ...], fans, hands, discarder: Optional[int], mods: set) -> Win:
+    """A Win from typed fan counts and/or the winners' hands in notation (one per winner, in order), scored by
+    the Sichuan engine in the win's situation (self-drawn, 杠上炮 / 杠上花 with ``kong``, 海底 ``last``, 抢杠
+    ``robbing``). A typed count that disagrees with its hand's score is refused (DealError, naming the event)."""
+    if not hands:
+        if fans is None:
+            raise DealError(f"{where}: a win needs each winner's fans or hand ({WIN_FORM})")
+        if mods - {"kong"} or ("kong" in mods and discarder is None):
+            raise DealError(f"{where}: 'last', 'robbing' and 'self kong' describe a hand: give the hand")
+        return Win(winners, fans, discarder, kong_discard="kong" in mods)
+    if len(hands) != len(winners) or (fans is not None and len(fans) != len(winners)):
+        raise DealError(f"{where}: one hand (and one fan count, if typed) per winner")
+    kong = "kong" in mods
+    sit = Situation(self_drawn=discarder is None, kong_replacement=kong and discarder is None,
+                    after_kong_discard=kong and discarder is not None, last_tile="last" in mods,
+                    robbing_kong="robbing" in mods)
+    scored = tuple(_hand_fans(where, s, h, sit) for s, h in zip(winners, hands))
+    for s, typed, got in zip(winners, fans or scored, scored):
+        if typed != got:
+            raise DealError(f"{where}: seat {s}'s hand scores {got} fan(s), not the {typed}fan typed")
+    return Win(winners, scored, discarder, kong_discard=kong and discarder is not None)
+
+
 def parse_text(text: str) -> Deal:
     events, draw = [], {}
     for n, raw in enumerate(text.splitlines(), 1):
@@ -84,18 +170,8 @@ def parse_text(text: str) -> Deal:
             else:
                 raise DealError(f"{where}: write 'kong SEAT concealed', 'kong SEAT added [late]' or "
                                 f"'kong SEAT melded from SEAT'")
-        elif verb == "win" and len(w) >= 4:
-            winners = tuple(_seat(s, where) for s in w[1].split(","))
-            try:
-                fans = tuple(int(f.removesuffix("fan")) for f in w[2].split(","))
-            except ValueError:
-                raise DealError(f"{where}: fans as '2fan' or '1fan,3fan', got {w[2]!r}") from None
-            if w[3] == "self" and len(w) == 4:
-                events.append(Win(winners, fans))
-            elif w[3] == "from" and len(w) in (5, 6) and w[5:] in ([], ["kong"]):
-                events.append(Win(winners, fans, _seat(w[4], where), kong_discard=len(w) == 6))
-            else:
-                raise DealError(f"{where}: write 'win SEATS FANS from SEAT [kong]' or 'win SEAT FANS self'")
+        elif verb == "win":
+            events.append(_win_line(line, where))
         elif verb in ("falsewin", "barred") and len(w) == 2:
             events.append((FalseWin if verb == "falsewin" else Barred)(_seat(w[1], where)))
         elif verb == "draw" and len(w) >= 3:
@@ -113,6 +189,20 @@ def parse_text(text: str) -> Deal:
         else:
             raise DealError(f"{where}: cannot read {line!r} (kong, win, falsewin, barred or draw)")
     return Deal(events, draw or None)
+
+
+def _win_json(v: dict, where: str) -> Win:
+    """A JSON win: "winners", "fans" and/or "hand" (one winner) or "hands" (one per winner), "discarder",
+    "kong_discard" (杠上炮; with no discarder and a hand: 杠上花), "last_tile", "robbing_kong"."""
+    disc = v.get("discarder")
+    disc = None if disc is None else _seat(disc, where)
+    hands = [v["hand"]] if "hand" in v else list(v.get("hands") or ())
+    fans = None if v.get("fans") is None else tuple(int(f) for f in v["fans"])
+    mods = {m for m, k in (("kong", "kong_discard"), ("last", "last_tile"), ("robbing", "robbing_kong"))
+            if v.get(k)}
+    if "robbing" in mods and disc is None:
+        raise DealError(f"{where}: robbing_kong needs a discarder (the player whose kong was robbed)")
+    return priced_win(where, tuple(_seat(s, where) for s in v["winners"]), fans, hands, disc, mods)
 
 
 def parse_json(text: str) -> Deal:
@@ -135,9 +225,7 @@ def parse_json(text: str) -> Deal:
                                    None if v.get("discarder") is None else _seat(v["discarder"], where),
                                    bool(v.get("drawn", True))))
             elif kind == "win":
-                disc = v.get("discarder")
-                events.append(Win(tuple(_seat(s, where) for s in v["winners"]), tuple(int(f) for f in v["fans"]),
-                                  None if disc is None else _seat(disc, where), bool(v.get("kong_discard", False))))
+                events.append(_win_json(v, where))
             elif kind in ("false_win", "barred"):
                 events.append((FalseWin if kind == "false_win" else Barred)(_seat(v, where)))
             else:

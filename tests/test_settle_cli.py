@@ -99,3 +99,45 @@ def test_the_deal_in_docs_cli_settles(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert sum(out["transfers"]) == 0 and any(p for p in out["penalties"])
     assert {"kong", "win"} <= {item["kind"].split("_")[0] for item in out["ledger"]}
+
+
+# ------------------------------------------------------------------------------------------ wins given as hands
+
+GANG_PAO = "123m456m789m1p [555p^] +1p"        # 平和 on a discard; 杠上炮 adds 1 fan (第九条三（八）)
+QING_DUI = "1112223334455m +5m"                  # 大对子 1 清一色 2: 3 fans
+
+
+def test_a_win_given_as_a_hand_takes_the_hands_fans_gang_shang_pao():
+    """sichuan-sbr-2025.txt 第十条二: the hand is scored, and 杠上炮 (kong) adds its fan as the engine gives it;
+    the discarder pays base 2 for 1 fan, and the kong is refunded (第十条一（四）)."""
+    s = settle_io.settle(f'kong 0 concealed\nwin 2 hand "{GANG_PAO}" from 0 kong\n')
+    win, = [i for i in s.ledger if i.kind == "win"]
+    assert (win.payer, win.payee, win.amount) == (0, 2, 2) and "1 fan" in win.note
+    assert settle_io.settle(f'win 2 hand "{GANG_PAO}" from 0\n').ledger[0].amount == 1     # no 杠上炮: 平和
+
+
+def test_a_typed_count_must_agree_with_the_hand(tmp_path, capsys):
+    """A typed count that disagrees with the hand's score is refused: exit 6, one line naming the event."""
+    ok = settle_io.settle(f'win 1 3fan hand "{QING_DUI}" self\n')
+    assert [i.amount for i in ok.ledger] == [9, 9, 9]
+    f = tmp_path / "deal.txt"
+    f.write_text(f'kong 3 concealed\nwin 1 2fan hand "{QING_DUI}" self\n', encoding="utf-8")
+    assert cli.main(["settle", str(f)]) == errors.EXIT_BAD_HAND == 6
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 2" in err and "scores 3 fan(s), not the 2fan typed" in err
+
+
+def test_hands_in_json_and_the_old_typed_form_agree():
+    """JSON "hand" / "hands" price a win as the text form does; a hand that is no win or three suits is refused."""
+    text = settle_io.settle(f'win 2,3 hand "{GANG_PAO}" hand "{QING_DUI}" from 0\n')
+    js = settle_io.settle(json.dumps({"events": [{"win": {"winners": [2, 3], "hands": [GANG_PAO, QING_DUI],
+                                                           "discarder": 0}}]}))
+    typed = settle_io.settle("win 2,3 0fan,3fan from 0\n")
+    assert text.transfers == js.transfers == typed.transfers == [-1 - 8, 0, 1, 8]
+    one = settle_io.settle(json.dumps({"events": [{"win": {"winners": [1], "hand": QING_DUI, "fans": [3]}}]}))
+    assert one.transfers == [-9, 27, -9, -9]
+    for bad in ('win 2 hand "123m456p789s1p [555p^] +1p" from 0', 'win 2 hand "123m456m789m1p [555p^] +2p" from 0',
+                'win 2,3 hand "' + GANG_PAO + '" from 0', 'win 2 hand "' + GANG_PAO + '" self robbing',
+                'win 2 1fan from 0 last'):
+        with pytest.raises(settle_io.DealError, match="line 1"):
+            settle_io.settle(bad)
