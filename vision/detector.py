@@ -280,7 +280,7 @@ class TileDetector:
                  overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER, refiner: Optional[Path] = REFINER,
                  slice_px: Optional[int] = None, seat_view: bool = True,
                  seat_locator: Optional[Path] = SEAT_LOCATOR, seat_classifier: Optional[Path] = SEAT_CLASSIFIER,
-                 far_table: bool = True, looks: Optional[tuple] = LOOKS, regions: bool = False):
+                 far_table: bool = True, looks: Optional[tuple] = LOOKS, regions=False):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
@@ -306,7 +306,8 @@ class TileDetector:
         these boxes and on its refined box, and the probabilities are averaged (more_looks; None: one look).
         regions: a whole table (REGION_VIEWS) is read region by region: its rows of face-up tiles rectified into
         strips and read there by the general locator and classifier (vision.regions; measured in
-        scripts/bench_tables.py --ways)."""
+        scripts/bench_tables.py --ways); "crops": every face-up tile read by the general classifier where it lies,
+        no strips (the same reading without the rectification)."""
         locator = _optional(locator, int8) or Path(locator)      # missing: _session says so (ModelError)
         classifier = None if classifier is None else _optional(classifier, int8) or Path(classifier)
         overhead_locator = _optional(overhead_locator, int8)
@@ -543,7 +544,8 @@ class TileDetector:
         """detect's detections of a whole table read region by region (vision.regions): its rows of face-up
         tiles rectified and read by the general locator and classifier; the boxes then refined in the frame."""
         from .regions import read_regions
-        boxes, scores, _, loc_scores, probs, orient = read_regions(self, img, found)
+        strips = self.regions != "crops"
+        boxes, scores, _, loc_scores, probs, orient = read_regions(self, img, found, strips, strips)
         return self._detections(img, self.refine(img, boxes), scores, loc_scores, probs, orient), view
 
     def _detections(self, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray, loc_scores: np.ndarray,

@@ -17,8 +17,6 @@ read by the general classifier where they lie; face-down boxes keep the view's r
 """
 from __future__ import annotations
 
-from typing import Optional
-
 import cv2
 import numpy as np
 from mjtable.scoring import tiles as T
@@ -172,17 +170,18 @@ def read_region(det, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray, loc
             np.concatenate([loc_scores, scs.astype(loc_scores.dtype)]), probs, orient)
 
 
-def read_regions(det, img: np.ndarray, found, min_row: int = MIN_ROW, find: bool = True):
+def read_regions(det, img: np.ndarray, found, strips: bool = True, find: bool = True):
     """A whole table's locate() output read region by region: (boxes, scores, locator classes, locator class
     scores, kind probabilities, orientation probabilities) of every tile, after non-maximum suppression. Face-down
-    boxes are backs as located; face-up boxes in rows of min_row or more are read in their rows' strips
-    (read_region), the others by the general classifier where they lie."""
+    boxes are backs as located; face-up boxes in rows of MIN_ROW or more are read in their rows' strips
+    (read_region), the others by the general classifier where they lie (all of them so without ``strips``).
+    find: the general locator looks for tiles the view missed in the strips."""
     boxes, scores, cls, cls_scores = found
     up = np.flatnonzero(cls != 1)
     parts, alone = [], []
     for row, across in rows(boxes[up]):
         ids = up[row]
-        if len(ids) < min_row:
+        if not strips or len(ids) < MIN_ROW:
             alone += ids.tolist()
             continue
         parts.append(read_region(det, img, boxes[ids], scores[ids], cls_scores[ids], across, find))
