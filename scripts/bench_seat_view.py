@@ -9,7 +9,8 @@ Ways of reading, each on the same frames in one run:
 * runtime: the detector as the pipeline runs it (`detect`, view guessed; a whole table whose boxes show a seat's
   perspective is read again by the seat locator and classifier, in slices, `TileDetector.seat_view`); "no seat
   models": the same with the overhead models in their place; "no second reading": without that reading; "one
-  look": each tile classified once (`TileDetector.looks=None`);
+  look": each tile classified once (`TileDetector.looks=None`); "regions": each row of face-up tiles rectified into
+  a strip and read by the general locator and classifier (`TileDetector(regions=True)`, vision.regions);
 * general 480: the general locator on the whole frame (480 px input);
 * overhead 640: the overhead locator on the whole frame (a higher input size, 640 px);
 * general, slices of 640: the general locator on overlapping 640 px windows at full resolution and the whole
@@ -44,6 +45,7 @@ SEATS = ("self", "right", "across", "left")       # the camera sits at "self": "
 WAYS = {"runtime": dict(kind="auto"), "runtime, no seat models": dict(kind="auto", seat_models=False),
         "runtime, no second reading": dict(kind="auto", seat_view=False),
         "runtime, one look": dict(kind="auto", looks=False),
+        "runtime, regions": dict(kind="auto", regions=True),
         "general 480": dict(kind="phone"), "overhead 640": dict(kind="overhead", seat_view=False),
         "general, slices of 640": dict(kind="phone", slice_px=640),
         "overhead, slices of 640": dict(kind="overhead", slice_px=640)}
@@ -85,7 +87,8 @@ def detector(way: dict, models: Path | None) -> TileDetector:
         kw.update(seat_locator=None, seat_classifier=None)
     if not way.get("looks", True):
         kw.update(looks=None)
-    return TileDetector(slice_px=way.get("slice_px"), seat_view=way.get("seat_view", True), **kw)
+    return TileDetector(slice_px=way.get("slice_px"), seat_view=way.get("seat_view", True),
+                        regions=way.get("regions", False), **kw)
 
 
 def measure(frames, way: dict, models: Path | None = None) -> dict:

@@ -18,7 +18,11 @@ the other three seats' hands exact (of 3 per table), false violations (findings 
 the ground-truth table's review does not have), findings of severity "check", and frames not read.
 
     python -m mjtable.scripts.bench_tables [--n 20] [--seed 7707] [--views portrait landscape topdown]
-        [--data data] [--no-clutter] [--workers 2] [--json]
+        [--data data] [--no-clutter] [--workers 2] [--ways runtime regions ...] [--json]
+
+--ways: ways of reading, each on the same frames in one run: runtime (the pipeline's detector), regions (each row
+of face-up tiles rectified into a strip and read by the general locator and classifier, vision.regions), regions,
+no strips (every face-up tile read by the general classifier where it lies).
 """
 from __future__ import annotations
 
@@ -124,35 +128,44 @@ def score_table(out, dets, ungated, gt, truth) -> dict:
             "checks": sum(f.severity == "check" for f in out.findings) if read else 0}
 
 
-def run_view(gts: list[Path], detector) -> dict:
-    """Totals of score_table over a view's tables, for the detector and for the ground-truth boxes."""
+# ways of reading (--ways): TileDetector keyword arguments
+WAYS = {"runtime": {}, "regions": {"regions": True}, "regions, no strips": {"regions": "crops"}}
+
+
+def run_view(gts: list[Path], detectors: dict) -> dict:
+    """Totals of score_table over a view's tables, for each detector (way of reading: detector) and for the
+    ground-truth boxes; the median ms per frame of each way."""
     from mjtable.datasets.ground_truth import from_json
     from mjtable.scripts.bench_e2e import Boxes
     from mjtable.vision.pipeline import load_image, review
     from mjtable.vision.types import Detection
-    tot = {"model": Counter(), "gt boxes": Counter()}
-    px, ms = [], []
+    tot = {w: Counter() for w in [*detectors, "gt boxes"]}
+    px, ms = [], {w: [] for w in detectors}
     for g in gts:
         gt = from_json(g.read_text())
         truth = review(gt.table, gt.situation, "mcr").findings
         img = load_image(g.parent.parent / "images" / gt.image)
         boxes = Boxes([Detection(o.box, o.kind, o.orientation, 1.0) for o in gt.objects])
-        for name, det in (("model", detector), ("gt boxes", boxes)):
+        for name, det in [*detectors.items(), ("gt boxes", boxes)]:
             t0 = time.perf_counter()
             out, dets, ungated = read_table(img, det, gt)
-            if name == "model":
-                ms.append((time.perf_counter() - t0) * 1000)
+            if name in ms:
+                ms[name].append((time.perf_counter() - t0) * 1000)
             tot[name].update({k: int(v) for k, v in score_table(out, dets, ungated, gt, truth).items()})
         px += [min(o.box[2] - o.box[0], o.box[3] - o.box[1]) for o in gt.objects if o.seat == "self"
                and o.group in ("concealed", "winning")]
     return {"n": len(gts), **{k: dict(v) for k, v in tot.items()},
-            "self_px": statistics.median(px) if px else None, "ms_median": statistics.median(ms) if ms else None}
+            "self_px": statistics.median(px) if px else None,
+            "ms_median": {w: statistics.median(v) if v else None for w, v in ms.items()}}
 
 
 def report(results: dict, seed: int, clutter: bool) -> list[str]:
     """The printed table: one block per view, the model's figures beside the ground-truth boxes'."""
+    ways = [w for w in next(iter(results.values()))["ms_median"]]
+    who_all = ways + ["gt boxes"]
+    wide = max(12, *(len(w) + 2 for w in who_all))
     lines = [f"Real-looking whole tables from held-out tile sets (seed {seed}{', clutter' if clutter else ''}; "
-             f"MCR; today's route, view guessed)", f"{'':30s}{'model':>12s}{'gt boxes':>12s}"]
+             f"MCR; view guessed)", f"{'':30s}" + "".join(f"{w:>{wide}s}" for w in who_all)]
     for view, r in results.items():
         n = r["n"]
         shape = {"portrait": "720x1280", "landscape": "1024x576", "topdown": "960x960"}[view]
@@ -160,22 +173,22 @@ def report(results: dict, seed: int, clutter: bool) -> list[str]:
 
         def row(label, key, share=True, of=n):
             cells = []
-            for who in ("model", "gt boxes"):
+            for who in who_all:
                 v = r[who].get(key, 0)
                 cells.append(f"{v}/{of} {100 * v / max(of, 1):3.0f}%" if share else f"{v}")
-            lines.append(f"  {label:28s}" + "".join(f"{x:>12s}" for x in cells))
+            lines.append(f"  {label:28s}" + "".join(f"{x:>{wide}s}" for x in cells))
         row("every hand exact", "every")
         row("self hand exact", "self")
         row("other seats' hands exact", "others", of=3 * n)
-        m, g = r["model"], r["gt boxes"]
-        lines.append(f"  {'tiles read right':28s}{100 * m.get('right', 0) / max(m.get('tiles', 1), 1):11.1f}%"
-                     f"{100 * g.get('right', 0) / max(g.get('tiles', 1), 1):11.1f}%   (of {m.get('tiles', 0)})")
+        lines.append(f"  {'tiles read right':28s}" + "".join(
+            f"{100 * r[w].get('right', 0) / max(r[w].get('tiles', 1), 1):{wide - 1}.1f}%" for w in who_all)
+            + f"   (of {r['gt boxes'].get('tiles', 0)})")
         row("false violations, no gate", "false_violations_ungated", share=False)
         row("false violations", "false_violations", share=False)
         row("'check' findings", "checks", share=False)
         row("frames not read", "unread", share=False)
-        if r["ms_median"] is not None:
-            lines.append(f"  {'ms per frame (median)':28s}{r['ms_median']:12.0f}")
+        lines.append(f"  {'ms per frame (median)':28s}" + "".join(
+            f"{r['ms_median'][w] or 0:{wide}.0f}" for w in ways))
     return lines
 
 
@@ -187,6 +200,8 @@ def main(argv=None) -> int:
     ap.add_argument("--data", type=Path, default=ROOT / "data")
     ap.add_argument("--no-clutter", action="store_true", help="tables without objects beside the tiles")
     ap.add_argument("--workers", type=int, default=2, help="processes generating the tables (once)")
+    ap.add_argument("--ways", nargs="+", choices=list(WAYS), default=["runtime"],
+                    help="ways of reading measured side by side (regions: TileDetector(regions=True))")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     from mjtable.scripts.bench_e2e import TRAINING_SEEDS
@@ -199,8 +214,8 @@ def main(argv=None) -> int:
         print(f"bench_tables: {e}", file=sys.stderr)
         return 2
     from mjtable.vision.pipeline import load_detector
-    detector = load_detector()
-    results = {v: run_view(g, detector) for v, g in gts.items()}
+    detectors = {w: load_detector(**WAYS[w]) for w in a.ways}
+    results = {v: run_view(g, detectors) for v, g in gts.items()}
     print(json.dumps(results) if a.json else "\n".join(report(results, a.seed, not a.no_clutter)))
     return 0
 

@@ -176,7 +176,7 @@ def test_bench_tables_end_to_end(tmp_path, capsys):
                               "--json"]) == 0
     r = json.loads(capsys.readouterr().out)["portrait"]
     assert r["n"] == 2 and len(list((tmp_path / "bench_tables").glob("portrait_*/gt/*.json"))) == 2
-    model, truth = r["model"], r["gt boxes"]
+    model, truth = r["runtime"], r["gt boxes"]
     assert truth["tiles"] == model["tiles"] > 60
     assert truth["right"] == truth["tiles"]                 # perfect boxes are every tile, read right
     assert 0 <= model["right"] <= model["tiles"]

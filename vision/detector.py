@@ -84,6 +84,7 @@ SMALL_TILE = 16.0         # sure boxes whose median short side is under this man
 LOOK_VIEWS = ("phone", "seat")   # the views whose tiles are read in more looks (TileDetector.more_looks): a photo
                           # of a hand and a table shot from a seat, not an overhead frame (a live camera's: +16-20
                           # ms a frame for 1-2 points of hands; docs/benchmarks.md, Doubtful tiles)
+REGION_VIEWS = ("seat", "overhead")   # the views read region by region with TileDetector(regions=True)
 TABLE_TILES = 30          # a whole table shows at least this many tiles (a photo of one hand about 26 at most)
 LOOKS = ((0.08, 0, 0), (-0.05, 0, 0), (0, 0.06, 0), (0, 0, 0.06))   # more looks at each tile of a frame of
                           # LOOK_VIEWS: its box grown by a share of its size on each side (shrunk if less than 0), moved
@@ -279,7 +280,7 @@ class TileDetector:
                  overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER, refiner: Optional[Path] = REFINER,
                  slice_px: Optional[int] = None, seat_view: bool = True,
                  seat_locator: Optional[Path] = SEAT_LOCATOR, seat_classifier: Optional[Path] = SEAT_CLASSIFIER,
-                 far_table: bool = True, looks: Optional[tuple] = LOOKS):
+                 far_table: bool = True, looks: Optional[tuple] = LOOKS, regions=False):
         """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
         A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
         where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
@@ -302,7 +303,11 @@ class TileDetector:
         far_table: where the general locator finds no sure tile or only small ones, the overhead locator looks
         for a whole table too (locate_for, _far_table).
         looks: on a photo of a hand or a table shot from a seat (LOOK_VIEWS), each face-up tile is read again on
-        these boxes and on its refined box, and the probabilities are averaged (more_looks; None: one look)."""
+        these boxes and on its refined box, and the probabilities are averaged (more_looks; None: one look).
+        regions: a whole table (REGION_VIEWS) is read region by region: its rows of face-up tiles rectified into
+        strips and read there by the general locator and classifier (vision.regions; measured in
+        scripts/bench_tables.py --ways); "crops": every face-up tile read by the general classifier where it lies,
+        no strips (the same reading without the rectification)."""
         locator = _optional(locator, int8) or Path(locator)      # missing: _session says so (ModelError)
         classifier = None if classifier is None else _optional(classifier, int8) or Path(classifier)
         overhead_locator = _optional(overhead_locator, int8)
@@ -327,6 +332,7 @@ class TileDetector:
         self.threads = threads
         self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
         self.slice_px, self.seat_view, self.far_table, self.looks = slice_px, seat_view, far_table, looks
+        self.regions = regions
         outs = self.loc.get_outputs()
         n_out = outs[-1].shape[1]     # a split head's class logits (nc), or ultralytics' 4 + nc rows
         self.n_loc_classes = (int(n_out) - (4 if len(outs) == 1 else 0)) if isinstance(n_out, int) else None
@@ -510,9 +516,12 @@ class TileDetector:
         return [replace(d, box=(d.box[0] / sx, d.box[1] / sy, d.box[2] / sx, d.box[3] / sy)) for d in out], view
 
     def _detect(self, img: np.ndarray, kind: str) -> tuple[list[Detection], str]:
-        (boxes, scores, loc_cls, loc_scores), view = self.locate_for(img, kind)
+        found, view = self.locate_for(img, kind)
+        boxes, scores, loc_cls, loc_scores = found
         if len(boxes) == 0:
             return [], view
+        if self.regions and view in REGION_VIEWS and self.cls is not None and self.n_loc_classes != T.N_CLASSES:
+            return self._read_regions(img, found, view)
         located = boxes       # the classifier's first look reads the located boxes (it was trained on boxes off as
         boxes = self.refine(img, boxes)      # theirs are; on the refined ones it read kinds and orientations a
                                              # little worse)
@@ -529,6 +538,20 @@ class TileDetector:
         orient = np.zeros((len(boxes), 3), np.float32)
         if todo.any():
             probs[todo], orient[todo] = self.read_kinds(img, located[todo], boxes[todo], view)
+        return self._detections(img, boxes, scores, loc_scores, probs, orient), view
+
+    def _read_regions(self, img: np.ndarray, found, view: str) -> tuple[list[Detection], str]:
+        """detect's detections of a whole table read region by region (vision.regions): its rows of face-up
+        tiles rectified and read by the general locator and classifier; the boxes then refined in the frame."""
+        from .regions import read_regions
+        strips = self.regions != "crops"
+        boxes, scores, _, loc_scores, probs, orient = read_regions(self, img, found, strips, strips)
+        return self._detections(img, self.refine(img, boxes), scores, loc_scores, probs, orient), view
+
+    def _detections(self, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray, loc_scores: np.ndarray,
+                    probs: np.ndarray, orient: np.ndarray) -> list[Detection]:
+        """Detections from the boxes, the locator's scores and class scores and the classifier's kind and
+        orientation probabilities (a face-down box: probability 1 of a back)."""
         # face up or face down: both stages vote (a blank white dragon looks like a pale back up close, the
         # locator sees the tile's body and layers); back if the product of their odds says so
         rank = np.argsort(-probs, axis=1)
@@ -543,6 +566,7 @@ class TileDetector:
         # the next two face kinds after the one read, however unlikely: what a player may correct a tile to
         face = np.where(rank[:, :N_ALTERNATIVES + 2] == T.BACK, -1, rank[:, :N_ALTERNATIVES + 2])
         face_p = np.take_along_axis(probs, np.maximum(face, 0), 1)
+        out = []
         for b, k, o, c, tk, tp, po, fk, fp in zip(boxes.tolist(), kinds.tolist(), orients.tolist(), conf.tolist(),
                                                   top.tolist(), top_p.tolist(), orient.tolist(), face.tolist(),
                                                   face_p.tolist()):
@@ -551,4 +575,4 @@ class TileDetector:
             alts = () if o == FACE_DOWN else \
                 tuple((kk, round(pp, 4)) for kk, pp in zip(fk, fp) if kk >= 0 and kk != k)[:N_ALTERNATIVES]
             out.append(Detection(tuple(b), k, o, c, cands, op, alts))
-        return (odd_backs(img, out) if self.odd_back else out), view
+        return odd_backs(img, out) if self.odd_back else out

@@ -168,12 +168,12 @@ class FileDetector:
         return list(self.dets)
 
 
-def load_detector(threads: int = 2):
+def load_detector(threads: int = 2, **options):
     """The committed detector, on ``threads`` onnxruntime threads (ModelError, exit 7, when a model file is
-    missing or unusable)."""
+    missing or unusable); options: further TileDetector keyword arguments."""
     from .detector import TileDetector
     try:
-        return TileDetector(threads=threads)
+        return TileDetector(threads=threads, **options)
     except ModelError:
         raise
     except (FileNotFoundError, OSError) as e:
