@@ -36,7 +36,7 @@ from .scenes import grid_scene, overhead_scene, phone_scene
 from .scenes import portrait as portrait_frame
 from .tileart import FONT_SETS, PACKAGED, load_faces
 
-_ART = None
+_ARTS: dict[str, dict] = {}       # art name -> the tile sets' faces, loaded once per process
 # written to DIR/generator.json with the box kind; a change to the images or labels the generator makes bumps
 # it, so that caches of generated scenes (scripts/bench_e2e.py) know they are stale
 LABELS_VERSION = 1      # 1: since the motion-blur fix (datasets.render.motion_kernel)
@@ -45,7 +45,7 @@ LABELS_VERSION = 1      # 1: since the motion-blur fix (datasets.render.motion_k
 ART_CHOICES = ("packaged", "fonts", "all", "real")
 SPLIT_CHOICES = ("train", "heldout")      # which sets' real faces --art real paints (datasets.realfaces)
 _REAL: dict = {}
-ART = "packaged"          # which tile sets scenes draw on (--art); the default keeps earlier data sets reproducible
+ART = "packaged"          # the tile sets scenes draw on unless told (--art); it keeps earlier data sets reproducible
 
 
 def _real(split: str):
@@ -74,13 +74,13 @@ def real_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = 
     return messaging_copy(img, random.Random(scene_seed(seed, kind + ":app", index))), gt, angles
 
 
-def _art():
-    global _ART
-    if _ART is None:
+def _art(art: str = ART):
+    """The faces of the tile sets ``art`` names (packaged, fonts, all), loaded once."""
+    if art not in _ARTS:
         faces = load_faces()
-        keep = {"packaged": PACKAGED, "fonts": FONT_SETS, "all": PACKAGED + FONT_SETS}[ART]
-        _ART = {k: v for k, v in faces.items() if k in keep}
-    return _ART
+        keep = {"packaged": PACKAGED, "fonts": FONT_SETS, "all": PACKAGED + FONT_SETS}[art]
+        _ARTS[art] = {k: v for k, v in faces.items() if k in keep}
+    return _ARTS[art]
 
 
 def scene_seed(seed: int, kind: str, index: int) -> int:
@@ -92,25 +92,26 @@ def make_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = 
     """(image BGR, GroundTruth, angles) for one scene; deterministic (the image does not depend on boxes).
     clutter: objects beside the tiles and a camera's light (--clutter). portrait: a seat view
     in a 9:16 frame (imgsz its height), as a phone held upright takes it. art: "real" for a table of real
-    faces from the split's sets (real_scene); None or any other: the drawn art the module's ART names."""
-    if (art or ART) == "real":
+    faces from the split's sets (real_scene); packaged, fonts or all: those drawn tile sets; None: ART's."""
+    art = art or ART
+    if art == "real":
         return real_scene(kind, seed, index, imgsz, boxes, clutter, portrait, split)
     rng = random.Random(scene_seed(seed, kind, index))
     # the clutter draws from a generator of its own: the scene's tiles stay the same with it and without it
     clutter = random.Random(scene_seed(seed, kind + ":clutter", index)) if clutter else None
     name = f"{kind}_{seed}_{index:06d}.jpg"
     if kind == "phone":
-        return phone_scene(_art(), rng, name, (imgsz, imgsz * 3 // 4), boxes, clutter)
+        return phone_scene(_art(art), rng, name, (imgsz, imgsz * 3 // 4), boxes, clutter)
     if kind == "overhead":
-        return overhead_scene(_art(), rng, name, (imgsz, imgsz), boxes, clutter=clutter)
+        return overhead_scene(_art(art), rng, name, (imgsz, imgsz), boxes, clutter=clutter)
     if kind == "grid":
-        return grid_scene(_art(), rng, name, (imgsz, imgsz), boxes, clutter)
+        return grid_scene(_art(art), rng, name, (imgsz, imgsz), boxes, clutter)
     if kind == "seat" and portrait:
         w = imgsz * 9 // 16
-        img, gt, angles = overhead_scene(_art(), rng, name, (w, w * 9 // 16), boxes, seat_view=True, clutter=clutter)
+        img, gt, angles = overhead_scene(_art(art), rng, name, (w, w * 9 // 16), boxes, seat_view=True, clutter=clutter)
         return (*portrait_frame(img, gt, imgsz, random.Random(scene_seed(seed, "portrait", index))), angles)
     if kind == "seat":
-        return overhead_scene(_art(), rng, name, (imgsz, imgsz * 9 // 16), boxes, seat_view=True, clutter=clutter)
+        return overhead_scene(_art(art), rng, name, (imgsz, imgsz * 9 // 16), boxes, seat_view=True, clutter=clutter)
     raise ValueError(f"unknown scene kind {kind!r} (phone, overhead, seat or grid)")
 
 
@@ -163,9 +164,6 @@ def main(argv=None) -> int:
                     help="objects beside the tiles (score sheets, coins, dice, sticks, hands, phones) and a "
                          "camera's glare, shadows and colour (needs the training extra's albumentations)")
     a = ap.parse_args(argv)
-    global ART, _ART
-    if a.art != ART:
-        ART, _ART = a.art, None
     if a.portrait and a.kind != "seat":
         print("error: --portrait is for --kind seat", file=sys.stderr)
         return 2
@@ -184,13 +182,12 @@ def main(argv=None) -> int:
         made.update(split=a.split, bank=BANK_VERSION, tables=TABLES_VERSION)
         _real(a.split)  # load (or cut) the face bank once before forking
     else:
-        _art()  # build the tile art cache once before forking
+        _art(a.art)  # build the tile art cache once before forking
     (a.out / "generator.json").write_text(json.dumps(made) + "\n")
     jobs = []
     for i in range(a.start, a.start + a.n):
         kind = a.kind if a.kind != "mixed" else ("phone" if i % 2 == 0 else "overhead")
-        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait, a.clutter)
-                    + ((a.art, a.split) if a.art == "real" else ()))
+        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait, a.clutter, a.art, a.split))
     from tqdm import tqdm
     n_obj = 0
     if a.workers > 1:

@@ -42,13 +42,16 @@ def test_font_sets_get_dots_and_bamboo_of_a_packaged_set():
     assert all(np.array_equal(faces[FONT_SETS[0]][t], base[t]) for t in range(9, 27))
 
 
-def test_scenes_use_the_packaged_art_unless_told(tmp_path, monkeypatch):
-    monkeypatch.setattr(generate, "ART", "packaged")      # restored after the test, as main() changes them
-    monkeypatch.setattr(generate, "_ART", None)
+def test_scenes_use_the_packaged_art_unless_told(tmp_path):
     assert set(generate._art()) == set(PACKAGED)
+    before = generate.make_scene("phone", 5, 0)[0]
     out = tmp_path / "fonts"
     assert generate.main(["--out", str(out), "--kind", "phone", "--n", "2", "--seed", "5", "--art", "fonts",
                           "--workers", "1"]) == 0
     assert json.loads((out / "generator.json").read_text())["art"] == "fonts"
-    assert set(generate._art()) == set(FONT_SETS)
+    assert set(generate._art("fonts")) == set(FONT_SETS)
+    # the command's --art reaches its scenes only: a later scene in the same process draws the packaged art
+    assert generate.ART == "packaged" and np.array_equal(generate.make_scene("phone", 5, 0)[0], before)
+    fonts = generate.make_scene("phone", 5, 0, art="fonts")[0]
+    assert not np.array_equal(fonts, before)
     assert len(list((out / "images").glob("*.jpg"))) == 2 and len(list((out / "labels").glob("*.txt"))) == 2
