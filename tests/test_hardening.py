@@ -186,8 +186,10 @@ def test_outputs_follow_the_umask_and_never_write_through_a_link(tmp_path, capsy
         target.write_text("keep me")
         link = tmp_path / "link.png"
         link.symlink_to(target)
-        assert cli.main([PHOTO, "--seat-wind", "S", "--annotate", str(link)]) == 0
-        assert target.read_text() == "keep me" and not link.is_symlink()
+        capsys.readouterr()
+        assert cli.main([PHOTO, "--seat-wind", "S", "--annotate", str(link)]) == errors.EXIT_OUTPUT    # refused
+        assert _one_line(capsys.readouterr().err)
+        assert target.read_text() == "keep me" and link.is_symlink()
         assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
     finally:
         os.umask(old)
