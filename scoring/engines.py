@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-from mjtable.errors import UsageError
+from mjtable.errors import UsageError, shown
 
 # rule system -> (engine module, default profile)
 ENGINES = {"mcr": ("mjtable.scoring.mcr", "default"), "sichuan": ("mjtable.scoring.sichuan", "sbr2025")}
@@ -48,5 +48,5 @@ def resolve_profile(rules: str, profile: str | None) -> str:
     name = DEFAULT_PROFILE[rules] if profile in (None, "default") else profile
     known = tuple(engine(rules).PROFILES)
     if name not in known:
-        raise UnknownProfile(f"unknown {NAMES[rules]} profile {name!r} (known: {', '.join(sorted(known))})")
+        raise UnknownProfile(f"unknown {NAMES[rules]} profile {shown(name)} (known: {', '.join(sorted(known))})")
     return name

@@ -260,3 +260,192 @@ def test_layout_reads_or_refuses_any_boxes_without_warnings(items, kind):
             assert isinstance(parse(dets, kind, (640, 480)), Layout)
         except LayoutError:
             pass
+
+
+# ------------------------------------------------------------------------------------------ limits
+
+
+def _boxes(n: int, seed: int = 1) -> list[dict]:
+    import random
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        x, y, w, h = rng.uniform(0, 4000), rng.uniform(0, 3000), rng.uniform(20, 60), rng.uniform(30, 80)
+        out.append({"box": [x, y, x + w, y + h], "kind": rng.randint(0, 42),
+                    "orientation": rng.choice(["upright", "sideways", "face_down"]), "confidence": rng.random()})
+    return out
+
+
+def test_too_many_boxes_are_refused_before_validation(tmp_path, capsys):
+    from mjtable.vision.pipeline import MAX_BOXES
+    p = tmp_path / "d.json"
+    p.write_text(json.dumps([{"box": "not even a box"}] * (MAX_BOXES + 1)))     # counted before any is validated
+    t0 = time.perf_counter()
+    code = cli.main([PHOTO, "--detections", str(p)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_INPUT and _one_line(err) and f"at most {MAX_BOXES}" in err
+    assert time.perf_counter() - t0 < 5
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"objects": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                                  '[{"box": [0, 0, 10, 10], "kind": 3, "note": {"a": ' * 40 + "1" + "}}]" * 40])
+def test_deeply_nested_detections_are_refused(tmp_path, capsys, text):
+    p = tmp_path / "d.json"
+    p.write_text(text)
+    code = cli.main([PHOTO, "--detections", str(p)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_INPUT and _one_line(err) and "nested" in err
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(tmp_path):
+    p = tmp_path / "d.json"
+    p.write_text(json.dumps([{"box": [0, 0, 10, 10], "kind": 3, "note": "[[[{{{" * 100 + '\\"]'}]))
+    assert len(FileDetector(str(p)).dets) == 1
+
+
+def test_detections_from_a_fifo_are_refused_not_waited_on(tmp_path, capsys):
+    fifo = tmp_path / "d.json"
+    os.mkfifo(fifo)
+    code = cli.main([PHOTO, "--detections", str(fifo)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_INPUT and _one_line(err) and "not a regular file" in err
+
+
+def test_batch_reads_lines_of_bounded_length():
+    long = "x" * (batch.MAX_LINE + 1)
+    lines = list(batch.read_lines(io.StringIO(f"a\n{long}\n{'y' * batch.MAX_LINE}\n{long}{long}tail\nb")))
+    assert lines == ["a\n", None, "y" * batch.MAX_LINE + "\n", None, "b"]
+    n_err, out = _batch([long, '{"hand": "%s"}' % WIN])
+    assert n_err == 1 and "longer than" in out[0]["error"] and out[0]["line"] == 1 and out[1]["is_win"]
+
+
+def test_batch_line_without_end_is_read_in_bounded_memory(tmp_path):
+    """300 MB without a newline (a sparse file: no disk used) and then a hand: one error record, one result,
+    and the reader never holds the long line."""
+    f = tmp_path / "zeros.jsonl"
+    with open(f, "wb") as out:
+        out.truncate(300 << 20)
+        out.seek(0, 2)
+        out.write(('\n{"hand": "%s"}\n' % WIN).encode())
+    code = ("import re, sys\nfrom mjtable.scoring import batch\nc = batch.main([])\n"
+            "print(c, re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1), file=sys.stderr)")
+    with open(f, "rb") as stdin:
+        p = subprocess.run([sys.executable, "-c", code], stdin=stdin, capture_output=True, text=True, timeout=120)
+    rows = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [("error" in r, r["line"]) for r in rows] == [(True, 1), (False, 2)] and rows[1]["is_win"]
+    exit_code, rss_kb = map(int, p.stderr.splitlines()[-1].split())
+    assert exit_code == 1 and rss_kb < 150 << 10             # under 150 MB (the line alone is 300 MB)
+
+
+def _huge_frames_video(path: Path) -> Path:
+    """A small MJPEG AVI whose headers (the file's, the stream's, each frame's) say its frames are 10000 x 8000
+    pixels (80 megapixels)."""
+    import cv2
+    import numpy as np
+    vw = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (64, 48))
+    for i in range(5):
+        vw.write(np.full((48, 64, 3), 100 + i, np.uint8))
+    vw.release()
+    data = bytearray(path.read_bytes())
+    struct.pack_into("<II", data, data.index(b"avih") + 8 + 32, 10000, 8000)
+    struct.pack_into("<ii", data, data.index(b"strf") + 8 + 4, 10000, 8000)
+    k = data.find(b"\xff\xc0")
+    while k >= 0:
+        struct.pack_into(">HH", data, k + 5, 8000, 10000)
+        k = data.find(b"\xff\xc0", k + 2)
+    path.write_bytes(data)
+    return path
+
+
+def test_video_frames_over_the_pixel_limit_are_refused(tmp_path, capsys):
+    from mjtable.vision.video import VideoError, iter_frames
+    v = _huge_frames_video(tmp_path / "huge.avi")
+    with pytest.raises(VideoError, match="too large"):
+        list(iter_frames(v))
+    code = cli.main(["video", str(v)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_INPUT and _one_line(err) and "too large" in err and "10000x8000" in err
+
+
+@pytest.mark.parametrize("make,words", [(os.mkfifo, "not a regular file"), (os.mkdir, "is a folder")])
+def test_video_says_what_a_path_is(tmp_path, capsys, make, words):
+    p = tmp_path / "game.mp4"
+    make(p)
+    code = cli.main(["video", str(p)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_INPUT and _one_line(err) and words in err and "no such file" not in err
+
+
+# ------------------------------------------------------------------------------------------ messages
+
+
+@pytest.mark.parametrize("word,near", [("scroe", "score"), ("adit", "audit"), ("viedo", "video"), ("xyzzy", None)])
+def test_a_misspelled_command_is_a_usage_error(capsys, word, near):
+    code = cli.main([word, "123m"])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_USAGE and _one_line(err) and "score, audit, batch" in err
+    assert (f"did you mean '{near}'" in err) if near else "did you mean" not in err
+
+
+@pytest.mark.parametrize("argv", [["settle", "x" * 100_000], ["score", "1m" + "x" * 250], ["score", "[" + "1" * 250 + "m]"],
+                                  ["score", WIN, "--rules", "x" * 100_000], ["score", WIN, "--profile", "x" * 100_000],
+                                  ["x" * 100_000 + ".jpg"], ["video", "x" * 100_000], ["x" * 100_000],
+                                  ["score", WIN, "--seat-wind", "x" * 100_000]])
+def test_long_user_input_is_cut_short_in_messages(capsys, argv):
+    code = cli.main(argv)
+    err = capsys.readouterr().err
+    assert code in (errors.EXIT_USAGE, errors.EXIT_INPUT, errors.EXIT_BAD_HAND) and _one_line(err)
+    assert len(err) < 300 and "…" in err
+
+
+def test_long_values_are_cut_in_batch_and_settle_errors():
+    out = batch.score_line(json.dumps({"hand": WIN, "seat_wind": "Q" * 10_000}), 1)
+    assert len(out["error"]) < 200 and "…" in out["error"]
+    from mjtable.scoring import settle_io
+    with pytest.raises(errors.BadHandError) as e:
+        settle_io.settle("kong 1 " + "z" * 10_000)
+    assert len(str(e.value)) < 200
+
+
+# ------------------------------------------------------------------------------------------ native noise
+
+
+def _damaged_jpeg(path: Path) -> Path:
+    data = bytearray((ROOT / "examples" / "real_hand.jpg").read_bytes())
+    for i in range(30000, 30200, 7):            # a damaged entropy-coded segment: libjpeg warns, then decodes
+        data[i] = 0xFF
+    path.write_bytes(data)
+    return path
+
+
+def test_a_damaged_jpeg_adds_no_line_to_stderr(tmp_path):
+    photo = _damaged_jpeg(tmp_path / "bad.jpg")
+    dets = tmp_path / "d.json"
+    dets.write_text(json.dumps([{"box": [10, 10, 40, 50], "kind": 3}]))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("OPENCV_LOG_LEVEL", None)
+    p = subprocess.run([sys.executable, "-m", "mjtable.vision.cli", str(photo), "--detections", str(dets)],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == errors.EXIT_UNREADABLE and _one_line(p.stderr), p.stderr
+
+
+def test_a_damaged_video_adds_no_line_to_stderr(tmp_path):
+    import cv2
+    import numpy as np
+    img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
+    v = tmp_path / "v.mp4"
+    vw = cv2.VideoWriter(str(v), cv2.VideoWriter_fourcc(*"mp4v"), 5, (img.shape[1], img.shape[0]))
+    for i in range(10):
+        vw.write(np.roll(img, i, axis=1))
+    vw.release()
+    data = bytearray(v.read_bytes())
+    for i in range(len(data) // 3, len(data) // 3 + 3000, 5):    # damaged frames: FFmpeg logs each one
+        data[i] ^= 0x5A
+    v.write_bytes(data)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("OPENCV_FFMPEG_LOGLEVEL", None)
+    env.pop("OPENCV_LOG_LEVEL", None)
+    p = subprocess.run([sys.executable, "-m", "mjtable.vision.cli", "video", str(v), "--json", "--every", "0.2"],
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode in (0, errors.EXIT_UNREADABLE, errors.EXIT_NOT_WIN), p.stderr
+    assert p.stderr == "" or _one_line(p.stderr), p.stderr
