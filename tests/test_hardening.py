@@ -449,3 +449,112 @@ def test_a_damaged_video_adds_no_line_to_stderr(tmp_path):
                        capture_output=True, text=True, timeout=300, env=env)
     assert p.returncode in (0, errors.EXIT_UNREADABLE, errors.EXIT_NOT_WIN), p.stderr
     assert p.stderr == "" or _one_line(p.stderr), p.stderr
+
+
+# ------------------------------------------------------------------------------------------ many boxes
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 5000])
+def test_nearest_neighbours_without_the_distance_matrix_agree_with_it(monkeypatch, chunk):
+    import numpy as np
+    from mjtable.vision import perspective
+    from mjtable.vision.perspective import nearest
+    monkeypatch.setattr(perspective, "NEAREST_CHUNK", chunk)
+    rng = np.random.default_rng(0)
+    for pts in (rng.uniform(0, 4000, (3000, 2)), np.round(rng.uniform(0, 40, (2000, 2))),      # ties
+                np.c_[np.zeros(900), rng.uniform(0, 100, 900)],                                  # a line
+                np.r_[rng.normal(0, 1, (1500, 2)), rng.uniform(-1e4, 1e4, (300, 2))],          # a crowd, strays
+                np.zeros((500, 2)), rng.uniform(0, 10, (5, 2))):
+        d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
+        np.fill_diagonal(d, np.inf)
+        j, dist = nearest(pts)
+        assert (j == d.argmin(1)).all() and np.array_equal(dist, d.min(1))
+
+
+@pytest.mark.parametrize("kind", ["phone", "overhead"])
+def test_layout_of_many_boxes_grows_slowly(kind):
+    """5,000 boxes (the detections file's limit) read in bounded time and memory: no n x n matrix, no pass over
+    every pair of tiles (they took 1.2 GB and 12-30 s)."""
+    import tracemalloc
+    from mjtable.vision.layout import LayoutError, parse
+    from mjtable.vision.types import Detection
+    dets = [Detection(tuple(o["box"]), o["kind"], o["orientation"], o["confidence"]) for o in _boxes(5000)]
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    try:
+        parse(dets, kind, (4100, 3100))
+    except LayoutError:
+        pass
+    took = time.perf_counter() - t0
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 100 << 20 and took < 8, (peak >> 20, took)
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 97])          # in one pass, or in many small ones
+def test_duplicates_among_many_boxes_are_the_ones_all_pairs_find(monkeypatch, chunk):
+    """The overlap search that skips boxes far apart drops exactly what comparing every pair drops."""
+    import random
+    from mjtable.vision.layout import rows
+    from mjtable.vision.layout.rows import _dedupe
+    monkeypatch.setattr(rows, "PAIR_CHUNK", chunk)
+    from mjtable.vision.types import Detection
+    rng = random.Random(4)
+    dets = []
+    for _ in range(600):                          # crowded: many overlaps, boxes inside boxes, equal x extents
+        x, y = rng.choice([10.0, 50.0, rng.uniform(0, 300)]), rng.uniform(0, 300)
+        w, h = rng.choice([(30, 40), (40, 30), (80, 45), (30, 40)])
+        dets.append(Detection((x, y, x + w, y + h), rng.choice([3, 42]), rng.choice(["upright", "face_down"]),
+                              rng.uniform(0.05, 1)))
+    for weak in (False, True):
+        kept, dropped = _dedupe(dets, weak_dup=weak)
+        assert sorted(kept + dropped) == list(range(len(dets))) and kept and dropped
+        assert (kept, dropped) == _dedupe_all_pairs(dets, weak)
+
+
+def _dedupe_all_pairs(dets, weak_dup):
+    """_dedupe as it was written over full IoU and cover matrices (the reference)."""
+    import itertools
+    import numpy as np
+    from mjtable.scoring import tiles as T
+    from mjtable.vision.layout import base as B
+    from mjtable.vision.types import FACE_DOWN
+    b = np.array([d.box for d in dets], dtype=float)
+    area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-9)
+    ix = np.clip(np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
+    inter = ix * iy
+    iou, cover = inter / (area[:, None] + area[None, :] - inter), inter / area[:, None]
+    order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
+    conf = np.array([d.confidence for d in dets])
+    back = np.array([d.kind == T.BACK for d in dets])
+    kept, dropped = [], set()
+    for i in order:
+        inside = [j for j in np.flatnonzero(cover[:, i] >= B.WRAP_COVER) if j != i]
+        if any(iou[a, c] < 0.3 and conf[i] < max(conf[a], conf[c]) for a, c in itertools.combinations(inside, 2)):
+            dropped.add(i)
+    for i in order:
+        if i in dropped:
+            continue
+        k = np.array(kept, dtype=int)
+        limit = np.where(weak_dup & (conf[i] < B.WEAK_DUP * conf[k]), B.WEAK_DUP_IOU, B.DUP_IOU)
+        over = cover[i, k] > B.SHADOW_COVER
+        if back[i]:
+            shadow = over & back[k] & (conf[i] < B.SHADOW_CONF_BACK * conf[k])
+        else:
+            shadow = over & weak_dup & (conf[i] < B.SHADOW_CONF * conf[k])
+        near = k[cover[i, k] > 0.15].tolist()
+        straddle = False
+        if len(near) >= 2:
+            inside_share = sum(cover[i, near].tolist())
+            ratio = dets[i].confidence / min(dets[j].confidence for j in near)
+            if dets[i].kind == T.BACK or dets[i].orientation == FACE_DOWN:
+                straddle = inside_share > B.STRADDLE_COVER_WEAK and ratio < B.STRADDLE_CONF_BACK
+            else:
+                straddle = ((inside_share > B.STRADDLE_COVER and ratio < B.STRADDLE_CONF)
+                            or (inside_share > B.STRADDLE_COVER_WEAK and ratio < B.STRADDLE_CONF_WEAK))
+        if (iou[i, k] > limit).any() or shadow.any() or straddle:
+            dropped.add(i)
+        else:
+            kept.append(i)
+    return sorted(kept), sorted(dropped)
