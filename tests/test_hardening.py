@@ -558,3 +558,55 @@ def _dedupe_all_pairs(dets, weak_dup):
         else:
             kept.append(i)
     return sorted(kept), sorted(dropped)
+
+
+# ------------------------------------------------------------------------------------------ melds
+
+
+def test_a_claimed_set_without_a_sideways_tile_is_not_scored_with_no_source(capsys):
+    """Three alike face-up tiles read as a meld but with no tile sideways (as the phone layout leaves a set whose
+    sideways reading it cannot settle): the audit says so, and the hand is not scored with a meld of no source
+    seat (that hand crashed the text output: "internal error: KeyError: None")."""
+    from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
+    from mjtable.vision import pipeline
+    area = PlayerArea("self", (0, 1, 2, 9, 10, 11, 18, 19, 20, 27), 0, (MeldOnTable((3, 3, 3), None, None),), 27,
+                      True, (), declared_win=True)
+    out = pipeline.review(TableState([area]), pipeline.situation())
+    assert out.hand is None and "no tile sideways" in out.note
+    assert any("no tile turned sideways" in f.message for f in out.findings)
+    assert "no tile sideways" in cli.to_text(out)
+    with pytest.raises(errors.UnreadableError, match="no tile sideways"):
+        pipeline.verdict(out)
+
+
+# ------------------------------------------------------------------------------------------ detections fuzz
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats() | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                     max_leaves=12)
+_coord = st.one_of(st.floats(-50, 700), st.integers(-5, 700), st.floats(), _json)
+_near_valid = st.fixed_dictionaries(
+    {"box": st.one_of(st.tuples(_coord, _coord, _coord, _coord).map(list),
+                      st.tuples(st.floats(0, 600), st.floats(0, 400), st.floats(5, 60), st.floats(5, 60))
+                      .map(lambda b: [b[0], b[1], b[0] + b[2], b[1] + b[3]]), _json),
+     "kind": st.one_of(st.integers(-1, 44), _json)},
+    optional={"orientation": st.one_of(st.sampled_from(["upright", "sideways", "upside_down", "face_down"]), _json),
+              "confidence": st.one_of(st.floats(0, 1), _json), "extra": _json})
+_detections = st.one_of(st.lists(st.one_of(_near_valid, _near_valid, _json), max_size=8),
+                        st.fixed_dictionaries({"objects": st.lists(_near_valid, max_size=8)}), _json)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_detections, st.sampled_from(["auto", "phone", "overhead"]))
+def test_any_detections_file_ends_with_a_documented_code(tmp_path, capsys, data, kind):
+    """Random JSON where a detections file goes: read, or refused with one line and a documented code, never an
+    internal error (1) or a traceback."""
+    p = tmp_path / "d.json"
+    p.write_text(json.dumps(data))
+    code = cli.main([PHOTO, "--detections", str(p), "--kind", kind, "--json"])
+    out, err = capsys.readouterr()
+    assert code in (0, errors.EXIT_INPUT, errors.EXIT_UNREADABLE, errors.EXIT_NOT_WIN, errors.EXIT_BAD_HAND), err
+    assert "Traceback" not in err and (err == "" if code == 0 else _one_line(err)), err
+    if code == 0:
+        json.loads(out)
