@@ -303,6 +303,18 @@ def test_brackets_inside_strings_do_not_count_as_nesting(tmp_path):
     assert len(FileDetector(str(p)).dets) == 1
 
 
+@pytest.mark.parametrize("note", ["a" * 15_000_000, '"' * 7_500_000, "\\" * 7_500_000])
+def test_long_strings_in_detections_are_scanned_in_bounded_memory(tmp_path, note):
+    """The nesting count passes over a 15 MB string (of escapes, too) without a record per character."""
+    p = tmp_path / "d.json"
+    p.write_text(json.dumps([{"box": [0, 0, 10, 10], "kind": 3, "note": note}]))
+    code = ("import re, sys\nfrom mjtable.vision.pipeline import FileDetector\nn = len(FileDetector(sys.argv[1]).dets)\n"
+            "print(n, re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))")
+    r = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, timeout=120)
+    n, rss_kb = map(int, r.stdout.split())
+    assert n == 1 and rss_kb < 400 << 10, r.stderr
+
+
 def test_detections_from_a_fifo_are_refused_not_waited_on(tmp_path, capsys):
     fifo = tmp_path / "d.json"
     os.mkfifo(fifo)

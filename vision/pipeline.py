@@ -101,7 +101,11 @@ def _json_depth(text: str) -> int:
     """How deep the arrays and objects of a JSON text nest (counted before parsing it: a parser recursing
     100,000 levels deep runs out of stack)."""
     import re
-    brackets = re.sub(r'[^\[\]{}]', "", re.sub(r'"(?:[^"\\]|\\.)*"', "", text)).encode()
+    # strings out first (their brackets do not nest): escapes out (a backslash pair, then an escaped quote, as
+    # JSON reads them left to right), then from quote to quote; a character class, not a repeated group, so that
+    # a long string costs no backtracking record per character
+    plain = text.replace("\\\\", "").replace('\\"', "")
+    brackets = re.sub(r'[^\[\]{}]', "", re.sub(r'"[^"]*"', "", plain)).encode()
     if not brackets:
         return 0
     b = np.frombuffer(brackets, np.uint8)
@@ -160,6 +164,8 @@ class FileDetector:
             if depth > MAX_DEPTH:
                 raise InputError(f"detections {name}: JSON nested {depth} deep (at most {MAX_DEPTH})")
             data = json.loads(text)
+        except RecursionError:                   # not expected after the count above; never a traceback
+            raise InputError(f"detections {name}: JSON nested too deep") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
             raise InputError(f"cannot read detections {name}: {getattr(e, 'strerror', None) or e}") from None
         except ValueError as e:                  # e.g. a number too large for a float
