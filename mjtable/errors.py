@@ -5,6 +5,8 @@ its message as one line on stderr and exits with that code. docs/exit-codes.md g
 """
 from __future__ import annotations
 
+from pathlib import PurePath
+
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_USAGE = 2
@@ -74,3 +76,17 @@ class ModelError(MjtableError):
 
 class OutputError(MjtableError):
     exit_code = EXIT_OUTPUT
+
+
+SHOWN = 60          # at most this many characters of a value the user gave are quoted back in a message
+
+
+def shown(value, limit: int = SHOWN) -> str:
+    """A value the user gave (a path, an argument, a line, a JSON value), as ``repr`` shows it in an error message,
+    cut in the middle to ``limit`` characters with an ellipsis (a path keeps its file name): a 100 KB argument
+    gives a short line, not a 100 KB one."""
+    text = str(value) if isinstance(value, (str, PurePath)) else repr(value)
+    if len(text) > limit:
+        head = (limit - 1) // 2
+        text = text[:head] + "…" + text[len(text) - (limit - 1 - head):]
+    return repr(text) if isinstance(value, (str, PurePath)) else text

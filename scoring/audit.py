@@ -430,6 +430,10 @@ def hands_of(p: PlayerArea, situation: Situation) -> tuple[list[Hand], str]:
         rm = read_meld(mt)
         if rm.meld is None:
             return [], "a meld cannot be read (face down or not a set)"
+        if not rm.meld.concealed and rm.meld.source is None:
+            # a claimed set laid with no tile sideways (the not_sideways finding): whom it was claimed from is
+            # unknown, and a Hand's claimed meld needs its source
+            return [], "a claimed meld has no tile sideways: its source cannot be read"
         melds.append(rm.meld)
     sit = replace(situation, winning_tile_apart=p.winning_tile_apart and p.winning_tile is not None,
                   void_suit=_void_of(p, situation))

@@ -122,19 +122,41 @@ def _error(line_no: int, message: str, ident) -> dict:
     return out
 
 
+MAX_LINE = 1 << 16           # characters in one input line; a longer line is one error record
+
+
+def read_lines(stream, limit: int = MAX_LINE):
+    """The lines of a text stream, each read with at most ``limit`` + 1 characters in memory: a longer line
+    comes as None, the rest of it read in pieces of that size and dropped up to the next newline."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith("\n"):
+            yield None                  # its error record goes out now; the rest of the line is skipped after
+            while line and not line.endswith("\n"):
+                line = stream.readline(limit + 1)
+        else:
+            yield line
+
+
 def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None, flush: bool = True) -> int:
     """Score every line of ``in_stream`` into ``out_stream``; returns the number of error lines. ``flush``:
-    after every line (a pipe's writer may wait for each result before it sends the next hand)."""
-    lines = in_stream
+    after every line (a pipe's writer may wait for each result before it sends the next hand). A line over
+    MAX_LINE characters is an error record, never held whole in memory."""
+    lines = read_lines(in_stream)
     if sys.stderr.isatty():          # a progress bar only for a person watching (tqdm's disable=None rule)
         from tqdm import tqdm
-        lines = tqdm(in_stream, desc="hands", unit="line", leave=False)
+        lines = tqdm(lines, desc="hands", unit="line", leave=False)
     errors = 0
     for n, line in enumerate(lines, 1):
-        if not line.strip():
+        if line is None:
+            text, failed = to_json_line(_error(n, f"line longer than {MAX_LINE} characters: not read", None), False)
+        elif not line.strip():
             continue
-        # a lone surrogate can only come from a JSON escape in the line (the input is decoded with "replace")
-        text, failed = to_json_line(score_line(line, n, rules, profile), "\\u" in line)
+        else:
+            # a lone surrogate can only come from a JSON escape in the line (the input is decoded with "replace")
+            text, failed = to_json_line(score_line(line, n, rules, profile), "\\u" in line)
         errors += failed
         out_stream.write(text + "\n")
         if flush:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-from mjtable.errors import UnknownProfile, UsageError  # noqa: F401  (UnknownProfile: raised here, imported from here)
+from mjtable.errors import UnknownProfile, UsageError, shown  # noqa: F401  (UnknownProfile: raised here, imported from here)
 
 # rule system -> (engine module, default profile)
 ENGINES = {"mcr": ("mjtable.scoring.mcr", "default"), "sichuan": ("mjtable.scoring.sichuan", "sbr2025")}
@@ -44,5 +44,5 @@ def resolve_profile(rules: str, profile: str | None) -> str:
     name = DEFAULT_PROFILE[rules] if profile in (None, "default") else profile
     known = tuple(engine(rules).PROFILES)
     if name not in known:
-        raise UnknownProfile(f"unknown {NAMES[rules]} profile {name!r} (known: {', '.join(sorted(known))})")
+        raise UnknownProfile(f"unknown {NAMES[rules]} profile {shown(name)} (known: {', '.join(sorted(known))})")
     return name

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mjtable.errors import shown
+
 from . import tiles as T
 from .engines import DEFAULT_PROFILE
 from .hand import MELD_KINDS, SOURCES, Hand, Meld, Situation
@@ -64,7 +66,7 @@ def _tiles(value, key: str) -> list[int]:
             out = []
             for v in value:
                 if isinstance(v, bool) or not isinstance(v, (int, str)):
-                    raise JsonInputError(f"{key}: {v!r} is not a tile")
+                    raise JsonInputError(f"{key}: {shown(v)} is not a tile")
                 if isinstance(v, int):
                     if not 0 <= v < T.N_TILES:
                         raise JsonInputError(f"{key}: tile id {v} out of range 0..{T.N_TILES - 1}")
@@ -74,13 +76,13 @@ def _tiles(value, key: str) -> list[int]:
             return out
     except NotationError as e:
         raise JsonInputError(f"{key}: {e}") from None
-    raise JsonInputError(f"{key}: want tiles as notation (\"123m\") or a list of tile ids, got {value!r}")
+    raise JsonInputError(f"{key}: want tiles as notation (\"123m\") or a list of tile ids, got {shown(value)}")
 
 
 def _one_tile(value, key: str) -> int:
     ts = _tiles(value if isinstance(value, (str, list)) else [value], key)
     if len(ts) != 1:
-        raise JsonInputError(f"{key}: want exactly one tile, got {value!r}")
+        raise JsonInputError(f"{key}: want exactly one tile, got {shown(value)}")
     return ts[0]
 
 
@@ -96,7 +98,7 @@ def _meld(value, i: int) -> Meld:
                              f"or notation like \"[345m<]\"")
     unknown = set(value) - {"kind", "tiles", "source", "concealed", "claimed", "added"}
     if unknown:
-        raise JsonInputError(f"{key}: unknown key(s) {', '.join(sorted(unknown))}")
+        raise JsonInputError(f"{key}: unknown key(s) {shown(', '.join(sorted(unknown)))}")
     if "tiles" not in value:
         raise JsonInputError(f"{key}: missing \"tiles\"")
     ts = sorted(_tiles(value["tiles"], f"{key}.tiles"))
@@ -104,7 +106,7 @@ def _meld(value, i: int) -> Meld:
     added = _bool(value.get("added", False), f"{key}.added")
     source = value.get("source")
     if source is not None and source not in SOURCES:
-        raise JsonInputError(f"{key}.source: want one of {', '.join(SOURCES)}, got {source!r}")
+        raise JsonInputError(f"{key}.source: want one of {', '.join(SOURCES)}, got {shown(source)}")
     if len(ts) == 4 and len(set(ts)) == 1:
         kind = "kong"
     elif len(ts) == 3 and len(set(ts)) == 1:
@@ -113,12 +115,12 @@ def _meld(value, i: int) -> Meld:
             and T.suit(ts[0]) == T.suit(ts[2]):
         kind = "chow"
     else:
-        raise JsonInputError(f"{key}: tiles {value['tiles']!r} are not a chow, pung or kong")
+        raise JsonInputError(f"{key}: tiles {shown(value['tiles'])} are not a chow, pung or kong")
     given = value.get("kind")
     if given is not None and given not in MELD_KINDS:
-        raise JsonInputError(f"{key}.kind: want one of {', '.join(MELD_KINDS)}, got {given!r}")
+        raise JsonInputError(f"{key}.kind: want one of {', '.join(MELD_KINDS)}, got {shown(given)}")
     if given is not None and given != kind:
-        raise JsonInputError(f"{key}: kind {given!r} but tiles {value['tiles']!r} make a {kind}")
+        raise JsonInputError(f"{key}: kind {shown(given)} but tiles {shown(value['tiles'])} make a {kind}")
     claimed = None if value.get("claimed") is None else _one_tile(value["claimed"], f"{key}.claimed")
     m = Meld(kind, ts[0], concealed=concealed, source=None if concealed else source, claimed=claimed, added=added)
     try:
@@ -130,7 +132,7 @@ def _meld(value, i: int) -> Meld:
 
 def _bool(value, key: str) -> bool:
     if not isinstance(value, bool):
-        raise JsonInputError(f"{key}: want true or false, got {value!r}")
+        raise JsonInputError(f"{key}: want true or false, got {shown(value)}")
     return value
 
 
@@ -139,7 +141,7 @@ def _wind(value, key: str) -> int:
         return value
     if isinstance(value, str) and value.strip().lower() in _WINDS:
         return _WINDS[value.strip().lower()]
-    raise JsonInputError(f"{key}: want E, S, W or N, got {value!r}")
+    raise JsonInputError(f"{key}: want E, S, W or N, got {shown(value)}")
 
 
 def _void(value) -> int:
@@ -147,7 +149,7 @@ def _void(value) -> int:
         return value
     if isinstance(value, str) and value.strip().lower() in _SUITS:
         return _SUITS[value.strip().lower()]
-    raise JsonInputError(f"void_suit: want m, p or s, got {value!r}")
+    raise JsonInputError(f"void_suit: want m, p or s, got {shown(value)}")
 
 
 _SIT_KEYS = _BOOL_FLAGS + _WIND_KEYS + ("void_suit",)
@@ -195,20 +197,20 @@ def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
         raise JsonInputError(f"want a JSON object per hand, got {type(d).__name__}")
     unknown = set(d) - KNOWN_KEYS
     if unknown:
-        raise JsonInputError(f"unknown key(s) {', '.join(sorted(unknown))} "
+        raise JsonInputError(f"unknown key(s) {shown(', '.join(sorted(unknown)))} "
                              f"(known: {', '.join(sorted(KNOWN_KEYS))})")
     rules = d.get("rules", "mcr")
     if rules not in DEFAULT_PROFILE:
-        raise JsonInputError(f"rules: want one of {', '.join(DEFAULT_PROFILE)}, got {rules!r}")
+        raise JsonInputError(f"rules: want one of {', '.join(DEFAULT_PROFILE)}, got {shown(rules)}")
     profile = d.get("profile", DEFAULT_PROFILE[rules])
     if not isinstance(profile, str) or not profile:
-        raise JsonInputError(f"profile: want a profile name, got {profile!r}")
+        raise JsonInputError(f"profile: want a profile name, got {shown(profile)}")
     situation = situation_from_dict(d)
     if "hand" in d:
         if any(k in d for k in _HAND_KEYS):
             raise JsonInputError("give either \"hand\" (notation) or concealed/melds/winning_tile/flowers, not both")
         if not isinstance(d["hand"], str):
-            raise JsonInputError(f"hand: want a notation string, got {d['hand']!r}")
+            raise JsonInputError(f"hand: want a notation string, got {shown(d['hand'])}")
         try:
             hand = parse_hand(d["hand"], situation)
         except NotationError as e:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from mjtable.errors import BadHandError
+from mjtable.errors import BadHandError, shown
 
 from . import tiles as T
 from .hand import ACROSS, CHOW, KONG, LEFT, PUNG, RIGHT, Hand, Meld, Situation
@@ -76,12 +76,13 @@ def _bad_tiles(text: str) -> None:
         if ch.isascii() and ch.isdigit():
             continue
         if ch not in T.SUIT_LETTERS or i == start:
-            raise NotationError(f"bad tile token {s[start:i + 1]!r} in {text!r}")
+            raise NotationError(f"bad tile token {shown(s[start:i + 1])} in {shown(text)}")
         for d in s[start:i]:
             if d not in _DIGITS[ch]:
-                raise NotationError(f"bad tile token {d + ch!r} in {text!r}: no such tile")
+                raise NotationError(f"bad tile token {shown(d + ch)} in {shown(text)}: no such tile")
         start = i + 1
-    raise NotationError(f"bad tile token {s[start:]!r} in {text!r} (a digit group must end with m, p, s, z or f)")
+    raise NotationError(f"bad tile token {shown(s[start:])} in {shown(text)} (a digit group must end with m, p, s, z "
+                        f"or f)")
 
 
 def format_tiles(tiles) -> str:
@@ -108,7 +109,7 @@ def format_sorted(tiles) -> str:
 def parse_meld(token: str) -> Meld:
     """``"[345m<]"`` -> Meld."""
     if not (token.startswith("[") and token.endswith("]")):
-        raise NotationError(f"bad meld {token!r}: write melds as [345m<], [777z^], [1111m>] or [1111m]")
+        raise NotationError(f"bad meld {shown(token)}: write melds as [345m<], [777z^], [1111m>] or [1111m]")
     body = token[1:-1]
     added = body.endswith("+")
     if added:
@@ -120,10 +121,10 @@ def parse_meld(token: str) -> Meld:
     try:
         ts = parse_tiles(body)
     except NotationError as e:
-        raise NotationError(f"bad meld {token!r}: {e}") from None
+        raise NotationError(f"bad meld {shown(token)}: {e}") from None
     ts.sort()
     if any(T.is_flower(t) for t in ts):
-        raise NotationError(f"bad meld {token!r}: flowers cannot be melded")
+        raise NotationError(f"bad meld {shown(token)}: flowers cannot be melded")
     if len(ts) == 3 and ts[0] == ts[1] == ts[2]:
         kind = PUNG
     elif len(ts) == 3 and T.is_suited(ts[0]) and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2 \
@@ -132,11 +133,11 @@ def parse_meld(token: str) -> Meld:
     elif len(ts) == 4 and len(set(ts)) == 1:
         kind = KONG
     else:
-        raise NotationError(f"bad meld {token!r}: not a chow, pung or kong")
+        raise NotationError(f"bad meld {shown(token)}: not a chow, pung or kong")
     if source is None and kind != KONG:
-        raise NotationError(f"bad meld {token!r}: a melded {kind} needs its source mark < ^ or >")
+        raise NotationError(f"bad meld {shown(token)}: a melded {kind} needs its source mark < ^ or >")
     if added and (kind != KONG or source is None):
-        raise NotationError(f"bad meld {token!r}: '+' (added kong) only goes on a melded kong")
+        raise NotationError(f"bad meld {shown(token)}: '+' (added kong) only goes on a melded kong")
     return Meld(kind, ts[0], concealed=source is None, source=source, added=added)
 
 
@@ -166,9 +167,9 @@ def parse_hand(text: str, situation: Situation | None = None) -> Hand:
         elif tok.startswith("+"):
             ts = parse_tiles(tok[1:])
             if len(ts) != 1 or T.is_flower(ts[0]):
-                raise NotationError(f"bad winning tile {tok!r}: write exactly one playing tile, e.g. +6p")
+                raise NotationError(f"bad winning tile {shown(tok)}: write exactly one playing tile, e.g. +6p")
             if winning is not None:
-                raise NotationError(f"second winning tile {tok!r}")
+                raise NotationError(f"second winning tile {shown(tok)}")
             winning = ts[0]
         else:
             ts = parse_tiles(tok)
@@ -178,7 +179,7 @@ def parse_hand(text: str, situation: Situation | None = None) -> Hand:
                 for t in ts:
                     (flowers if T.is_flower(t) else concealed).append(t)
     if not concealed and not melds and winning is None:
-        raise NotationError(f"no tiles in {text!r}")
+        raise NotationError(f"no tiles in {shown(text)}")
     return Hand(tuple(concealed), tuple(melds), winning, tuple(flowers), situation or Situation())
 
 

@@ -30,7 +30,7 @@ import json
 import shlex
 from typing import Optional
 
-from mjtable.errors import BadHandError
+from mjtable.errors import BadHandError, shown
 
 from . import tiles as T
 from .hand import Situation
@@ -58,9 +58,9 @@ def _seat(v, where: str) -> int:
     try:
         s = int(v)
     except (TypeError, ValueError):
-        raise DealError(f"{where}: seat {v!r} is not 0-3") from None
+        raise DealError(f"{where}: seat {shown(v)} is not 0-3") from None
     if not 0 <= s <= 3 or isinstance(v, bool):
-        raise DealError(f"{where}: seat {v!r} is not 0-3")
+        raise DealError(f"{where}: seat {shown(v)} is not 0-3")
     return s
 
 
@@ -71,7 +71,7 @@ def _end_hand(notation: str, void: Optional[str], discards: str, where: str) -> 
     except NotationError as e:
         raise DealError(f"{where}: {e}") from None
     if void is not None and void not in SUITS:
-        raise DealError(f"{where}: void suit {void!r} is not m, p or s")
+        raise DealError(f"{where}: void suit {shown(void)} is not m, p or s")
     if h.winning_tile is not None or h.flowers:
         raise DealError(f"{where}: a standing hand has no winning tile and no flowers")
     return EndHand(tuple(h.concealed), tuple(h.melds), None if void is None else SUITS[void], dis)
@@ -96,7 +96,7 @@ def _win_line(line: str, where: str) -> Win:
         try:
             fans = tuple(int(f.removesuffix("fan")) for f in rest[0].split(","))
         except ValueError:
-            raise DealError(f"{where}: fans as '2fan' or '1fan,3fan', got {rest[0]!r}") from None
+            raise DealError(f"{where}: fans as '2fan' or '1fan,3fan', got {shown(rest[0])}") from None
         rest = rest[1:]
     hands = []
     while len(rest) >= 2 and rest[0] == "hand":
@@ -187,7 +187,7 @@ def parse_text(text: str) -> Deal:
                 rest, void = rest[:i], rest[i + 1]
             draw[seat] = _end_hand(" ".join(rest), void, discards or "", where)
         else:
-            raise DealError(f"{where}: cannot read {line!r} (kong, win, falsewin, barred or draw)")
+            raise DealError(f"{where}: cannot read {shown(line)} (kong, win, falsewin, barred or draw)")
     return Deal(events, draw or None)
 
 
@@ -229,7 +229,7 @@ def parse_json(text: str) -> Deal:
             elif kind in ("false_win", "barred"):
                 events.append((FalseWin if kind == "false_win" else Barred)(_seat(v, where)))
             else:
-                raise DealError(f"{where}: unknown event {kind!r}")
+                raise DealError(f"{where}: unknown event {shown(kind)}")
         except (KeyError, TypeError, ValueError) as e:
             raise DealError(f"{where}: {kind}: bad or missing field {e}") from None
     draw = {}

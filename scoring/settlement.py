@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from mjtable.errors import shown
+
 from . import tiles as T
 from .hand import Meld
 from .hand import Hand
@@ -142,7 +144,7 @@ def draw_status(h: EndHand) -> tuple[str, Optional[tuple[int, int]]]:
 
 def _check_seat(s, what: str, i: int) -> None:
     if not isinstance(s, int) or not 0 <= s < N_SEATS:
-        raise SettlementError(f"event {i}: {what} {s!r} is not a seat 0..{N_SEATS - 1}")
+        raise SettlementError(f"event {i}: {what} {shown(s)} is not a seat 0..{N_SEATS - 1}")
 
 
 def settle(deal: Deal) -> Settlement:
@@ -171,7 +173,7 @@ def settle(deal: Deal) -> Settlement:
             if ev.seat in won:
                 raise SettlementError(f"event {i}: seat {ev.seat} already won and cannot kong")
             if ev.kind not in KONG_KINDS:
-                raise SettlementError(f"event {i}: kong kind {ev.kind!r} not one of {', '.join(KONG_KINDS)}")
+                raise SettlementError(f"event {i}: kong kind {shown(ev.kind)} not one of {', '.join(KONG_KINDS)}")
             items = []
             if ev.kind == "melded":
                 _check_seat(ev.discarder, "kong discarder", i)

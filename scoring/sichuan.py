@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
+from mjtable.errors import shown
+
 from . import tiles as T
 from .hand import CHOW, KONG, PUNG, Hand, Meld, Situation
 from .result import FanHit, ScoreResult
@@ -217,7 +219,7 @@ def score(hand: Hand, profile: str = "sbr2025") -> ScoreResult:
     (第十条二（四）（五）). 杠上花 counts as a self-draw.
     """
     if profile not in PROFILES:
-        raise SichuanError(f"unknown Sichuan profile {profile!r}; known: {', '.join(PROFILES)}")
+        raise SichuanError(f"unknown Sichuan profile {shown(profile)}; known: {', '.join(PROFILES)}")
     res = ScoreResult(rules="sichuan", profile=profile, is_win=False)
     why = _not_sichuan(hand)
     if why:

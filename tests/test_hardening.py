@@ -186,8 +186,10 @@ def test_outputs_follow_the_umask_and_never_write_through_a_link(tmp_path, capsy
         target.write_text("keep me")
         link = tmp_path / "link.png"
         link.symlink_to(target)
-        assert cli.main([PHOTO, "--seat-wind", "S", "--annotate", str(link)]) == 0
-        assert target.read_text() == "keep me" and not link.is_symlink()
+        capsys.readouterr()
+        assert cli.main([PHOTO, "--seat-wind", "S", "--annotate", str(link)]) == errors.EXIT_OUTPUT    # refused
+        assert _one_line(capsys.readouterr().err)
+        assert target.read_text() == "keep me" and link.is_symlink()
         assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
     finally:
         os.umask(old)
@@ -258,3 +260,365 @@ def test_layout_reads_or_refuses_any_boxes_without_warnings(items, kind):
             assert isinstance(parse(dets, kind, (640, 480)), Layout)
         except LayoutError:
             pass
+
+
+# ------------------------------------------------------------------------------------------ limits
+
+
+def _boxes(n: int, seed: int = 1) -> list[dict]:
+    import random
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        x, y, w, h = rng.uniform(0, 4000), rng.uniform(0, 3000), rng.uniform(20, 60), rng.uniform(30, 80)
+        out.append({"box": [x, y, x + w, y + h], "kind": rng.randint(0, 42),
+                    "orientation": rng.choice(["upright", "sideways", "face_down"]), "confidence": rng.random()})
+    return out
+
+
+def test_too_many_boxes_are_refused_before_validation(tmp_path, capsys):
+    from mjtable.vision.pipeline import MAX_BOXES
+    p = tmp_path / "d.json"
+    p.write_text(json.dumps([{"box": "not even a box"}] * (MAX_BOXES + 1)))     # counted before any is validated
+    t0 = time.perf_counter()
+    code = cli.main([PHOTO, "--detections", str(p)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_INPUT and _one_line(err) and f"at most {MAX_BOXES}" in err
+    assert time.perf_counter() - t0 < 5
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"objects": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                                  '[{"box": [0, 0, 10, 10], "kind": 3, "note": {"a": ' * 40 + "1" + "}}]" * 40])
+def test_deeply_nested_detections_are_refused(tmp_path, capsys, text):
+    p = tmp_path / "d.json"
+    p.write_text(text)
+    code = cli.main([PHOTO, "--detections", str(p)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_INPUT and _one_line(err) and "nested" in err
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(tmp_path):
+    p = tmp_path / "d.json"
+    p.write_text(json.dumps([{"box": [0, 0, 10, 10], "kind": 3, "note": "[[[{{{" * 100 + '\\"]'}]))
+    assert len(FileDetector(str(p)).dets) == 1
+
+
+@pytest.mark.parametrize("note", ["a" * 15_000_000, '"' * 7_500_000, "\\" * 7_500_000])
+def test_long_strings_in_detections_are_scanned_in_bounded_memory(tmp_path, note):
+    """The nesting count passes over a 15 MB string (of escapes, too) without a record per character."""
+    p = tmp_path / "d.json"
+    p.write_text(json.dumps([{"box": [0, 0, 10, 10], "kind": 3, "note": note}]))
+    code = ("import re, sys\nfrom mjtable.vision.pipeline import FileDetector\nn = len(FileDetector(sys.argv[1]).dets)\n"
+            "print(n, re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))")
+    r = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, timeout=120)
+    n, rss_kb = map(int, r.stdout.split())
+    assert n == 1 and rss_kb < 400 << 10, r.stderr
+
+
+def test_detections_from_a_fifo_are_refused_not_waited_on(tmp_path, capsys):
+    fifo = tmp_path / "d.json"
+    os.mkfifo(fifo)
+    code = cli.main([PHOTO, "--detections", str(fifo)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_INPUT and _one_line(err) and "not a regular file" in err
+
+
+def test_batch_reads_lines_of_bounded_length():
+    long = "x" * (batch.MAX_LINE + 1)
+    lines = list(batch.read_lines(io.StringIO(f"a\n{long}\n{'y' * batch.MAX_LINE}\n{long}{long}tail\nb")))
+    assert lines == ["a\n", None, "y" * batch.MAX_LINE + "\n", None, "b"]
+    n_err, out = _batch([long, '{"hand": "%s"}' % WIN])
+    assert n_err == 1 and "longer than" in out[0]["error"] and out[0]["line"] == 1 and out[1]["is_win"]
+
+
+def test_batch_line_without_end_is_read_in_bounded_memory(tmp_path):
+    """300 MB without a newline (a sparse file: no disk used) and then a hand: one error record, one result,
+    and the reader never holds the long line."""
+    f = tmp_path / "zeros.jsonl"
+    with open(f, "wb") as out:
+        out.truncate(300 << 20)
+        out.seek(0, 2)
+        out.write(('\n{"hand": "%s"}\n' % WIN).encode())
+    code = ("import re, sys\nfrom mjtable.scoring import batch\nc = batch.main([])\n"
+            "print(c, re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1), file=sys.stderr)")
+    with open(f, "rb") as stdin:
+        p = subprocess.run([sys.executable, "-c", code], stdin=stdin, capture_output=True, text=True, timeout=120)
+    rows = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [("error" in r, r["line"]) for r in rows] == [(True, 1), (False, 2)] and rows[1]["is_win"]
+    exit_code, rss_kb = map(int, p.stderr.splitlines()[-1].split())
+    assert exit_code == 1 and rss_kb < 150 << 10             # under 150 MB (the line alone is 300 MB)
+
+
+def _huge_frames_video(path: Path) -> Path:
+    """A small MJPEG AVI whose headers (the file's, the stream's, each frame's) say its frames are 10000 x 8000
+    pixels (80 megapixels)."""
+    import cv2
+    import numpy as np
+    vw = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (64, 48))
+    for i in range(5):
+        vw.write(np.full((48, 64, 3), 100 + i, np.uint8))
+    vw.release()
+    data = bytearray(path.read_bytes())
+    struct.pack_into("<II", data, data.index(b"avih") + 8 + 32, 10000, 8000)
+    struct.pack_into("<ii", data, data.index(b"strf") + 8 + 4, 10000, 8000)
+    k = data.find(b"\xff\xc0")
+    while k >= 0:
+        struct.pack_into(">HH", data, k + 5, 8000, 10000)
+        k = data.find(b"\xff\xc0", k + 2)
+    path.write_bytes(data)
+    return path
+
+
+def test_video_frames_over_the_pixel_limit_are_refused(tmp_path, capsys):
+    from mjtable.vision.video import VideoError, iter_frames
+    v = _huge_frames_video(tmp_path / "huge.avi")
+    with pytest.raises(VideoError, match="too large"):
+        list(iter_frames(v))
+    code = cli.main(["video", str(v)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_INPUT and _one_line(err) and "too large" in err and "10000x8000" in err
+
+
+@pytest.mark.parametrize("make,words", [(os.mkfifo, "not a regular file"), (os.mkdir, "is a folder")])
+def test_video_says_what_a_path_is(tmp_path, capsys, make, words):
+    p = tmp_path / "game.mp4"
+    make(p)
+    code = cli.main(["video", str(p)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_INPUT and _one_line(err) and words in err and "no such file" not in err
+
+
+# ------------------------------------------------------------------------------------------ messages
+
+
+@pytest.mark.parametrize("word,near", [("scroe", "score"), ("adit", "audit"), ("viedo", "video"), ("xyzzy", None)])
+def test_a_misspelled_command_is_a_usage_error(capsys, word, near):
+    code = cli.main([word, "123m"])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_USAGE and _one_line(err) and "score, audit, batch" in err
+    assert (f"did you mean '{near}'" in err) if near else "did you mean" not in err
+
+
+@pytest.mark.parametrize("argv", [["settle", "x" * 100_000], ["score", "1m" + "x" * 250], ["score", "[" + "1" * 250 + "m]"],
+                                  ["score", WIN, "--rules", "x" * 100_000], ["score", WIN, "--profile", "x" * 100_000],
+                                  ["x" * 100_000 + ".jpg"], ["video", "x" * 100_000], ["x" * 100_000],
+                                  ["score", WIN, "--seat-wind", "x" * 100_000]])
+def test_long_user_input_is_cut_short_in_messages(capsys, argv):
+    code = cli.main(argv)
+    err = capsys.readouterr().err
+    assert code in (errors.EXIT_USAGE, errors.EXIT_INPUT, errors.EXIT_BAD_HAND) and _one_line(err)
+    assert len(err) < 300 and "…" in err
+
+
+def test_long_values_are_cut_in_batch_and_settle_errors():
+    out = batch.score_line(json.dumps({"hand": WIN, "seat_wind": "Q" * 10_000}), 1)
+    assert len(out["error"]) < 200 and "…" in out["error"]
+    from mjtable.scoring import settle_io
+    with pytest.raises(errors.BadHandError) as e:
+        settle_io.settle("kong 1 " + "z" * 10_000)
+    assert len(str(e.value)) < 200
+
+
+# ------------------------------------------------------------------------------------------ native noise
+
+
+def _damaged_jpeg(path: Path) -> Path:
+    data = bytearray((ROOT / "examples" / "real_hand.jpg").read_bytes())
+    for i in range(30000, 30200, 7):            # a damaged entropy-coded segment: libjpeg warns, then decodes
+        data[i] = 0xFF
+    path.write_bytes(data)
+    return path
+
+
+def test_a_damaged_jpeg_adds_no_line_to_stderr(tmp_path):
+    photo = _damaged_jpeg(tmp_path / "bad.jpg")
+    dets = tmp_path / "d.json"
+    dets.write_text(json.dumps([{"box": [10, 10, 40, 50], "kind": 3}]))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("OPENCV_LOG_LEVEL", None)
+    p = subprocess.run([sys.executable, "-m", "mjtable.vision.cli", str(photo), "--detections", str(dets)],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == errors.EXIT_UNREADABLE and _one_line(p.stderr), p.stderr
+
+
+def test_a_damaged_video_adds_no_line_to_stderr(tmp_path):
+    import cv2
+    import numpy as np
+    img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
+    v = tmp_path / "v.mp4"
+    vw = cv2.VideoWriter(str(v), cv2.VideoWriter_fourcc(*"mp4v"), 5, (img.shape[1], img.shape[0]))
+    for i in range(10):
+        vw.write(np.roll(img, i, axis=1))
+    vw.release()
+    data = bytearray(v.read_bytes())
+    for i in range(len(data) // 3, len(data) // 3 + 3000, 5):    # damaged frames: FFmpeg logs each one
+        data[i] ^= 0x5A
+    v.write_bytes(data)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("OPENCV_FFMPEG_LOGLEVEL", None)
+    env.pop("OPENCV_LOG_LEVEL", None)
+    p = subprocess.run([sys.executable, "-m", "mjtable.vision.cli", "video", str(v), "--json", "--every", "0.2"],
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode in (0, errors.EXIT_UNREADABLE, errors.EXIT_NOT_WIN), p.stderr
+    assert p.stderr == "" or _one_line(p.stderr), p.stderr
+
+
+# ------------------------------------------------------------------------------------------ many boxes
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 5000])
+def test_nearest_neighbours_without_the_distance_matrix_agree_with_it(monkeypatch, chunk):
+    import numpy as np
+    from mjtable.vision import perspective
+    from mjtable.vision.perspective import nearest
+    monkeypatch.setattr(perspective, "NEAREST_CHUNK", chunk)
+    rng = np.random.default_rng(0)
+    for pts in (rng.uniform(0, 4000, (3000, 2)), np.round(rng.uniform(0, 40, (2000, 2))),      # ties
+                np.c_[np.zeros(900), rng.uniform(0, 100, 900)],                                  # a line
+                np.r_[rng.normal(0, 1, (1500, 2)), rng.uniform(-1e4, 1e4, (300, 2))],          # a crowd, strays
+                np.zeros((500, 2)), rng.uniform(0, 10, (5, 2))):
+        d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
+        np.fill_diagonal(d, np.inf)
+        j, dist = nearest(pts)
+        assert (j == d.argmin(1)).all() and np.array_equal(dist, d.min(1))
+
+
+@pytest.mark.parametrize("kind", ["phone", "overhead"])
+def test_layout_of_many_boxes_grows_slowly(kind):
+    """5,000 boxes (the detections file's limit) read in bounded time and memory: no n x n matrix, no pass over
+    every pair of tiles (they took 1.2 GB and 12-30 s)."""
+    import tracemalloc
+    from mjtable.vision.layout import LayoutError, parse
+    from mjtable.vision.types import Detection
+    dets = [Detection(tuple(o["box"]), o["kind"], o["orientation"], o["confidence"]) for o in _boxes(5000)]
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    try:
+        parse(dets, kind, (4100, 3100))
+    except LayoutError:
+        pass
+    took = time.perf_counter() - t0
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 100 << 20 and took < 8, (peak >> 20, took)
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 97])          # in one pass, or in many small ones
+def test_duplicates_among_many_boxes_are_the_ones_all_pairs_find(monkeypatch, chunk):
+    """The overlap search that skips boxes far apart drops exactly what comparing every pair drops."""
+    import random
+    from mjtable.vision.layout import rows
+    from mjtable.vision.layout.rows import _dedupe
+    monkeypatch.setattr(rows, "PAIR_CHUNK", chunk)
+    from mjtable.vision.types import Detection
+    rng = random.Random(4)
+    dets = []
+    for _ in range(600):                          # crowded: many overlaps, boxes inside boxes, equal x extents
+        x, y = rng.choice([10.0, 50.0, rng.uniform(0, 300)]), rng.uniform(0, 300)
+        w, h = rng.choice([(30, 40), (40, 30), (80, 45), (30, 40)])
+        dets.append(Detection((x, y, x + w, y + h), rng.choice([3, 42]), rng.choice(["upright", "face_down"]),
+                              rng.uniform(0.05, 1)))
+    for weak in (False, True):
+        kept, dropped = _dedupe(dets, weak_dup=weak)
+        assert sorted(kept + dropped) == list(range(len(dets))) and kept and dropped
+        assert (kept, dropped) == _dedupe_all_pairs(dets, weak)
+
+
+def _dedupe_all_pairs(dets, weak_dup):
+    """_dedupe as it was written over full IoU and cover matrices (the reference)."""
+    import itertools
+    import numpy as np
+    from mjtable.scoring import tiles as T
+    from mjtable.vision.layout import base as B
+    from mjtable.vision.types import FACE_DOWN
+    b = np.array([d.box for d in dets], dtype=float)
+    area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-9)
+    ix = np.clip(np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
+    inter = ix * iy
+    iou, cover = inter / (area[:, None] + area[None, :] - inter), inter / area[:, None]
+    order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
+    conf = np.array([d.confidence for d in dets])
+    back = np.array([d.kind == T.BACK for d in dets])
+    kept, dropped = [], set()
+    for i in order:
+        inside = [j for j in np.flatnonzero(cover[:, i] >= B.WRAP_COVER) if j != i]
+        if any(iou[a, c] < 0.3 and conf[i] < max(conf[a], conf[c]) for a, c in itertools.combinations(inside, 2)):
+            dropped.add(i)
+    for i in order:
+        if i in dropped:
+            continue
+        k = np.array(kept, dtype=int)
+        limit = np.where(weak_dup & (conf[i] < B.WEAK_DUP * conf[k]), B.WEAK_DUP_IOU, B.DUP_IOU)
+        over = cover[i, k] > B.SHADOW_COVER
+        if back[i]:
+            shadow = over & back[k] & (conf[i] < B.SHADOW_CONF_BACK * conf[k])
+        else:
+            shadow = over & weak_dup & (conf[i] < B.SHADOW_CONF * conf[k])
+        near = k[cover[i, k] > 0.15].tolist()
+        straddle = False
+        if len(near) >= 2:
+            inside_share = sum(cover[i, near].tolist())
+            ratio = dets[i].confidence / min(dets[j].confidence for j in near)
+            if dets[i].kind == T.BACK or dets[i].orientation == FACE_DOWN:
+                straddle = inside_share > B.STRADDLE_COVER_WEAK and ratio < B.STRADDLE_CONF_BACK
+            else:
+                straddle = ((inside_share > B.STRADDLE_COVER and ratio < B.STRADDLE_CONF)
+                            or (inside_share > B.STRADDLE_COVER_WEAK and ratio < B.STRADDLE_CONF_WEAK))
+        if (iou[i, k] > limit).any() or shadow.any() or straddle:
+            dropped.add(i)
+        else:
+            kept.append(i)
+    return sorted(kept), sorted(dropped)
+
+
+# ------------------------------------------------------------------------------------------ melds
+
+
+def test_a_claimed_set_without_a_sideways_tile_is_not_scored_with_no_source(capsys):
+    """Three alike face-up tiles read as a meld but with no tile sideways (as the phone layout leaves a set whose
+    sideways reading it cannot settle): the audit says so, and the hand is not scored with a meld of no source
+    seat (that hand crashed the text output: "internal error: KeyError: None")."""
+    from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
+    from mjtable.vision import pipeline
+    area = PlayerArea("self", (0, 1, 2, 9, 10, 11, 18, 19, 20, 27), 0, (MeldOnTable((3, 3, 3), None, None),), 27,
+                      True, (), declared_win=True)
+    out = pipeline.review(TableState([area]), pipeline.situation())
+    assert out.hand is None and "no tile sideways" in out.note
+    assert any("no tile turned sideways" in f.message for f in out.findings)
+    assert "no tile sideways" in cli.to_text(out)
+    with pytest.raises(errors.UnreadableError, match="no tile sideways"):
+        pipeline.verdict(out)
+
+
+# ------------------------------------------------------------------------------------------ detections fuzz
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats() | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                     max_leaves=12)
+_coord = st.one_of(st.floats(-50, 700), st.integers(-5, 700), st.floats(), _json)
+_near_valid = st.fixed_dictionaries(
+    {"box": st.one_of(st.tuples(_coord, _coord, _coord, _coord).map(list),
+                      st.tuples(st.floats(0, 600), st.floats(0, 400), st.floats(5, 60), st.floats(5, 60))
+                      .map(lambda b: [b[0], b[1], b[0] + b[2], b[1] + b[3]]), _json),
+     "kind": st.one_of(st.integers(-1, 44), _json)},
+    optional={"orientation": st.one_of(st.sampled_from(["upright", "sideways", "upside_down", "face_down"]), _json),
+              "confidence": st.one_of(st.floats(0, 1), _json), "extra": _json})
+_detections = st.one_of(st.lists(st.one_of(_near_valid, _near_valid, _json), max_size=8),
+                        st.fixed_dictionaries({"objects": st.lists(_near_valid, max_size=8)}), _json)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_detections, st.sampled_from(["auto", "phone", "overhead"]))
+def test_any_detections_file_ends_with_a_documented_code(tmp_path, capsys, data, kind):
+    """Random JSON where a detections file goes: read, or refused with one line and a documented code, never an
+    internal error (1) or a traceback."""
+    p = tmp_path / "d.json"
+    p.write_text(json.dumps(data))
+    code = cli.main([PHOTO, "--detections", str(p), "--kind", kind, "--json"])
+    out, err = capsys.readouterr()
+    assert code in (0, errors.EXIT_INPUT, errors.EXIT_UNREADABLE, errors.EXIT_NOT_WIN, errors.EXIT_BAD_HAND), err
+    assert "Traceback" not in err and (err == "" if code == 0 else _one_line(err)), err
+    if code == 0:
+        json.loads(out)

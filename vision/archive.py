@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from mjtable.errors import InputError, MjtableError, OutputError
+from mjtable.outputs import write_atomic
 
 PHOTO_EXT = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
 VIDEO_EXT = frozenset({".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mpg", ".mpeg"})
@@ -383,31 +384,9 @@ def error_keys(out: Path, keys: Iterable[str]) -> set[str]:
     return bad
 
 
-def _write_atomic(path: Path, write) -> None:
-    """``write(file)`` into a temporary file beside ``path``, fsync, rename over ``path``, fsync the folder."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
-
-
 def _write_table(path: Path, table) -> None:
     import pyarrow.parquet as pq
-    _write_atomic(path, lambda f: pq.write_table(table, f))
+    write_atomic(path, lambda f: pq.write_table(table, f), fsync=True)
 
 
 def write_part(out: Path, key: str, rows: list[dict]) -> None:
@@ -441,8 +420,8 @@ def combine(out: Path, items: Iterable[Item] = ()) -> dict:
     totals = {k: sum(g[k] for g in games) for k in ("items", "hands", "wins", "errors")}
     totals["rows"] = hands.num_rows
     doc = {"games": games, "total": totals}
-    _write_atomic(out / "summary.json",
-                  lambda f: f.write((json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")))
+    write_atomic(out / "summary.json", (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8"),
+                 fsync=True)
     return totals
 
 

@@ -21,17 +21,19 @@ from __future__ import annotations
 
 import argparse
 import base64
+import difflib
 import json
 import os
+import re
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Optional
 
 from mjtable import __version__
 from mjtable.errors import (EXIT_CODES, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InputError,
-                            MjtableError, NotAWinError, OutputError, UnreadableError, UsageError)
+                            MjtableError, NotAWinError, OutputError, UnreadableError, UsageError, SHOWN, shown)
+from mjtable.outputs import check_outputs, write_atomic
 from mjtable.scoring import tiles as T
 from mjtable.scoring.engines import RULES
 from mjtable.scoring.hand import Hand
@@ -46,35 +48,6 @@ SUBCOMMANDS = ("score", "audit", "batch", "video", "settle", "serve", "archive")
 
 
 # ------------------------------------------------------------------------------------------ helpers
-
-
-def write_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename."""
-    p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        raise OutputError(f"cannot write {p}: folder {folder} does not exist")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-    except OSError as e:
-        raise OutputError(f"cannot write {p}: {e.strerror or e}") from None
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())    # as open() would create it (mkstemp makes it 0600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, p)                  # replaces a symbolic link itself, never writes through it
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise OutputError(f"cannot write {p}: {e.strerror or e}") from None
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _png_bytes(img) -> bytes:
@@ -180,8 +153,8 @@ def _meld_text(m: MeldOnTable) -> str:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):           # one line, exit 2
-        raise UsageError(f"{self.prog}: {message}")
+    def error(self, message):           # one line, exit 2; a long value the user gave is cut short
+        raise UsageError(f"{self.prog}: " + re.sub(r"'([^']{%d,})'" % (SHOWN + 1), lambda m: shown(m[1]), message))
 
 
 def _add_common(ap: argparse.ArgumentParser) -> None:
@@ -268,6 +241,11 @@ def trust_lines(out: Reading) -> tuple[str, ...]:
     return (f"{t.state}: " + "; ".join(t.reasons),) + tuple(f"Retake: {a}" for a in t.advice)
 
 
+def _inputs(a) -> list[str]:
+    """The files a photo command reads: no output of it may be written over them."""
+    return [x for x in (a.photo, a.detections) if x]
+
+
 def _annotated(img, out: Reading):
     from .annotate import annotate
     return annotate(img, out.layout, out.hand, out.result, out.findings)
@@ -284,9 +262,11 @@ def _print(out: Reading, a, head: Optional[dict] = None, title: str = "") -> Non
 def cmd_photo(argv: list[str]) -> int:
     ap = _photo_parser("mjtable")
     a = ap.parse_args(argv)
+    outputs = [a.annotate] if a.annotate else []
+    check_outputs(outputs, _inputs(a))          # before the photo is read: a refusal costs nothing
     img, out = _photo_reading(a)
     if a.annotate:
-        write_atomic(a.annotate, _png_bytes(_annotated(img, out)))
+        write_atomic(a.annotate, _png_bytes(_annotated(img, out)), _inputs(a))
     _print(out, a)
     pipeline.verdict(out)
     return EXIT_OK
@@ -316,6 +296,11 @@ def cmd_audit(argv: list[str]) -> int:
     _add_common(ap)
     _add_facts(ap)
     a = ap.parse_args(argv)
+    # the report, and for md the annotated image beside it (FILE.png): both are checked before either is written
+    check_outputs([a.out] if a.out else [], _inputs(a))      # a folder is refused before it is given a suffix
+    img_path = Path(a.out).with_suffix(".png") if a.out and a.format == "md" else None
+    outputs = [p for p in (img_path, a.out) if p is not None]
+    check_outputs(outputs, _inputs(a))
     img, out = _photo_reading(a)
     from mjtable.scoring.report import referee_report
     try:
@@ -328,13 +313,13 @@ def cmd_audit(argv: list[str]) -> int:
         tag = f'<p><img alt="annotated photo" style="max-width:100%" src="data:image/png;base64,' \
               f'{base64.b64encode(png).decode()}"></p>'
         text = text.replace("</h1>", "</h1>\n" + tag, 1)
-    elif a.out:
-        img_path = Path(a.out).with_suffix(".png")
+    elif img_path is not None:
         text = text.replace("\n", f"\n\n![annotated photo]({img_path.name})\n", 1)
     if a.out:
-        if a.format == "md":
-            write_atomic(img_path, png)
-        write_atomic(a.out, text.encode("utf-8"))
+        check_outputs(outputs, _inputs(a))
+        if img_path is not None:
+            write_atomic(img_path, png, _inputs(a))
+        write_atomic(a.out, text.encode("utf-8"), _inputs(a))
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -348,9 +333,9 @@ def _positive(cast=float):
         try:
             v = cast(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a {what}: {text!r}") from None
+            raise argparse.ArgumentTypeError(f"not a {what}: {shown(text)}") from None
         if not (v > 0 and v != float("inf")):
-            raise argparse.ArgumentTypeError(f"must be a positive {what}: {text!r}")
+            raise argparse.ArgumentTypeError(f"must be a positive {what}: {shown(text)}")
         return v
     return parse
 
@@ -411,10 +396,12 @@ def cmd_settle(argv: list[str]) -> int:
         else:
             with open(a.deal, encoding="utf-8") as f:
                 text = f.read(limit + 1)
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read the deal {a.deal}: {e}") from None
+    except OSError as e:
+        raise InputError(f"cannot read the deal {shown(a.deal)}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"cannot read the deal {shown(a.deal)}: not UTF-8 text ({e.reason})") from None
     if len(text) > limit:
-        raise InputError(f"the deal {a.deal} is larger than 1 MB")
+        raise InputError(f"the deal {shown(a.deal)} is larger than 1 MB")
     s = settle_io.settle(text)
     sys.stdout.write(json.dumps(settle_io.settle_dict(s), ensure_ascii=False) + "\n" if a.json
                      else settle_io.settle_text(s))
@@ -542,6 +529,12 @@ def cmd_batch(argv: list[str]) -> int:
     return batch.main(argv)
 
 
+def _unknown_command(word: str) -> bool:
+    """A first argument that reads as a misspelled command, not as a photo: a bare word (no dot, no folder)
+    that names no file."""
+    return (word.isascii() and word.isalpha() and not os.path.lexists(word))
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -554,6 +547,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         if argv and argv[0] in SUBCOMMANDS:
             return {"score": cmd_score, "audit": cmd_audit, "batch": cmd_batch, "video": cmd_video,
                     "settle": cmd_settle, "serve": cmd_serve, "archive": cmd_archive}[argv[0]](argv[1:])
+        if argv and _unknown_command(argv[0]):
+            near = difflib.get_close_matches(argv[0], SUBCOMMANDS, 1)
+            raise UsageError(f"unknown command {shown(argv[0])}{f' (did you mean {shown(near[0])}?)' if near else ''}; "
+                             f"commands: {', '.join(SUBCOMMANDS)}, or a photo file (mjtable --help)")
         return cmd_photo(argv)
     except MjtableError as e:
         print(f"mjtable: error: {e}", file=sys.stderr)

@@ -7,13 +7,18 @@ reduced scale by its own DCT scaling.
 """
 from __future__ import annotations
 
+import os
+import stat
+import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
 import cv2
 import numpy as np
 
-from mjtable.errors import InputError
+from mjtable.errors import InputError, shown
 
 KEEP_SIDE = 1280          # a JPEG is decoded at 1/2, 1/4 or 1/8 scale while its longer side stays at least this
 
@@ -29,19 +34,32 @@ MAX_FILE_BYTES = 100 << 20       # and a file over 100 MB before it is read
 def load_image(path) -> np.ndarray:
     """Read an image file as a BGR uint8 array; ImageError with a readable message otherwise."""
     p = Path(path)
-    if not p.exists():
-        raise ImageError(f"not an image: {p} does not exist")
-    if p.is_dir():
-        raise ImageError(f"not an image: {p} is a directory")
-    if not p.is_file():                 # a FIFO, a device or a socket: reading it could block for ever
-        raise ImageError(f"not an image: {p} is not a regular file")
+    why = not_a_file(p)
+    if why:
+        raise ImageError(f"not an image: {shown(p)} {why}")
     try:
         if p.stat().st_size > MAX_FILE_BYTES:
-            raise ImageError(f"not an image: {p} is larger than {MAX_FILE_BYTES >> 20} MB")
+            raise ImageError(f"not an image: {shown(p)} is larger than {MAX_FILE_BYTES >> 20} MB")
         data = np.fromfile(str(p), dtype=np.uint8)
     except OSError as e:
-        raise ImageError(f"not an image: cannot read {p} ({e.strerror or e})") from None
-    return decode_image(data, str(p))
+        raise ImageError(f"not an image: cannot read {shown(p)} ({e.strerror or e})") from None
+    return decode_image(data, shown(p))
+
+
+def not_a_file(path) -> str:
+    """Why ``path`` is not a regular file that can be read ("does not exist", "is a directory", "is not a
+    regular file (a FIFO ...)"), or "" when it is one. A FIFO or a device could block a reader for ever."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "does not exist"
+    except OSError as e:                # a name too long, a loop of links, no permission ...
+        return f"cannot be read ({e.strerror or e})"
+    if stat.S_ISDIR(mode):
+        return "is a directory"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file (a FIFO, a device or a socket)"
+    return ""
 
 
 def image_header(data: bytes) -> tuple[str, int, int]:
@@ -87,10 +105,44 @@ def decode_image(data: np.ndarray, name: str = "the image") -> np.ndarray:
     # and its tiles stay 60+ px wide for the 64 px crops
     flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
             8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
-    img = cv2.imdecode(data, flag)
+    with quiet_stderr():                    # libjpeg prints its warnings (a truncated file) to stderr itself
+        img = cv2.imdecode(data, flag)
     if img is None or img.size == 0:
         raise ImageError(f"not an image: {name} is not a readable image file (corrupt or unknown format)")
     return img
+
+
+_quiet = threading.Lock()
+_quiet_users = 0
+_saved_fd = -1
+
+
+@contextmanager
+def quiet_stderr():
+    """Send what native code writes to the process's stderr (file descriptor 2) to /dev/null meanwhile: libjpeg
+    writes its warnings there itself, past OpenCV's log level. Threads may overlap: the last one out restores it."""
+    global _quiet_users, _saved_fd
+    with _quiet:
+        if _quiet_users == 0:
+            try:
+                sys.stderr.flush()
+                saved = os.dup(2)
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, 2)
+                os.close(null)
+                _saved_fd = saved
+            except (OSError, ValueError, AttributeError):     # no stderr to quiet
+                _saved_fd = -1
+        _quiet_users += 1
+    try:
+        yield
+    finally:
+        with _quiet:
+            _quiet_users -= 1
+            if _quiet_users == 0 and _saved_fd >= 0:
+                os.dup2(_saved_fd, 2)
+                os.close(_saved_fd)
+                _saved_fd = -1
 
 
 def jpeg_size(head: bytes) -> Optional[tuple[int, int]]:

@@ -66,11 +66,62 @@ def map_boxes(H: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return out
 
 
+NEAREST_CHUNK = 1 << 20      # distances computed in one numpy pass (bounds the memory)
+
+
+def nearest(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each point's nearest other point: (its index, the distance), the lowest index of equally near ones (as
+    argmin over a row of the distance matrix gives), without the n x n matrix. The points are put in a grid of
+    cells holding a few each; a point whose nearest in the 3 x 3 cells around it lies within a cell's side has
+    it for sure; the others (and all of a few points) are compared with every point, a bounded block of rows
+    at a time."""
+    pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+    n = len(pts)
+    near, dist = np.zeros(n, dtype=int), np.full(n, np.inf)
+    if n < 2:
+        return near, dist
+    todo = np.arange(n)
+    if n > 256:
+        lo, span = pts.min(0), np.ptp(pts, 0)
+        cell = max(2 * float(np.sqrt(span[0] * span[1] / n)), 2 * float(span.max()) / n, 1e-9)
+        ij = np.floor((pts - lo) / cell).astype(np.int64)
+        width = int(ij[:, 1].max()) + 3
+        key = (ij[:, 0] + 1) * width + ij[:, 1] + 1
+        order = np.argsort(key, kind="stable")
+        keys, first = np.unique(key[order], return_index=True)
+        last = np.append(first[1:], n)
+        pair_i, pair_j = [], []
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                want = key + dx * width + dy
+                at = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
+                hit = keys[at] == want
+                s, c = first[at][hit], (last - first)[at][hit]
+                p = np.repeat(np.flatnonzero(hit), c)
+                pair_i.append(p)
+                pair_j.append(order[np.repeat(s, c) + np.arange(len(p)) - np.repeat(np.cumsum(c) - c, c)])
+        i, j = np.concatenate(pair_i), np.concatenate(pair_j)
+        if len(i) <= 64 * n:                        # a few per cell (else the points crowd: compare them all)
+            i, j = i[i != j], j[i != j]
+            d = np.hypot(pts[i, 0] - pts[j, 0], pts[i, 1] - pts[j, 1])
+            np.minimum.at(dist, i, d)
+            best = d == dist[i]
+            near[:] = n
+            np.minimum.at(near, i[best], j[best])
+            todo = np.flatnonzero(~(dist <= cell))  # nothing nearer can lie beyond the 3 x 3 cells
+    rows = max(1, NEAREST_CHUNK // n)
+    for a in range(0, len(todo), rows):
+        t = todo[a:a + rows]
+        d = np.hypot(pts[t, None, 0] - pts[None, :, 0], pts[t, None, 1] - pts[None, :, 1])
+        d[np.arange(len(t)), t] = np.inf
+        near[t] = d.argmin(1)
+        dist[t] = d[np.arange(len(t)), near[t]]
+    return near, dist
+
+
 def _pairs(xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each point's nearest neighbour: (midpoints, vectors to it)."""
-    d = np.linalg.norm(xy[:, None] - xy[None], axis=2)
-    np.fill_diagonal(d, np.inf)
-    j = d.argmin(1)
+    j, _ = nearest(xy)
     return (xy + xy[j]) / 2, xy[j] - xy
 
 
@@ -89,7 +140,7 @@ def _vanishing(mid: np.ndarray, v: np.ndarray) -> Optional[np.ndarray]:
     for _ in range(4):
         if keep.sum() < 3:
             return None
-        point = np.linalg.svd(lines[keep])[2][-1]
+        point = np.linalg.svd(lines[keep], full_matrices=False)[2][-1]   # no m x m U: only V is wanted
         miss = np.abs(lines @ point)
         keep = miss <= max(3 * np.median(miss[keep]), 1e-9)
     return point

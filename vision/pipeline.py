@@ -34,6 +34,7 @@ from mjtable.errors import (
     NotAWinError,
     UnreadableError,
     UsageError,
+    shown,
 )
 
 from .trust import UNREADABLE, Trust, assess, gate
@@ -64,13 +65,13 @@ def situation(seat_wind: str = "E", round_wind: str = "E", self_drawn: bool = Fa
                          earthly_win=bool(earthly_hand), human_win=bool(human_hand),
                          winning_tile_apart=not winning_tile_not_apart)
     except KeyError as e:
-        raise UsageError(f"bad situation value {e.args[0]!r} (winds E S W N, void suit m p s)") from None
+        raise UsageError(f"bad situation value {shown(e.args[0])} (winds E S W N, void suit m p s)") from None
 
 
 def check_rules(rules: str, profile: Optional[str]) -> str:
     """The engine's profile name for (rules, profile); UsageError for an unknown one."""
     if rules not in RULES:
-        raise UsageError(f"unknown rules {rules!r} (known: {', '.join(RULES)})")
+        raise UsageError(f"unknown rules {shown(rules)} (known: {', '.join(RULES)})")
     return resolve_profile(rules, profile)
 
 
@@ -93,6 +94,24 @@ def load_image(source) -> np.ndarray:
 
 
 MAX_COORD = 100_000.0        # pixels; a box beyond this is not on any camera's frame
+MAX_BOXES = 5_000            # detections in one file (a frame holds a few hundred tiles at most)
+MAX_DEPTH = 32               # nesting of a detections file's JSON (the format itself nests 4 deep)
+MAX_DETECTIONS_BYTES = 16 << 20
+
+
+def _json_depth(text: str) -> int:
+    """How deep the arrays and objects of a JSON text nest (counted before parsing it: a parser recursing
+    100,000 levels deep runs out of stack)."""
+    import re
+    # strings out first (their brackets do not nest): escapes out (a backslash pair, then an escaped quote, as
+    # JSON reads them left to right), then from quote to quote; a character class, not a repeated group, so that
+    # a long string costs no backtracking record per character
+    plain = text.replace("\\\\", "").replace('\\"', "")
+    brackets = re.sub(r'[^\[\]{}]', "", re.sub(r'"[^"]*"', "", plain)).encode()
+    if not brackets:
+        return 0
+    b = np.frombuffer(brackets, np.uint8)
+    return int(np.cumsum(np.where((b == ord("[")) | (b == ord("{")), 1, -1)).max())
 
 
 def _detection_schema():
@@ -141,18 +160,35 @@ class FileDetector:
 
     def __init__(self, path: str):
         import json
-        from pathlib import Path
 
         from pydantic import ValidationError
+
+        from .images import not_a_file
+        name = shown(path)
+        why = not_a_file(path)
+        if why:
+            raise InputError(f"cannot read detections {name}: it {why}")
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            with open(path, "rb") as f:
+                raw = f.read(MAX_DETECTIONS_BYTES + 1)
+            if len(raw) > MAX_DETECTIONS_BYTES:
+                raise InputError(f"detections {name}: larger than {MAX_DETECTIONS_BYTES >> 20} MB")
+            text = raw.decode("utf-8")
+            depth = _json_depth(text)
+            if depth > MAX_DEPTH:
+                raise InputError(f"detections {name}: JSON nested {depth} deep (at most {MAX_DEPTH})")
+            data = json.loads(text)
+        except RecursionError:                   # not expected after the count above; never a traceback
+            raise InputError(f"detections {name}: JSON nested too deep") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise InputError(f"cannot read detections {path}: {e}") from None
+            raise InputError(f"cannot read detections {name}: {getattr(e, 'strerror', None) or e}") from None
         except ValueError as e:                  # e.g. a number too large for a float
-            raise InputError(f"cannot read detections {path}: {e}") from None
+            raise InputError(f"cannot read detections {name}: {e}") from None
         items = data.get("objects") if isinstance(data, dict) else data
         if not isinstance(items, list):
-            raise InputError(f"detections {path}: want a JSON list (or an object with \"objects\")")
+            raise InputError(f"detections {name}: want a JSON list (or an object with \"objects\")")
+        if len(items) > MAX_BOXES:               # before validation: the layout's cost grows with the boxes
+            raise InputError(f"detections {name}: {len(items)} boxes (at most {MAX_BOXES})")
         try:
             valid = _detection_schema().validate_python(items)
         except ValidationError as e:
@@ -160,7 +196,7 @@ class FileDetector:
             loc = err["loc"]
             where = f"item {loc[0]}: " + ".".join(str(x) for x in loc[1:]) if loc else "the list"
             msg = err["msg"].removeprefix("Value error, ")
-            raise InputError(f"detections {path}: {where.rstrip(': ')}: {msg}") from None
+            raise InputError(f"detections {name}: {where.rstrip(': ')}: {msg}") from None
         self.dets = [Detection(tuple(o.box), o.kind, o.orientation, o.confidence, tuple((c.kind, c.p) for c in o.candidates))
                      for o in valid]
 
@@ -202,7 +238,7 @@ class UnknownKind(UsageError, ValueError):
 def decide_view(dets: list[Detection], kind: str) -> str:
     """The kind of view: as told, or guessed from the detections when ``kind`` is "auto"."""
     if kind not in KINDS:
-        raise UnknownKind(f"unknown frame kind {kind!r} (auto, phone or overhead)")
+        raise UnknownKind(f"unknown frame kind {shown(kind)} (auto, phone or overhead)")
     if kind != "auto":
         return kind
     from .detector import guess_kind
@@ -502,7 +538,7 @@ def read_notation(text: str, sit: Situation, rules: str = "mcr", profile: Option
     out = with_facts(review(table_from_hand(hand), sit, rules, profile, None, referee, facts), facts)
     problems = out.result.problems if out.result is not None else hand.problems()
     if problems:                             # validated by the engine that scored it
-        raise BadHandError(f"impossible hand {text!r}: {'; '.join(problems)}")
+        raise BadHandError(f"impossible hand {shown(text)}: {'; '.join(problems)}")
     if out.hand is None:
         out.hand = hand
     return out

@@ -25,7 +25,7 @@ from typing import Callable, Iterator, Optional
 
 import numpy as np
 
-from mjtable.errors import InputError, UnreadableError
+from mjtable.errors import InputError, UnreadableError, shown
 from mjtable.scoring import tiles as T
 from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
 
@@ -71,14 +71,14 @@ def iter_frames(path, every: float = 1.0, max_frames: Optional[int] = None) -> I
     """Yield (frame number, seconds, BGR image) for one frame every ``every`` seconds of the stream."""
     import cv2
     p = Path(path)
-    if not p.is_file():
-        raise VideoError(f"cannot read {p}: no such file")
+    _check_file(p)
     if p.stat().st_size == 0:
-        raise VideoError(f"cannot read {p}: the file is empty")
+        raise VideoError(f"cannot read {shown(p)}: the file is empty")
     cap = cv2.VideoCapture(str(p))
     try:
         if not cap.isOpened():
-            raise VideoError(f"cannot read {p}: not a video file (or a format this OpenCV cannot decode)")
+            raise VideoError(f"cannot read {shown(p)}: not a video file (or a format this OpenCV cannot decode)")
+        _check_size(cap, shown(p))
         fps = cap.get(cv2.CAP_PROP_FPS)
         if not fps or not math.isfinite(fps) or fps <= 0:
             fps = DEFAULT_FPS
@@ -90,13 +90,44 @@ def iter_frames(path, every: float = 1.0, max_frames: Optional[int] = None) -> I
             if i % step == 0:
                 ok, img = cap.retrieve()
                 if ok and img is not None and img.ndim == 3 and img.size:
+                    _check_frame(img, shown(p))
                     n += 1
                     yield i, i / fps, img
             i += 1
         if n == 0:
-            raise VideoError(f"cannot read {p}: no frame could be decoded")
+            raise VideoError(f"cannot read {shown(p)}: no frame could be decoded")
     finally:
         cap.release()
+
+
+def _check_file(p: Path, hint: str = "") -> None:
+    """A video file must be a regular file: say what else it is (a FIFO could block a reader for ever)."""
+    from .images import not_a_file
+    why = not_a_file(p)
+    if why == "does not exist":
+        raise VideoError(f"cannot read {shown(p)}: no such file{hint}")
+    if why:
+        raise VideoError(f"cannot read {shown(p)}: it {why.replace('directory', 'folder')}")
+
+
+def _check_size(cap, name: str) -> None:
+    """Refuse a stream whose frames are over the photos' pixel limit (MAX_PIXELS), from the size the container
+    states, before a frame is decoded."""
+    import cv2
+
+    from .images import MAX_PIXELS
+    w, h = cap.get(cv2.CAP_PROP_FRAME_WIDTH), cap.get(cv2.CAP_PROP_FRAME_HEIGHT)
+    if math.isfinite(w) and math.isfinite(h) and w * h > MAX_PIXELS:
+        raise VideoError(f"cannot read {name}: its frames are too large ({w:.0f}x{h:.0f} pixels; at most "
+                         f"{MAX_PIXELS // 10**6} megapixels)")
+
+
+def _check_frame(img: np.ndarray, name: str) -> None:
+    """The same limit on a decoded frame, for a stream that did not state its size (or changed it)."""
+    from .images import MAX_PIXELS
+    if img.shape[0] * img.shape[1] > MAX_PIXELS:
+        raise VideoError(f"cannot read {name}: a frame is too large ({img.shape[1]}x{img.shape[0]} pixels; at "
+                         f"most {MAX_PIXELS // 10**6} megapixels)")
 
 
 def capture_target(source) -> "int | str":
@@ -170,15 +201,17 @@ class Follower:
     def _open(self):
         import cv2
         if not self.stream:
-            p = Path(self.target)
-            if not p.is_file():
-                raise VideoError(f"cannot read {p}: no such file (a live source is a video file, a camera index "
-                                 "or a URL)")
+            _check_file(Path(self.target), " (a live source is a video file, a camera index or a URL)")
         cap = cv2.VideoCapture(self.target)
         if not cap.isOpened():
             cap.release()
             what = "camera" if isinstance(self.target, int) else "source"
-            raise VideoError(f"cannot open the {what} {source_name(self.source)!r}")
+            raise VideoError(f"cannot open the {what} {shown(source_name(self.source))}")
+        try:
+            _check_size(cap, shown(source_name(self.source)))
+        except VideoError:
+            cap.release()
+            raise
         return cap
 
     def _run(self) -> None:
@@ -225,6 +258,7 @@ class Follower:
                 if take:
                     ok, img = cap.retrieve()
                     if ok and img is not None and img.ndim == 3 and img.size:
+                        _check_frame(img, shown(source_name(self.source)))
                         with self._cond:
                             self._slot = (i, t, img, captured)
                             self._cond.notify_all()

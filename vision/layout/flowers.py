@@ -10,7 +10,7 @@ from mjtable.scoring import tiles as T
 
 from .base import FLOWER_BESIDE, ISOLATED, TOUCH_CLOSE, WEAK_FLOWER
 from .melds import _likeliest
-from .rows import _describe, _Tile
+from .rows import _describe, _Near, _Tile
 
 
 def _distinct_flowers(flowers: list[_Tile], notes: list[str]) -> tuple[int, ...]:
@@ -39,8 +39,9 @@ def _flowers_inside_rows(tiles: list[_Tile]) -> list[str]:
     no flower) belongs to the hand or its melds (two stacked tiles of an added kong found as one box, a
     sideways tile misread, say): it is read as its likeliest suit tile. Returns notes."""
     notes = []
+    grid = _Near(tiles, 1.4 * max((t.s for t in tiles), default=0.0), uv=False)     # _touching's reach at most
     for t in tiles:
-        if T.is_flower(t.kind) and t.det.confidence < WEAK_FLOWER and _inside_a_row(t, tiles):
+        if T.is_flower(t.kind) and t.det.confidence < WEAK_FLOWER and _inside_a_row(t, grid.around(t, grid.cell)):
             k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
             if k is not None:
                 notes.append(f"weak flower box {_describe(t)} lies in a row of suit tiles: read as {T.code(k)}")

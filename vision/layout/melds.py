@@ -31,7 +31,7 @@ from .base import (
     STACK_WEAK,
     WEAK_END,
 )
-from .rows import _describe, _label_axis, _median, _Tile
+from .rows import _describe, _label_axis, _median, _Near, _Tile
 
 
 def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optional[str]]:
@@ -345,7 +345,8 @@ def _split_merged_pair(g: list[_Tile], theta: float, notes: list[str]) -> None:
 
 def _wide_in_row(t: _Tile, tiles: list[_Tile], theta: float) -> bool:
     """A face-up box not marked sideways but as long along the row as a sideways tile (MERGED_WIDE times its
-    upright neighbours): a claimed tile whose label missed that it lies across (or one box over it and more)."""
+    upright neighbours): a claimed tile whose label missed that it lies across (or one box over it and more).
+    ``tiles``: all tiles, or those near t (_Near.around, 2.5 t.w)."""
     if t.side or t.back:
         return False
     ups = [_extent(n, theta)[0] for n in tiles if n is not t and not n.side and not n.back
@@ -359,16 +360,19 @@ def _stack_added(tiles: list[_Tile], theta: float) -> list[_Tile]:
     may already be read as sideways (when it shares the meld's row) or not (a row of its own). The claimed tile
     may be labelled upright if its box is as long as a sideways tile's and a sideways-labelled tile lies on it."""
     out = []
+    # every test below bounds how far apart two tiles lie, by 2.5 times the wider one's width at most
+    grid = _Near(tiles, 2.5 * max((t.w for t in tiles), default=0.0))
     for t in tiles:
         if t.added or t in out:
             continue
-        wide = _wide_in_row(t, tiles, theta)
+        near = grid.around(t, grid.cell)
+        wide = _wide_in_row(t, near, theta)
         if not t.side and not wide:
             continue
         # the meld's other tiles, beside the sideways one in its row
-        beside = {n.kind for n in tiles if n is not t and not n.back and abs(n.v - t.v) < 0.5 * t.w
+        beside = {n.kind for n in near if n is not t and not n.back and abs(n.v - t.v) < 0.5 * t.w
                   and 0 < abs(n.u - t.u) < 1.6 * t.w}
-        for o in tiles:
+        for o in near:
             if o is t or o.added or o in out or t.back or o.back or (wide and not o.side):
                 continue
             # the claimed tile under the added one may show only a sliver: its box is smaller than a tile, and

@@ -216,9 +216,12 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
         notes.append(f"hand shows {len(concealed)} concealed tile(s)"
                      f"{' + winning tile' if winning is not None else ''} with {n_melds} meld(s);"
                      f" a finished hand needs {expected} + 1")
+    said = "\n".join(notes)                 # every note so far, searched once per tile
     for t in stray:
-        if not any(_describe(t) in n for n in notes):
-            notes.append(f"tile {_describe(t)} is not part of the hand")
+        d = _describe(t)
+        if d not in said:
+            notes.append(f"tile {d} is not part of the hand")
+            said += "\n" + notes[-1]
 
     area.concealed = tuple(t.kind for t in concealed if not t.back)
     area.concealed_face_down = sum(t.back for t in concealed)

@@ -11,6 +11,7 @@ from typing import Optional
 import numpy as np
 from mjtable.scoring import tiles as T
 
+from ..perspective import nearest
 from ..types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
 from .base import (
     ASPECT,
@@ -32,7 +33,7 @@ from .base import (
 )
 
 
-@dataclass
+@dataclass(eq=False)      # a tile is itself only: ``t in row`` compares identities, not every field
 class _Tile:
     i: int                 # index into the detection list
     det: Detection
@@ -53,6 +54,34 @@ class _Tile:
     @property
     def back(self) -> bool:
         return self.det.kind == T.BACK or self.det.orientation == FACE_DOWN
+
+
+class _Near:
+    """Tiles by cell of a grid over their (u, v) (or (x, y)) centres: the tiles that may lie within a distance of a
+    point along each axis, in their order in the list, without looking at every tile."""
+
+    def __init__(self, tiles: list[_Tile], cell: float, uv: bool = True):
+        self.cell, self.uv, self.n = max(cell, 1e-6), uv, len(tiles)
+        self.cells: dict[tuple[int, int], list[tuple[int, _Tile]]] = {}
+        for n, t in enumerate(tiles):
+            self.cells.setdefault(self._key(*self._at(t)), []).append((n, t))
+
+    def _at(self, t: _Tile) -> tuple[float, float]:
+        return (t.u, t.v) if self.uv else (t.x, t.y)
+
+    def _key(self, a: float, b: float) -> tuple[int, int]:
+        return math.floor(a / self.cell), math.floor(b / self.cell)
+
+    def around(self, t: _Tile, reach: float) -> list[_Tile]:
+        """The tiles (t too) within ``reach`` of t along both axes, and maybe a few more, in list order."""
+        a, b = self._at(t)
+        (i0, j0), (i1, j1) = self._key(a - reach, b - reach), self._key(a + reach, b + reach)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) >= len(self.cells):
+            found = [x for c in self.cells.values() for x in c]
+        else:
+            found = [x for i in range(i0, i1 + 1) for j in range(j0, j1 + 1) for x in self.cells.get((i, j), ())]
+        found.sort(key=lambda x: x[0])
+        return [t for _, t in found]
 
 
 def _mean(xs: list[float]) -> float:
@@ -79,54 +108,114 @@ def _tiles(dets: list[Detection], idx: list[int]) -> list[_Tile]:
     return out
 
 
-def _overlaps(dets: list[Detection]) -> tuple[np.ndarray, np.ndarray]:
-    """(IoU, cover) matrices of the detections' boxes; cover[i, j] is the share of box i inside box j."""
-    b = np.array([d.box for d in dets], dtype=float).reshape(-1, 4)
-    area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-9)
-    ix = np.clip(np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
-    iy = np.clip(np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
-    inter = ix * iy
-    return inter / (area[:, None] + area[None, :] - inter), inter / area[:, None]
+PAIR_CHUNK = 1 << 20       # candidate pairs of boxes looked at in one numpy pass (bounds the memory)
+
+
+class _Overlaps:
+    """The boxes that overlap each box, with their IoU and covers, found without an n x n matrix: the boxes
+    are sorted along the axis where fewer of their extents meet, and each is compared with the boxes that start
+    within its extent on that axis (sweep and prune). Time and memory grow with those pairs, not with n²."""
+
+    def __init__(self, dets: list[Detection]):
+        b = np.array([d.box for d in dets], dtype=float).reshape(-1, 4)
+        n = len(b)
+        area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-9)
+        best = None
+        for lo, hi in ((0, 2), (1, 3)):
+            order = np.argsort(b[:, lo], kind="stable")
+            end = np.searchsorted(b[order, lo], b[order, hi], side="left")   # boxes starting inside the extent
+            counts = np.maximum(end - np.arange(n) - 1, 0)
+            if best is None or counts.sum() < best[2].sum():
+                best = (order, lo, counts)
+        order, _, counts = best
+        src, dst, inter = [], [], []
+        start = 0
+        while start < n:                       # rows of sorted boxes, about PAIR_CHUNK candidate pairs at a time
+            stop = start + 1 + int(np.searchsorted(np.cumsum(counts[start:]), PAIR_CHUNK))
+            c = counts[start:stop]
+            p = np.repeat(np.arange(start, min(stop, n)), c)
+            q = p + 1 + np.arange(len(p)) - np.repeat(np.cumsum(c) - c, c)
+            i, j = order[p], order[q]
+            ix = np.minimum(b[i, 2], b[j, 2]) - np.maximum(b[i, 0], b[j, 0])
+            iy = np.minimum(b[i, 3], b[j, 3]) - np.maximum(b[i, 1], b[j, 1])
+            keep = (ix > 0) & (iy > 0)
+            src.append(i[keep]), dst.append(j[keep]), inter.append((ix * iy)[keep])
+            start = min(stop, n)
+        i, j, x = (np.concatenate(v) if v else np.zeros(0, t) for v, t in ((src, int), (dst, int), (inter, float)))
+        # both ways round, sorted by box and then by neighbour (as a matrix row would list them)
+        i, j, x = np.concatenate([i, j]), np.concatenate([j, i]), np.concatenate([x, x])
+        o = np.lexsort((j, i))
+        self.j, inter = j[o], x[o]
+        self.i = i[o]
+        self.iou = inter / (area[self.i] + area[self.j] - inter)
+        self.cover = inter / area[self.i]                 # share of box i inside box j
+        self.covered = inter / area[self.j]               # share of box j inside box i
+        self.start = np.searchsorted(self.i, np.arange(n + 1))
+
+    def of(self, i: int) -> slice:
+        """Where box i's neighbours lie in ``j``, ``iou``, ``cover`` and ``covered``."""
+        return slice(self.start[i], self.start[i + 1])
 
 
 def _dedupe(dets: list[Detection], weak_dup: bool = False) -> tuple[list[int], list[int]]:
     """Indices kept / dropped as duplicates: the less sure of two boxes with IoU > DUP_IOU, or with IoU >
     WEAK_DUP_IOU if it is much less sure (``weak_dup``: not for a phone photo, where the claimed tile of an added
     kong, half hidden under the added one, overlaps it so and is often much less sure), or a box astride
-    neighbours."""
+    neighbours. Boxes that do not overlap never bear on each other: only overlapping pairs are looked at."""
     order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
     conf = np.array([d.confidence for d in dets], dtype=float)
     back = np.array([d.kind == T.BACK for d in dets])
-    iou, cover = _overlaps(dets)
+    ov = _Overlaps(dets)
     kept: list[int] = []
     dropped: set[int] = set()
 
     # one box around two others (each nearly all inside it), less sure than the surer of them: two tiles found
     # as one box as well as one by one (a claimed tile and the tile added on it)
     for i in order:
-        inside = [j for j in np.flatnonzero(cover[:, i] >= WRAP_COVER) if j != i]
-        if any(iou[a, b] < 0.3 and conf[i] < max(conf[a], conf[b]) for a, b in itertools.combinations(inside, 2)):
+        s = ov.of(i)
+        inside = ov.j[s][ov.covered[s] >= WRAP_COVER]
+        if len(inside) >= 2 and _apart_pair(ov, inside, conf, conf[i]):
             dropped.add(i)
+    rank: dict[int, int] = {}                 # a kept box -> its place in ``kept``
     for i in order:
         if i in dropped:
             continue
-        k = np.array(kept, dtype=int)
+        s = ov.of(i)
+        near = [(rank[j], j, n) for n, j in enumerate(ov.j[s].tolist()) if j in rank]
+        near.sort()                           # the kept neighbours, in the order they were kept
+        k = np.array([j for _, j, _ in near], dtype=int)
+        at = np.array([n for _, _, n in near], dtype=int) + s.start
         # the plain rule; a much less sure box needs less overlap on an overhead frame
         limit = np.where(weak_dup & (conf[i] < WEAK_DUP * conf[k]), WEAK_DUP_IOU, DUP_IOU)
-        dup = iou[i, k] > limit
+        dup = ov.iou[at] > limit
         # a box a quarter or more over a far surer one is its edge or shadow found again: a face-down box over
         # a face-down one; on an overhead frame, a face-up box over any (in a phone photo the claimed tile of an
         # added kong lies so under the added one)
-        over = cover[i, k] > SHADOW_COVER
+        over = ov.cover[at] > SHADOW_COVER
         if back[i]:
             shadow = over & back[k] & (conf[i] < SHADOW_CONF_BACK * conf[k])
         else:
             shadow = over & weak_dup & (conf[i] < SHADOW_CONF * conf[k])
-        if dup.any() or shadow.any() or _straddles(dets, i, k, cover):
+        if dup.any() or shadow.any() or _straddles(dets, i, k, ov.cover[at]):
             dropped.add(i)
         else:
+            rank[i] = len(kept)
             kept.append(i)
     return sorted(kept), sorted(dropped)
+
+
+def _apart_pair(ov: _Overlaps, inside: np.ndarray, conf: np.ndarray, below: float) -> bool:
+    """Do two of ``inside`` overlap by an IoU under 0.3 (not at all, most often), one of them surer than
+    ``below``? Each surer box is checked against the others it overlaps that much, not against every pair."""
+    members = set(inside.tolist())
+    for a in inside.tolist():
+        if conf[a] <= below:
+            continue
+        s = ov.of(a)
+        close = sum(1 for j, q in zip(ov.j[s].tolist(), ov.iou[s].tolist()) if j in members and q >= 0.3)
+        if close < len(members) - 1:          # some other box of the set lies apart from this one
+            return True
+    return False
 
 
 def _box_score(d: Detection) -> float:
@@ -140,13 +229,14 @@ def _straddles(dets: list[Detection], i: int, kept: np.ndarray, cover: np.ndarra
     """A box lying over two or more surer boxes of its side (face up / face down): one box astride neighbouring
     tiles, not a tile of its own. Tiles lie side by side; the tile added to a kong lies on one other, and a
     stray tile dropped on others is as sure as they are. Mostly inside them and less sure than each; or half
-    inside them and much less sure."""
+    inside them and much less sure. ``kept``: the kept boxes it overlaps, ``cover``: how much of it lies in each."""
     d = dets[i]
     down = d.kind == T.BACK or d.orientation == FACE_DOWN
-    over = kept[cover[i, kept] > 0.15].tolist()
+    close = cover > 0.15
+    over = kept[close].tolist()
     if len(over) < 2:
         return False
-    inside = sum(cover[i, over].tolist())
+    inside = sum(cover[close].tolist())
     ratio = d.confidence / min(dets[j].confidence for j in over)
     if down:
         return inside > STRADDLE_COVER_WEAK and ratio < STRADDLE_CONF_BACK
@@ -159,12 +249,8 @@ def _nn_angle(pts: np.ndarray, sym: int) -> float:
     n = len(pts)
     if n < 2:
         return 0.0
-    d = pts[:, None, :] - pts[None, :, :]
-    dist = np.hypot(d[..., 0], d[..., 1])
-    np.fill_diagonal(dist, np.inf)
-    j = dist.argmin(axis=1)
+    j, nd = nearest(pts)
     vec = pts[j] - pts
-    nd = dist[np.arange(n), j]
     keep = nd < 2.0 * np.median(nd)
     ang = np.arctan2(vec[keep, 1], vec[keep, 0])
     z = np.exp(1j * sym * ang).sum()

@@ -12,6 +12,7 @@ from mjtable.scoring.table import (
     SEATS,
 )
 
+from ..perspective import nearest
 from .base import ASPECT
 from .rows import (
     _classify_sideways,
@@ -167,9 +168,7 @@ def _overhead_width_factor(tiles: list[_Tile]) -> float:
     s = np.array([t.s for t in tiles])
     if len(tiles) < 2:
         return 1.0 / math.sqrt(ASPECT)
-    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
-    np.fill_diagonal(d, np.inf)
-    nn = d.min(axis=1) / s
+    nn = nearest(pts)[1] / s
     return _clip(float(np.percentile(nn, 30)), 0.6 / math.sqrt(ASPECT), 1.6 / math.sqrt(ASPECT))
 
 
