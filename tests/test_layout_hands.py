@@ -130,6 +130,18 @@ def test_a_row_of_melds_alone_is_not_a_laid_hand():
     assert _sources(p) == [("pung", 30, False, "across"), ("chow", 1, False, "left")]
 
 
+def test_weak_boxes_beyond_a_standing_hand_are_not_a_laid_hand():
+    """Two weak face-up boxes lying beyond a seat's standing hand (an object, a shadow): the hand still stands."""
+    spec = _table()
+    dets = render(layout_table(spec), scale=22, center=(320, 320), squash=0.6)
+    right = [d for d in dets if d.kind == T.BACK]
+    x = max(d.box[2] for d in right) + 60                         # the right seat's far side of the frame
+    dets += [Detection((x, y, x + 30, y + 22), k, "sideways", 0.08) for y, k in ((300, 15), (340, 16))]
+    lay = parse_overhead(dets)
+    p = lay.table.player("right")
+    assert p.concealed is None and p.concealed_face_down == spec["right"]["hand"]
+
+
 def _tiny_bank():
     import numpy as np
     from mjtable.datasets import realfaces as RF

@@ -12,7 +12,7 @@ from mjtable.scoring.table import (
     SEATS,
 )
 
-from .base import ASPECT, LAID_BEYOND, LAID_LOOSE
+from .base import ASPECT, LAID_BEYOND, LAID_LOOSE, LAID_SURE
 from .melds import _is_meld_group
 from .rows import (
     _classify_sideways,
@@ -205,7 +205,8 @@ def _is_back_row(r: list[_Tile]) -> bool:
 
 
 def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], list[list[_Tile]], list[list[_Tile]]]:
-    """(hand row, wall rows, meld/flower rows, river-zone rows) of one seat."""
+    """(hand row, wall rows, meld/flower rows, river-zone rows) of one seat; the hand row stands (backs) or lies
+    face up (_is_laid)."""
     backs = [r for r in sr.rows if _is_back_row(r)]
     faces = [r for r in sr.rows if not _is_back_row(r)]
     backs.sort(key=lambda r: -_mean([t.v for t in r]))        # nearest the player first
@@ -237,7 +238,8 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
 def _laid_hand(faces: list[list[_Tile]], backs: list[list[_Tile]], w: float) -> Optional[list[_Tile]]:
     """A hand laid face up (after a win, or shown): the seat's outermost row, face up, beyond every row of backs
     (its walls, which lie inside the melds), holding LAID_LOOSE face-up tiles or more outside melds (a row of
-    melds alone is no hand: a standing hand missed behind it)."""
+    melds alone is no hand: a standing hand missed behind it) that the detector is LAID_SURE of (a few weak
+    boxes beyond a standing hand are an object's or a shadow's)."""
     if not faces:
         return None
     outer = max(faces, key=lambda r: _mean([t.v for t in r]))
@@ -246,7 +248,9 @@ def _laid_hand(faces: list[list[_Tile]], backs: list[list[_Tile]], w: float) -> 
         return None
     loose = [t for g in _split_groups(outer) if not _is_meld_group(g) for t in g
              if not (t.back or T.is_flower(t.kind))]
-    return outer if len(loose) >= LAID_LOOSE else None
+    if len(loose) < LAID_LOOSE or _median([t.det.confidence for t in loose]) < LAID_SURE:
+        return None
+    return outer
 
 
 def _is_laid(hand: Optional[list[_Tile]]) -> bool:
