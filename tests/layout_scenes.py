@@ -113,7 +113,9 @@ def layout_table(seats: dict[str, dict]) -> list[Tile]:
     """An overhead table like the generator's: per seat (each a dict with optional keys) ``discards``
     (rows of 6 from the centre outwards), ``wall`` (number of stacks), ``melds`` (Meld list), ``flowers``,
     ``hand`` (number of standing tiles, seen as backs), ``exposed`` (list of (kind, x) lying between river and
-    wall, ``upside_down`` flag via (kind, x, True))."""
+    wall, ``upside_down`` flag via (kind, x, True)), ``laid`` (a hand laid face up beyond the meld row instead of
+    a standing one: groups of kinds left to right, ``laid_gap`` tile widths apart), ``winning`` (the winning tile
+    set apart at its right) and ``laid_melds`` (melds laid in the same row, after the winning tile)."""
     out: list[Tile] = []
     for seat, spec in seats.items():
         local: list[Tile] = []
@@ -140,6 +142,7 @@ def layout_table(seats: dict[str, dict]) -> list[Tile]:
         row = Row(local, -n_hand / 2 - 2, y_m + 0.3 + 0.6 * ASPECT, "concealed")
         for _ in range(n_hand):
             row.put(T.BACK, back=True)
+        lay_down(local, spec, y_m + 0.4 + ASPECT, len(melds))
         for e in spec.get("exposed", ()):
             kind, x = e[0], e[1]
             local.append(Tile(kind, x, 7.2, 180.0 if len(e) > 2 and e[2] else 0.0, group="exposed"))
@@ -149,6 +152,25 @@ def layout_table(seats: dict[str, dict]) -> list[Tile]:
             t.seat = seat
         out += local
     return out
+
+
+def lay_down(local: list[Tile], spec: dict, y_bottom: float, n_melds: int) -> None:
+    """A seat's hand laid face up (``layout_table``'s ``laid``, ``winning``, ``laid_melds``) along y_bottom."""
+    groups = spec.get("laid")
+    if not groups:
+        return
+    row = Row(local, spec.get("laid_start", -7.0), y_bottom, "concealed")
+    for n, g in enumerate(groups):
+        if n:
+            row.skip(spec.get("laid_gap", 0.5))
+        for t in g:
+            row.put(t)
+    if spec.get("winning") is not None:
+        row.skip(spec.get("winning_gap", 0.9))
+        row.put(spec["winning"], group="winning")
+    for i, m in enumerate(spec.get("laid_melds", ())):
+        row.skip(0.6)
+        put_meld(row, m, f"meld:{n_melds + i}")
 
 
 def render(layout: list[Tile], *, angle: float = 0.0, scale: float = 40.0, center=(640.0, 480.0),

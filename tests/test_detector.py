@@ -508,6 +508,20 @@ def test_overhead_like():
     assert not overhead_like(60, 0, 0)                  # only backs: nothing lies across
 
 
+def test_guess_kind_takes_a_table_of_walls_and_hands_for_an_overhead_frame():
+    from mjtable.vision.detector import guess_kind
+
+    def dets(n_backs, n_up, n_across):
+        box = (0.0, 0.0, 20.0, 27.0)
+        return ([Detection(box, 42, "face_down", 0.9)] * n_backs + [Detection(box, 3, "upright", 0.9)] * n_up
+                + [Detection(box, 3, "sideways", 0.9)] * n_across)
+    # a whole table whose side seats stand with no melds and one discard each: few tiles lie across
+    assert guess_kind(dets(85, 33, 2)) == "overhead"
+    assert guess_kind(dets(0, 14, 4)) == "phone"              # one hand with two melds
+    assert guess_kind(dets(8, 14, 1)) == "phone"              # one with two concealed kongs
+    assert guess_kind(dets(0, 40, 2)) == "phone"              # many face-up tiles all one way, no backs
+
+
 def _spy_locate(det, monkeypatch) -> list:
     calls = []
     real = det.locate

@@ -40,6 +40,7 @@ def test_seat_view_reads_every_seat_from_true_boxes(seat_tables, monkeypatch):
         assert all(p.det.box in boxes for p in layout.placed if p.group != "duplicate")
     # without undoing the perspective the same boxes read far worse
     monkeypatch.setattr(overhead, "plane_from_tiles", lambda dets: None)
+    monkeypatch.setattr(overhead, "depth_from_shapes", lambda dets: None)
     plain = [_seats_read(gt, parse_overhead(dets)) for gt, dets in seat_tables]
     assert sum(plain) <= sum(read) - 10, (plain, read)
 
@@ -89,6 +90,42 @@ def test_known_seat_homography_is_undone_and_every_seat_read(k, squash, lean, an
     err = np.linalg.norm(a - scale * b @ (u @ vt), axis=1)
     assert np.median(err) < 0.1 * 40 and err.max() < 0.3 * 40
     assert len(c_photo) == len(c_plan)
+
+
+@pytest.mark.parametrize("squash, angle", [(0.5, 0), (0.6, 3), (0.4, -2)])
+def test_squashed_depth_without_perspective_is_stretched_back(squash, angle, monkeypatch):
+    """A table shot from a seat far back: the near tiles hardly larger than the far ones (no perspective to
+    find), the depth squashed. The tiles' shapes say by how much, the depth is stretched back and every seat
+    reads as from above; without the stretch the seats' rows run into each other."""
+    from tests.layout_scenes import layout_table, render
+    from tests.test_layout import _expect, _table
+    spec = _table()
+    photo = render(layout_table(spec), angle=angle, scale=40, homography=_seat_camera(0.0, squash))
+    assert PV.plane_from_tiles(photo) is None
+    S = PV.depth_from_shapes(photo)
+    assert S is not None and abs(S[1, 1] * squash - 1) < 0.08
+    layout = parse_overhead(photo)
+    assert "depth is stretched back from the tiles' shapes" in layout.table.unplaced[0]
+    for seat, s in spec.items():
+        _expect(seat, s, layout.table.player(seat))
+    monkeypatch.setattr(overhead, "depth_from_shapes", lambda dets: None)
+    unstretched = parse_overhead(photo)
+    wrong = []
+    for seat, s in spec.items():
+        try:
+            _expect(seat, s, unstretched.table.player(seat))
+        except AssertionError:
+            wrong.append(seat)
+    assert wrong
+
+
+def test_tiles_seen_from_above_have_no_depth_to_stretch():
+    from tests.layout_scenes import layout_table, render
+    from tests.test_layout import _table
+    for angle in (0, 5, 30):
+        assert PV.depth_from_shapes(render(layout_table(_table()), angle=angle, scale=40)) is None
+    for i in range(3):
+        assert PV.depth_from_shapes(_truth("overhead", i, 640)[1]) is None
 
 
 def test_too_few_tiles_or_none_at_all():

@@ -117,10 +117,13 @@ def overhead_like(n_tiles: int, n_faces: int, n_across: int) -> bool:
 
 
 def guess_kind(dets: list[Detection]) -> str:
-    """phone or overhead, from a frame's detections: an overhead frame holds a whole table (overhead_like)."""
+    """phone or overhead, from a frame's detections: an overhead frame holds a whole table (overhead_like), or
+    a table's many tiles with ROUTE_BACKS or more face down (walls, standing hands: a photo of one hand shows a
+    concealed kong's backs at most), though its side seats show little face up (no melds, a discard or two)."""
     faces = [d for d in dets if d.orientation != FACE_DOWN]
     across = sum(d.orientation == SIDEWAYS for d in faces)
-    return "overhead" if overhead_like(len(dets), len(faces), across) else "phone"
+    table = len(dets) >= TABLE_TILES and len(dets) - len(faces) >= ROUTE_BACKS
+    return "overhead" if table or overhead_like(len(dets), len(faces), across) else "phone"
 
 
 def table_like(found) -> bool:

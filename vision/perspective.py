@@ -8,7 +8,9 @@ one another) in another, found from nearest-neighbour vectors between tile centr
 the horizon, which the map sends to infinity. What is left is affine: the two families of rows are turned and
 sheared square, and the depth stretched until a tile's step up a row equals its step along one.
 
-A frame with hardly any perspective (a camera above the table) is left as it is (None).
+A frame with hardly any perspective (a camera above the table) is left as it is (None). One taken from a seat
+far back, so that the near tiles look hardly larger than the far ones, still shows the table's depth squashed:
+the tiles' own shapes tell how much (``depth_from_shapes``), and the depth is stretched back.
 """
 from __future__ import annotations
 
@@ -17,11 +19,14 @@ from dataclasses import replace
 from typing import Optional
 
 import numpy as np
+from mjtable.scoring import tiles as T
 
-from .types import Detection
+from .types import SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
 
 MIN_TILES = 12            # fewer boxes than this: no plane is fitted
 MIN_RATIO = 1.35          # the nearest tiles at least this much larger (across) than the farthest: a seat's view
+SQUASH = 0.85             # a frame without that perspective whose depth the tiles' shapes show squashed below this ...
+SQUASH_TILES = 5          # ... by this many face-up tiles along the rows across it and as many along those up it
 
 
 def _boxes(dets: list[Detection]) -> np.ndarray:
@@ -208,6 +213,23 @@ def plane_from_boxes(b: np.ndarray) -> Optional[np.ndarray]:
     lo = mb[:, :2].min(0) * k
     A = np.array([[k, 0, -lo[0] + want], [0, k, -lo[1] + want], [0, 0, 1.0]])
     return A @ H
+
+
+def depth_from_shapes(dets: list[Detection]) -> Optional[np.ndarray]:
+    """The map stretching a frame's depth (its y) back, when the tiles' shapes show it squashed under SQUASH, else
+    None. A tile lying along the rows across the frame (labelled upright or upside down) is as much taller than
+    wide as one lying along the rows up it (sideways) is wider than tall, whatever its make: a depth squashed
+    by q makes the first q times as tall and the second q times as short, so q is the square root of the two
+    ratios' quotient (the medians'; a claimed tile lying across its row is one of few)."""
+    def ratios(labels, flip):
+        b = _boxes([d for d in dets if d.orientation in labels and d.kind != T.BACK])
+        r = (b[:, 3] - b[:, 1]) / np.maximum(b[:, 2] - b[:, 0], 1e-6)
+        return 1 / r if flip else r
+    along, up = ratios((UPRIGHT, UPSIDE_DOWN), False), ratios((SIDEWAYS,), True)
+    if min(len(along), len(up)) < SQUASH_TILES:
+        return None
+    q = float(np.sqrt(np.median(along) / np.median(up)))
+    return np.diag([1.0, 1.0 / q, 1.0]) if 0 < q < SQUASH else None
 
 
 def beyond(H: np.ndarray, dets: list[Detection]) -> np.ndarray:

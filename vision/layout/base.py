@@ -143,6 +143,15 @@ TOUCH_CLOSE = 1.15      # a tile at a row's end touches its neighbour: centres t
 ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
 
 
+LAID_BEYOND = 0.5      # overhead: a seat's outermost row, face up and this much (x w) beyond its rows of backs ...
+
+
+LAID_LOOSE = 2         # ... holding this many face-up tiles in no meld, is its hand laid face up (the walls inside) ...
+
+
+LAID_SURE = 0.3        # ... when the detector is this sure of them (median): weaker ones are clutter or shadows
+
+
 class LayoutError(ValueError):
     """The detections cannot be read as a table at all (e.g. no tiles)."""
 

@@ -24,7 +24,7 @@ from .base import (
 )
 from .flowers import _distinct_flowers
 from .melds import _halves, _merge_all
-from ..perspective import beyond, flatten, in_photo, plane_from_tiles, unflatten
+from ..perspective import beyond, depth_from_shapes, flatten, in_photo, plane_from_tiles, unflatten
 from .rivers import _read_seat, _river_model
 from .rows import _box_score, _dedupe, _nn_angle, _rotate, _Tile, _tiles
 from .seatcheck import seat_notes
@@ -33,10 +33,13 @@ from .seats import _centre_correction, _overhead_width_factor, _seat_frames, _zo
 
 def parse_overhead(dets: list[Detection]) -> Layout:
     """Read a frame of the whole table (self at the bottom of the frame, to within 45 degrees): from above, or
-    photographed from the self seat, when the tiles' spacing shows a perspective (undone first, vision.perspective)."""
+    photographed from the self seat, when the tiles' spacing shows a perspective or their shapes a squashed depth
+    (undone first, vision.perspective)."""
     if not dets:
         raise LayoutError("no tiles detected")
-    H = plane_from_tiles(dets)
+    H, how = plane_from_tiles(dets), "the perspective is undone from the tiles' spacing"
+    if H is None:
+        H, how = depth_from_shapes(dets), "the depth is stretched back from the tiles' shapes"
     if H is None:
         return _parse_overhead(dets)
     far = beyond(H, dets)
@@ -45,7 +48,7 @@ def parse_overhead(dets: list[Detection]) -> Layout:
         return _parse_overhead(dets)
     layout = _parse_overhead(flatten(on_table, H), on_table)
     layout.table.unplaced = [in_photo(H, n) for n in layout.table.unplaced]
-    notes = ["read as a table photographed from a seat: the perspective is undone from the tiles' spacing"]
+    notes = [f"read as a table photographed from a seat: {how}"]
     if far.any():
         notes.append(f"{int(far.sum())} detection(s) beyond the table's far edge not placed")
         layout.placed += [Placed(d, None, "unplaced") for d, f in zip(dets, far) if f]

@@ -12,7 +12,7 @@ from mjtable.scoring.table import (
 )
 
 from ..types import Detection
-from .base import PHONE, WIN_GAP, Layout, LayoutError, Placed
+from .base import PHONE, Layout, LayoutError, Placed
 from .flowers import (
     _distinct_flowers,
     _flowers_beside_flowers,
@@ -44,7 +44,7 @@ from .rows import (
     _Tile,
     _tiles,
 )
-from .winning import _apart_cost, _row_index, _structure_says_flip
+from .winning import _apart_by_gap, _apart_cost, _row_index, _structure_says_flip
 
 
 def _cut_by_frame(dets: list[Detection], kept: list[int], frame: Optional[tuple[int, int]]) -> list[int]:
@@ -197,13 +197,9 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
         stray += others
     elif main is not None and len(concealed) == expected + 1 and len(main) >= 2:
         # no tile stands apart but the hand has one tile too many: the winning tile was set apart by less
-        # than a group gap. Take the last tile of the row if its gap is clearly the widest there (of two
-        # tiles: wider than touching tiles' spacing).
-        row = sorted(main, key=lambda t: t.u)
-        d = [b.u - a.u for a, b in zip(row, row[1:])]
-        typical = float(np.median(d[:-1])) if len(d) > 1 else (row[0].w + row[1].w) / 2
-        if d[-1] > WIN_GAP * typical and d[-1] == max(d):
-            winning = row[-1]
+        # than a group gap. Take the last tile of the row if its gap is clearly the widest there.
+        winning = _apart_by_gap(main)
+        if winning is not None:
             concealed.remove(winning)
             notes.append(f"winning tile {_describe(winning)} taken from the end of the hand row: "
                          f"set apart by a narrow gap")

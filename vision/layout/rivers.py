@@ -14,6 +14,7 @@ from ..types import UPRIGHT
 from .base import ASPECT, LONE_WEAK
 from .melds import (
     _blank_set,
+    _is_meld_group,
     _lone_backs,
     _promote_widest,
     _read_meld,
@@ -34,11 +35,13 @@ from .seats import (
     MELD_ZONE,
     RIVER_COLS,
     RIVER_OWN,
+    _is_laid,
     _River,
     _river_start,
     _SeatRows,
     _zones,
 )
+from .winning import _laid_winning
 
 
 def _river_model(frames: dict[str, _SeatRows]) -> dict[str, Optional[_River]]:
@@ -150,60 +153,16 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
                   and any(_blank_set(g) for g in _split_groups(r))]:
             walls.remove(r)
             meldz.append(r)
-    exposed: list[_Tile] = []
-    flowers: list[_Tile] = []
-    for r in walls:
-        for t in r:
-            if t.back:
-                assign.append((t, "wall"))
-            elif T.is_flower(t.kind):
-                # a flower lies face up wherever it is put: one in line with a wall is the seat's, not exposed
-                flowers.append(t)
-            else:
-                assign.append((t, "exposed"))
-                exposed.append(t)
-    # melds and flowers
-    mots = []
+    exposed, flowers = _read_walls(walls, assign)
+    mots: list = []
     for r in meldz:
-        rests = []
-        for g in _split_groups(r):
-            flowers += [t for t in g if T.is_flower(t.kind)]
-            rest = [t for t in g if not T.is_flower(t.kind)]
-            if rest:
-                rests.append(rest)
-        for rest in _rejoin(rests):
-            if len(rest) == 1 and not rest[0].back:
-                # one face-up tile on its own where melds lie is no meld: a tile exposed there, or if the
-                # detector is unsure of it, a shadow or a reflection
-                t = rest[0]
-                if t.det.confidence < LONE_WEAK:
-                    notes.append(f"lone weak box {_describe(t)} in the meld area: not placed")
-                    assign.append((t, "unplaced"))
-                else:
-                    exposed.append(t)
-                    assign.append((t, "exposed"))
-                continue
-            if _lone_backs(rest):
-                notes.append(f"face-down tile(s) {', '.join(_describe(t) for t in rest)} in the meld area are "
-                             f"not a concealed kong (4 tiles): not placed")
-                assign += [(t, "unplaced") for t in rest]
-                continue
-            chunks, spoiler = _split_melds(rest)
-            if spoiler is not None:
-                notes.append(f"box {_describe(spoiler)} in seat {seat}'s melds, which read without it: "
-                             f"a shadow, not a tile")
-                assign.append((spoiler, "unplaced"))
-            for chunk in chunks:
-                _promote_widest(chunk)
-                mot, problem = _read_meld(chunk)
-                n = len(mots)
-                mots.append(mot)
-                if problem:
-                    notes.append(problem)
-                for t in chunk:
-                    assign.append((t, f"meld:{n}"))
+        fl, exp = _read_meld_row(seat, r, mots, assign, notes)
+        flowers += fl
+        exposed += exp
+    if _is_laid(hand):
+        flowers += _read_laid_hand(seat, area, hand, mots, assign, notes)
     area.melds = tuple(mots)
-    if hand:
+    if hand and not _is_laid(hand):
         area.concealed_face_down, shown = _read_hand(seat, hand, sr.pitch, len(mots), assign, notes)
         exposed = shown + exposed
     flowers.sort(key=lambda t: t.u)
@@ -226,6 +185,101 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
     assign += ([(t, "discard") for t in discards] + [(t, "exposed") for t in exp2]
                + [(t, "unplaced") for t in stray])
     return area, assign, notes
+
+
+def _read_walls(walls: list[list[_Tile]], assign: list) -> tuple[list[_Tile], list[_Tile]]:
+    """A seat's walls: their backs are the wall; (face-up tiles in line with them, exposed; flowers there, which
+    lie face up wherever they are put: the seat's, not exposed). Appends to ``assign``."""
+    exposed: list[_Tile] = []
+    flowers: list[_Tile] = []
+    for r in walls:
+        for t in r:
+            if t.back:
+                assign.append((t, "wall"))
+            elif T.is_flower(t.kind):
+                flowers.append(t)
+            else:
+                assign.append((t, "exposed"))
+                exposed.append(t)
+    return exposed, flowers
+
+
+def _read_meld_row(seat: str, row: list[_Tile], mots: list, assign: list, notes: list[str]):
+    """A row where melds and flowers lie: its melds appended to ``mots``; (its flowers, tiles exposed there)."""
+    flowers: list[_Tile] = []
+    exposed: list[_Tile] = []
+    rests = []
+    for g in _split_groups(row):
+        flowers += [t for t in g if T.is_flower(t.kind)]
+        rest = [t for t in g if not T.is_flower(t.kind)]
+        if rest:
+            rests.append(rest)
+    for rest in _rejoin(rests):
+        if len(rest) == 1 and not rest[0].back:
+            # one face-up tile on its own where melds lie is no meld: a tile exposed there, or if the
+            # detector is unsure of it, a shadow or a reflection
+            t = rest[0]
+            if t.det.confidence < LONE_WEAK:
+                notes.append(f"lone weak box {_describe(t)} in the meld area: not placed")
+                assign.append((t, "unplaced"))
+            else:
+                exposed.append(t)
+                assign.append((t, "exposed"))
+            continue
+        if _lone_backs(rest):
+            notes.append(f"face-down tile(s) {', '.join(_describe(t) for t in rest)} in the meld area are "
+                         f"not a concealed kong (4 tiles): not placed")
+            assign += [(t, "unplaced") for t in rest]
+            continue
+        _read_melds(seat, rest, mots, assign, notes)
+    return flowers, exposed
+
+
+def _read_melds(seat: str, group: list[_Tile], mots: list, assign: list, notes: list[str]) -> None:
+    """A run of tiles laid as melds, read into ``mots`` (a box the melds read without is a shadow)."""
+    chunks, spoiler = _split_melds(group)
+    if spoiler is not None:
+        notes.append(f"box {_describe(spoiler)} in seat {seat}'s melds, which read without it: "
+                     f"a shadow, not a tile")
+        assign.append((spoiler, "unplaced"))
+    for chunk in chunks:
+        _promote_widest(chunk)
+        mot, problem = _read_meld(chunk)
+        n = len(mots)
+        mots.append(mot)
+        if problem:
+            notes.append(problem)
+        for t in chunk:
+            assign.append((t, f"meld:{n}"))
+
+
+def _read_laid_hand(seat: str, area: PlayerArea, hand: list[_Tile], mots: list, assign: list,
+                    notes: list[str]) -> list[_Tile]:
+    """A hand laid face up in a row, in sets or spread: its concealed tiles, its melds laid in the same row
+    (appended to ``mots``, after those of the meld row), the winning tile set apart at its end; sets ``area``'s
+    hand and returns the flowers in the row."""
+    groups = _split_groups(sorted(hand, key=lambda t: t.u))
+    flowers = [t for g in groups for t in g if T.is_flower(t.kind)]
+    loose: list[_Tile] = []
+    for g in ([t for t in g if not T.is_flower(t.kind)] for g in groups):
+        if g and _is_meld_group(g) and not _lone_backs(g):
+            _read_melds(seat, g, mots, assign, notes)
+        else:
+            loose += g
+    expected = 13 - 3 * len(mots)
+    winning = _laid_winning(loose, expected)
+    concealed = [t for t in loose if t is not winning]
+    area.concealed = tuple(t.kind for t in concealed if not t.back)
+    area.concealed_face_down = sum(t.back for t in concealed)
+    area.winning_tile = None if winning is None else winning.kind
+    area.winning_tile_apart = winning is not None
+    if len(loose) not in (expected, expected + 1):
+        notes.append(f"seat {seat}: hand laid face up shows {len(loose)} tile(s) with {len(mots)} meld(s); "
+                     f"a hand needs {expected}, or {expected + 1} with the winning tile")
+    assign += [(t, "concealed") for t in concealed]
+    if winning is not None:
+        assign.append((winning, "winning"))
+    return flowers
 
 
 def _read_hand(seat: str, hand: list[_Tile], pitch: float, n_melds: int, assign: list, notes: list[str]):

@@ -13,7 +13,8 @@ from mjtable.scoring.table import (
 )
 
 from ..perspective import nearest
-from .base import ASPECT
+from .base import ASPECT, LAID_BEYOND, LAID_LOOSE, LAID_SURE
+from .melds import _is_meld_group
 from .rows import (
     _classify_sideways,
     _clip,
@@ -22,6 +23,7 @@ from .rows import (
     _median,
     _rotate,
     _rows,
+    _split_groups,
     _Tile,
 )
 
@@ -145,8 +147,8 @@ def _centre_correction(frames: dict[str, "_SeatRows"]) -> tuple[float, float]:
     def features(sr):
         hand, walls, meldz, riverz = _zones(sr)
         f = {}
-        if hand:
-            f["hand"] = float(np.mean([t.v for t in hand]))
+        if hand:       # a hand laid face up lies farther out than a standing one
+            f["laid" if _is_laid(hand) else "hand"] = float(np.mean([t.v for t in hand]))
         if walls:
             f["wall"] = float(np.mean([t.v for r in walls for t in r]))
         st = _river_start(sr)
@@ -202,7 +204,8 @@ def _is_back_row(r: list[_Tile]) -> bool:
 
 
 def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], list[list[_Tile]], list[list[_Tile]]]:
-    """(hand row, wall rows, meld/flower rows, river-zone rows) of one seat."""
+    """(hand row, wall rows, meld/flower rows, river-zone rows) of one seat; the hand row stands (backs) or lies
+    face up (_is_laid)."""
     backs = [r for r in sr.rows if _is_back_row(r)]
     faces = [r for r in sr.rows if not _is_back_row(r)]
     backs.sort(key=lambda r: -_mean([t.v for t in r]))        # nearest the player first
@@ -222,12 +225,36 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
     n = 0
     while n + 1 < len(backs) and stray(backs[n], backs[n + 1]):
         n += 1
-    hand = backs[n] if backs else None
+    hand = _laid_hand(faces, backs, sr.w) or (backs[n] if backs else None)
+    faces = [r for r in faces if r is not hand]
     walls = [r for r in backs if r is not hand]
     y_hand = _mean([t.v for t in hand]) if hand else (max(t.v for r in faces for t in r) + sr.w if faces else 0)
     meldz = [r for r in faces if _mean([t.v for t in r]) > y_hand - MELD_ZONE * sr.w]
     riverz = [r for r in faces if r not in meldz]
     return hand, walls, meldz, riverz
+
+
+def _laid_hand(faces: list[list[_Tile]], backs: list[list[_Tile]], w: float) -> Optional[list[_Tile]]:
+    """A hand laid face up (after a win, or shown): the seat's outermost row, face up, beyond every row of backs
+    (its walls, which lie inside the melds), holding LAID_LOOSE face-up tiles or more outside melds (a row of
+    melds alone is no hand: a standing hand missed behind it) that the detector is LAID_SURE of (a few weak
+    boxes beyond a standing hand are an object's or a shadow's)."""
+    if not faces:
+        return None
+    outer = max(faces, key=lambda r: _mean([t.v for t in r]))
+    v = _mean([t.v for t in outer])
+    if any(_mean([t.v for t in r]) > v - LAID_BEYOND * w for r in backs):
+        return None
+    loose = [t for g in _split_groups(outer) if not _is_meld_group(g) for t in g
+             if not (t.back or T.is_flower(t.kind))]
+    if len(loose) < LAID_LOOSE or _median([t.det.confidence for t in loose]) < LAID_SURE:
+        return None
+    return outer
+
+
+def _is_laid(hand: Optional[list[_Tile]]) -> bool:
+    """Is a seat's hand row one laid face up (not a standing hand seen from behind)?"""
+    return bool(hand) and not _is_back_row(hand)
 
 
 def _seat_pitch(sr: _SeatRows, default: float) -> float:

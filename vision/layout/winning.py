@@ -5,8 +5,9 @@ from typing import Optional
 
 import numpy as np
 
+from .base import WIN_GAP
 from .melds import _is_meld_group
-from .rows import _Frame, _Tile
+from .rows import _Frame, _split_groups, _Tile
 
 
 def _row_index(rows: list[list[_Tile]], t: _Tile) -> int:
@@ -50,3 +51,25 @@ def _structure_says_flip(fr: _Frame) -> bool:
     if offsets and abs(float(np.mean(offsets))) > 0.05:
         vote += float(np.sign(np.mean(offsets)))
     return vote < 0
+
+
+def _apart_by_gap(row: list[_Tile]) -> Optional[_Tile]:
+    """A hand row's last tile when it was set apart by less than a group gap: the row's gap before it is clearly
+    its widest (WIN_GAP times the typical spacing; of two tiles, wider than touching tiles' spacing)."""
+    if len(row) < 2:
+        return None
+    row = sorted(row, key=lambda t: t.u)
+    d = [b.u - a.u for a, b in zip(row, row[1:])]
+    typical = float(np.median(d[:-1])) if len(d) > 1 else (row[0].w + row[1].w) / 2
+    return row[-1] if d[-1] > WIN_GAP * typical and d[-1] == max(d) else None
+
+
+def _laid_winning(row: list[_Tile], expected: int) -> Optional[_Tile]:
+    """The winning tile of a hand laid face up in one row (its tiles outside melds, sorted along it): the last
+    tile, when the row holds one tile more than the melds leave room for (``expected``) and that tile is set
+    apart, a group of its own or after the row's widest gap. A hand laid down without a win shows none."""
+    if len(row) != expected + 1 or len(row) < 2:
+        return None
+    if len(_split_groups(row)[-1]) == 1:
+        return row[-1]
+    return _apart_by_gap(row)

@@ -1,0 +1,171 @@
+"""Whole tables where a seat has laid its hand face up (after a win, or shown): the overhead and seat-view reading
+takes that row as the seat's hand, with its melds, the winning tile set apart and its flowers, and the seat's
+wall stays a wall."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mjtable.scoring import tiles as T
+from mjtable.scoring.hand import ACROSS, KONG, LEFT, PUNG, RIGHT, Meld
+from mjtable.scoring.table import source_of_sideways
+from mjtable.vision.layout import parse, parse_overhead
+from mjtable.vision.types import Detection
+from tests.layout_scenes import layout_table, mild_perspective, render
+
+CONCEALED = [0, 1, 2, 9, 9, 13, 14, 15, 27, 27]          # 1m2m3m 1p1p 5p6p7p 1z1z; wins on 1z
+
+
+def _table(**self_seat):
+    """The self seat has won: its hand laid face up (``self_seat`` says how), a chow claimed from the left in the
+    meld row, two flowers, and a wall of 12 stacks between the hand and the river. The others stand."""
+    me = dict(discards=[3, 4, 5, 30, 31], wall=12, wall_start=3, melds=[Meld("chow", 19, source=LEFT)],
+              flowers=[34, 36], laid=[CONCEALED], winning=27)
+    me.update(self_seat)
+    return {
+        "self": me,
+        "right": dict(discards=[6, 7, 8], wall=18, melds=[Meld(PUNG, 30, source=ACROSS)], hand=10),
+        "across": dict(discards=list(range(10, 22)), wall=5, wall_start=8, hand=13),
+        "left": dict(discards=[33, 32], melds=[Meld(KONG, 20, source=RIGHT)], hand=10, wall=9),
+    }
+
+
+def _read(spec, **kw):
+    kw = dict(dict(scale=22, center=(320, 320), squash=0.6), **kw)
+    return parse_overhead(render(layout_table(spec), **kw))
+
+
+def _sources(area):
+    return [(m.meld.kind, m.meld.tile, m.meld.concealed, m.meld.source) for m in area.melds]
+
+
+def _standing_seats_read(lay, spec):
+    for seat in ("right", "across", "left"):
+        p = lay.table.player(seat)
+        assert p.concealed is None and p.concealed_face_down == spec[seat]["hand"], seat
+        assert p.winning_tile is None, seat
+
+
+@pytest.mark.parametrize("angle", [0, 4, -9, 25])
+def test_self_hand_laid_in_one_row_with_the_winning_tile_apart(angle):
+    spec = _table()
+    lay = _read(spec, angle=angle)
+    me = lay.table.player("self")
+    assert sorted(me.concealed) == CONCEALED and me.concealed_face_down == 0
+    assert me.winning_tile == 27 and me.winning_tile_apart
+    assert _sources(me) == [("chow", 19, False, "left")]
+    assert sorted(me.flowers) == [34, 36] and me.exposed == ()
+    assert me.discards == (3, 4, 5, 30, 31)
+    _standing_seats_read(lay, spec)
+    groups = {p.group for p in lay.placed if p.seat == "self"}
+    assert {"concealed", "winning", "meld:0", "flower", "wall", "discard"} <= groups
+    assert "exposed" not in groups
+
+
+def test_the_wall_of_a_seat_that_laid_its_hand_down_is_not_its_hand():
+    """Before, the seat's wall (its nearest row of backs) was taken for a standing hand of 12 and the hand laid
+    down for melds or exposed tiles."""
+    spec = _table(wall=18, wall_start=0)
+    lay = _read(spec)
+    me = lay.table.player("self")
+    assert me.concealed_face_down == 0 and me.concealed is not None
+    backs = [p for p in lay.placed if p.seat == "self" and p.det.kind == T.BACK]
+    assert len(backs) == 18 and {p.group for p in backs} == {"wall"}
+    assert not any("meld" in u and "self" in u for u in lay.table.unplaced), lay.table.unplaced
+
+
+@pytest.mark.parametrize("sizes,gap", [((3, 2, 3, 2), 0.5), ((2, 3, 3, 2), 0.75), ((3, 3, 3, 1), 0.4)])
+def test_self_hand_spread_in_groups(sizes, gap):
+    groups, rest = [], list(CONCEALED)
+    for n in sizes:
+        groups.append(rest[:n])
+        rest = rest[n:]
+    lay = _read(_table(laid=groups, laid_gap=gap, winning_gap=0.7), angle=3)
+    me = lay.table.player("self")
+    assert sorted(me.concealed) == CONCEALED and me.winning_tile == 27 and me.winning_tile_apart
+    assert _sources(me) == [("chow", 19, False, "left")]
+
+
+def test_melds_laid_in_the_hand_row_keep_their_sideways_tile_and_source():
+    """A pung claimed from the right laid after the winning tile in the hand row, besides the meld row's chow."""
+    conc = CONCEALED[:7]                                   # 1m2m3m 1p1p 5p6p, wins on 7p
+    lay = _read(_table(laid=[conc], winning=15, laid_melds=[Meld(PUNG, 31, source=RIGHT)]), angle=-5)
+    me = lay.table.player("self")
+    assert sorted(me.concealed) == conc and me.winning_tile == 15
+    assert _sources(me) == [("chow", 19, False, "left"), ("pung", 31, False, "right")]
+    side = [m for m in me.melds if m.meld.kind == PUNG][0].sideways
+    assert source_of_sideways(side, 3) == RIGHT
+
+
+def test_a_hand_shown_without_a_win_has_no_winning_tile():
+    """Another seat lays its 13 tiles face up in one row: its hand, no winning tile, no exposed tiles."""
+    spec = _table()
+    shown = [3, 4, 6, 10, 11, 12, 16, 17, 18, 22, 23, 24, 28]
+    spec["across"] = dict(discards=list(range(10, 16)), wall=5, laid=[shown], laid_start=-6.0)
+    lay = _read(spec, angle=2)
+    p = lay.table.player("across")
+    assert sorted(p.concealed) == shown and p.concealed_face_down == 0
+    assert p.winning_tile is None and p.exposed == () and p.melds == ()
+    assert lay.table.player("self").winning_tile == 27
+
+
+def test_self_hand_laid_down_under_perspective():
+    spec = _table()
+    H = mild_perspective(center=(320, 320), k=0.0004)
+    lay = _read(spec, angle=2, homography=H)
+    me = lay.table.player("self")
+    assert sorted(me.concealed) == CONCEALED and me.winning_tile == 27
+    assert _sources(me) == [("chow", 19, False, "left")]
+
+
+def test_a_row_of_melds_alone_is_not_a_laid_hand():
+    """A seat whose standing hand was not found: its meld row is the outermost, but melds are no hand."""
+    spec = _table()
+    spec["right"] = dict(discards=[6, 7, 8], wall=18, melds=[Meld(PUNG, 30, source=ACROSS),
+                                                            Meld("chow", 1, source=LEFT)])
+    lay = _read(spec)
+    p = lay.table.player("right")
+    assert p.concealed is None and p.winning_tile is None
+    assert _sources(p) == [("pung", 30, False, "across"), ("chow", 1, False, "left")]
+
+
+def test_weak_boxes_beyond_a_standing_hand_are_not_a_laid_hand():
+    """Two weak face-up boxes lying beyond a seat's standing hand (an object, a shadow): the hand still stands."""
+    spec = _table()
+    dets = render(layout_table(spec), scale=22, center=(320, 320), squash=0.6)
+    right = [d for d in dets if d.kind == T.BACK]
+    x = max(d.box[2] for d in right) + 60                         # the right seat's far side of the frame
+    dets += [Detection((x, y, x + 30, y + 22), k, "sideways", 0.08) for y, k in ((300, 15), (340, 16))]
+    lay = parse_overhead(dets)
+    p = lay.table.player("right")
+    assert p.concealed is None and p.concealed_face_down == spec["right"]["hand"]
+
+
+def _tiny_bank():
+    import numpy as np
+    from mjtable.datasets import realfaces as RF
+    rng = np.random.default_rng(0)
+    bank = RF.RealBank("heldout")
+    bank.faces["a"] = {t: [rng.integers(0, 255, (40, 30, 3), np.uint8)] for t in range(T.N_KINDS + 8)}
+    return bank
+
+
+def _hand_key(p):
+    from mjtable.scripts.bench_e2e import hand_key
+    return hand_key(p)
+
+
+def test_real_looking_top_down_tables_with_perfect_boxes():
+    """Whole tables as the real-looking generator lays them (datasets.realtable: the near seat's won hand face up
+    in a row or in groups, the winning tile apart, its melds and flowers before it; now and then another seat's
+    hand face up too), read from their ground-truth boxes: every seat's hand as laid."""
+    from mjtable.datasets.realtable import real_table
+    bank = _tiny_bank()
+    wrong = []
+    for seed in range(8):
+        _, gt, _ = real_table(bank, random.Random(seed), "x.jpg", (960, 960))
+        dets = [Detection(o.box, o.kind, o.orientation, 1.0) for o in gt.objects]
+        lay = parse(dets, kind="overhead")
+        wrong += [(seed, p.seat) for p in gt.table.players if _hand_key(lay.table.player(p.seat)) != _hand_key(p)]
+    assert wrong == []
