@@ -202,6 +202,9 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="processes generating the tables (once)")
     ap.add_argument("--ways", nargs="+", choices=list(WAYS), default=["runtime"],
                     help="ways of reading measured side by side (regions: TileDetector(regions=True))")
+    ap.add_argument("--models", type=Path, metavar="DIR",
+                    help="also read with the models DIR holds under the committed file names (candidates to "
+                         "measure in their place, vision.detector.models_in), beside the ways asked")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     from mjtable.scripts.bench_e2e import TRAINING_SEEDS
@@ -215,6 +218,9 @@ def main(argv=None) -> int:
         return 2
     from mjtable.vision.pipeline import load_detector
     detectors = {w: load_detector(**WAYS[w]) for w in a.ways}
+    if a.models is not None:
+        from mjtable.vision.detector import models_in
+        detectors[f"models in {a.models.name}"] = load_detector(**models_in(a.models))
     results = {v: run_view(g, detectors) for v, g in gts.items()}
     print(json.dumps(results) if a.json else "\n".join(report(results, a.seed, not a.no_clutter)))
     return 0
