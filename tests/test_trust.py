@@ -244,3 +244,15 @@ def test_a_false_win_that_a_legal_reading_mends_is_a_check(tmp_path):
     path.write_text(json.dumps(dets))
     got = json.loads(run(WIN, "--detections", path, "--seat-wind", "S", "--json").stdout)
     assert "legal" not in got and [(f["kind"], f["severity"]) for f in got["findings"]] == [("false_win", "violation")]
+
+
+def test_many_violations_at_once_on_a_table_are_checks():
+    """Three violations on one table frame read surely: a river read as melds, a hand as exposed tiles; all
+    checks. Two stay violations, and so do three on a photo of one hand."""
+    table = Trust(TRUSTED, "overhead", seats=assess(layout(14, seat="left")).seats)
+    three = [finding("not_a_set", "left"), finding("not_a_set", "left"), finding("exposed_tile", "left")]
+    assert {f.severity for f in gate(three, table)} == {CHECK}
+    assert "3 violations at once" in gate(three, table)[0].message
+    assert {f.severity for f in gate(three[:2], table)} == {"violation"}
+    phone = Trust(TRUSTED, "phone", seats=assess(layout(14, seat="left")).seats)
+    assert {f.severity for f in gate(three, phone)} == {"violation"}

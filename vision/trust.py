@@ -35,6 +35,7 @@ FEW_TILES = 8                   # a photo of a hand with fewer face-up tiles tha
 TABLE_VIEWS = ("overhead", "seat")
 # findings that rest on how many tiles were found: a tile the reader missed or found twice makes them too
 COUNT_CASES = frozenset({"wrong_tile_count", "false_win_miscount"})
+MANY_VIOLATIONS = 3             # a table frame whose sure findings add up to this many violations is misread likelier
 SEAT_VIEW_REASON = "a whole table photographed from a seat: such photos read few hands right (docs/benchmarks.md)"
 FACE_GROUPS = ("concealed", "winning", "flower", "discard", "exposed")   # and meld:<i>
 CHECK_TILES = "check the doubtful tiles named, or retake straight on, without glare"
@@ -156,9 +157,21 @@ def _checked(f: Finding, why: str) -> Finding:
 
 def gate(findings: list[Finding], trust: Optional[Trust]) -> list[Finding]:
     """The findings with each one that rests on what may be misread turned into a check (see the module's
-    docstring); all of them as they are when ``trust`` is None (nothing read from a frame)."""
+    docstring); all of them as they are when ``trust`` is None (nothing read from a frame). On a whole table,
+    MANY_VIOLATIONS or more violations left at once are all checks too: tiles grouped wrongly (a river read as
+    melds, a hand as exposed tiles) give many at once, a game played so hardly ever does."""
     if trust is None:
         return list(findings)
+    out = _gate_each(findings, trust)
+    many = [f for f in out if f.severity == "violation"]
+    if trust.read_as in TABLE_VIEWS and len(many) >= MANY_VIOLATIONS:
+        why = f"{len(many)} violations at once on one table: a table read wrongly is likelier than a game played so"
+        out = [_checked(f, why) if f.severity == "violation" else f for f in out]
+    return out
+
+
+def _gate_each(findings: list[Finding], trust: Trust) -> list[Finding]:
+    """Each finding that rests on a doubtful seat, an unreadable frame or a tile count made a check."""
     out = []
     for f in findings:
         seat = trust.seat(f.seat)
