@@ -138,7 +138,7 @@ _LOADING = threading.Lock()
 def _detector(threads: int):
     with _LOADING:                       # a worker with several threads loads it once
         if threads not in _DETECTORS:
-            from .pipeline import load_detector
+            from .locate import load_detector
             _DETECTORS[threads] = load_detector(threads)
         return _DETECTORS[threads]
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-import numpy as np
+from mjtable.errors import BadHandError, NotAWinError, UnreadableError, UsageError, shown
 from mjtable.scoring import tiles as T
 from mjtable.scoring.engines import RULES, resolve_profile
 from mjtable.scoring.hand import Hand, Situation
@@ -27,21 +27,30 @@ from mjtable.scoring.rulings import Facts, check_facts, fact_findings, grade
 from mjtable.scoring.situation import check as check_situation
 from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState, sideways_index
 
-from mjtable.errors import (
-    BadHandError,
-    InputError,
-    ModelError,
-    NotAWinError,
-    UnreadableError,
-    UsageError,
-    shown,
-)
+if TYPE_CHECKING:                    # the image path's types; imported when a frame is read, not for a typed hand
+    import numpy as np
 
-from .trust import UNREADABLE, Trust, assess, gate
-from .types import DOUBT, Detection      # DOUBT: a tile of the scored hand read with less is doubtful
+    from mjtable.vision.locate import View
+    from mjtable.vision.trust import Trust
+    from mjtable.vision.types import Detection
 
-KINDS = ("auto", "phone", "overhead")
-NO_TILES_ADVICE = "photograph the tiles from above, in focus and in even light, filling most of the frame"
+# The frame -> layout stage is vision's (mjtable.vision.locate); its names are the pipeline's too, imported on
+# first use so that a typed hand (read_notation) loads no numpy, OpenCV or vision code.
+_LAZY = {**dict.fromkeys(("KINDS", "NO_TILES_ADVICE", "load_image", "FileDetector", "load_detector", "View",
+                           "UnknownKind", "decide_view", "locate", "MAX_COORD", "MAX_BOXES", "MAX_DEPTH",
+                           "MAX_DETECTIONS_BYTES"), "mjtable.vision.locate"),
+         "DOUBT": "mjtable.vision.types"}         # DOUBT: a tile of the scored hand read with less is doubtful
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 HAND_GROUPS = ("concealed", "winning", "flower")    # and "meld:<i>": the groups a scored hand is made of
 WINDS = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
 VOID = {"m": T.MAN, "p": T.PIN, "s": T.SOU}
@@ -74,194 +83,6 @@ def check_rules(rules: str, profile: Optional[str]) -> str:
         raise UsageError(f"unknown rules {shown(rules)} (known: {', '.join(RULES)})")
     return resolve_profile(rules, profile)
 
-
-def load_image(source) -> np.ndarray:
-    """A BGR uint8 image from a path, the bytes of an image file, or an array already decoded. A photo resized
-    without keeping its aspect ratio (content stretched over 4.5 times one way, ``images.unstretch``) comes back
-    with its aspect restored, so that the layout sees tiles of their true shape."""
-    from .images import decode_image, unstretch
-    from .images import load_image as load_file
-    if isinstance(source, np.ndarray):
-        if source.ndim != 3 or source.shape[2] != 3 or source.dtype != np.uint8 or min(source.shape[:2]) < 1:
-            raise InputError(f"not an image: want a BGR uint8 array of shape (h, w, 3), got {source.dtype} "
-                             f"{source.shape}")
-        img = source
-    elif isinstance(source, (bytes, bytearray, memoryview)):
-        img = decode_image(np.frombuffer(bytes(source), np.uint8), "the uploaded data")
-    else:
-        img = load_file(source)
-    return unstretch(img)[0]
-
-
-MAX_COORD = 100_000.0        # pixels; a box beyond this is not on any camera's frame
-MAX_BOXES = 5_000            # detections in one file (a frame holds a few hundred tiles at most)
-MAX_DEPTH = 32               # nesting of a detections file's JSON (the format itself nests 4 deep)
-MAX_DETECTIONS_BYTES = 16 << 20
-
-
-def _json_depth(text: str) -> int:
-    """How deep the arrays and objects of a JSON text nest (counted before parsing it: a parser recursing
-    100,000 levels deep runs out of stack)."""
-    import re
-    # strings out first (their brackets do not nest): escapes out (a backslash pair, then an escaped quote, as
-    # JSON reads them left to right), then from quote to quote; a character class, not a repeated group, so that
-    # a long string costs no backtracking record per character
-    plain = text.replace("\\\\", "").replace('\\"', "")
-    brackets = re.sub(r'[^\[\]{}]', "", re.sub(r'"[^"]*"', "", plain)).encode()
-    if not brackets:
-        return 0
-    b = np.frombuffer(brackets, np.uint8)
-    return int(np.cumsum(np.where((b == ord("[")) | (b == ord("{")), 1, -1)).max())
-
-
-def _detection_schema():
-    """The pydantic schema of a detections file's items (built on first use: pydantic loads in ~0.1 s)."""
-    from typing import Literal
-
-    from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
-
-    from .types import ORIENTATIONS
-
-    class Candidate(BaseModel):          # one of the classifier's likeliest kinds: [kind, probability]
-        model_config = ConfigDict(strict=True, allow_inf_nan=False)
-        kind: int = Field(ge=0, le=T.BACK)
-        p: float = Field(ge=0.0, le=1.0)
-
-        @model_validator(mode="before")
-        @classmethod
-        def _pair(cls, v):
-            return {"kind": v[0], "p": v[1]} if isinstance(v, (list, tuple)) and len(v) == 2 else v
-
-    class DetectionItem(BaseModel):
-        model_config = ConfigDict(extra="ignore", strict=True, allow_inf_nan=False)
-        box: list[float] = Field(min_length=4, max_length=4)
-        kind: int = Field(ge=0, le=T.BACK)
-        orientation: Literal[ORIENTATIONS] = "upright"
-        confidence: float = Field(1.0, ge=0.0, le=1.0)
-        candidates: list[Candidate] = Field(default_factory=list, max_length=T.N_CLASSES)
-
-        @model_validator(mode="after")
-        def _sane_box(self):
-            x1, y1, x2, y2 = self.box
-            if max(abs(v) for v in self.box) > MAX_COORD:
-                raise ValueError(f"box {tuple(self.box)} lies beyond {MAX_COORD:.0f} px")
-            if not (x2 > x1 and y2 > y1):
-                raise ValueError(f"box {tuple(self.box)} is empty or inverted (want x1 < x2 and y1 < y2)")
-            return self
-
-    return TypeAdapter(list[DetectionItem])
-
-
-class FileDetector:
-    """Detections read from JSON (another detector's output, or a scene's ground truth): a list of
-    {box: [x1, y1, x2, y2], kind: 0..42, orientation, confidence, candidates: [[kind, p], ...] (optional: the
-    classifier's likeliest kinds, best first)}, or an object whose "objects" is that list.
-    Validated against a schema; InputError (exit 3) names the first bad field."""
-
-    def __init__(self, path: str):
-        import json
-
-        from pydantic import ValidationError
-
-        from .images import not_a_file
-        name = shown(path)
-        why = not_a_file(path)
-        if why:
-            raise InputError(f"cannot read detections {name}: it {why}")
-        try:
-            with open(path, "rb") as f:
-                raw = f.read(MAX_DETECTIONS_BYTES + 1)
-            if len(raw) > MAX_DETECTIONS_BYTES:
-                raise InputError(f"detections {name}: larger than {MAX_DETECTIONS_BYTES >> 20} MB")
-            text = raw.decode("utf-8")
-            depth = _json_depth(text)
-            if depth > MAX_DEPTH:
-                raise InputError(f"detections {name}: JSON nested {depth} deep (at most {MAX_DEPTH})")
-            data = json.loads(text)
-        except RecursionError:                   # not expected after the count above; never a traceback
-            raise InputError(f"detections {name}: JSON nested too deep") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise InputError(f"cannot read detections {name}: {getattr(e, 'strerror', None) or e}") from None
-        except ValueError as e:                  # e.g. a number too large for a float
-            raise InputError(f"cannot read detections {name}: {e}") from None
-        items = data.get("objects") if isinstance(data, dict) else data
-        if not isinstance(items, list):
-            raise InputError(f"detections {name}: want a JSON list (or an object with \"objects\")")
-        if len(items) > MAX_BOXES:               # before validation: the layout's cost grows with the boxes
-            raise InputError(f"detections {name}: {len(items)} boxes (at most {MAX_BOXES})")
-        try:
-            valid = _detection_schema().validate_python(items)
-        except ValidationError as e:
-            err = e.errors()[0]
-            loc = err["loc"]
-            where = f"item {loc[0]}: " + ".".join(str(x) for x in loc[1:]) if loc else "the list"
-            msg = err["msg"].removeprefix("Value error, ")
-            raise InputError(f"detections {name}: {where.rstrip(': ')}: {msg}") from None
-        self.dets = [Detection(tuple(o.box), o.kind, o.orientation, o.confidence, tuple((c.kind, c.p) for c in o.candidates))
-                     for o in valid]
-
-    def detect(self, img, kind="auto"):
-        return list(self.dets)
-
-
-def load_detector(threads: int = 2, **options):
-    """The committed detector, on ``threads`` onnxruntime threads (ModelError, exit 7, when a model file is
-    missing or unusable); options: further TileDetector keyword arguments."""
-    from .detector import TileDetector
-    try:
-        return TileDetector(threads=threads, **options)
-    except ModelError:
-        raise
-    except (FileNotFoundError, OSError) as e:
-        raise ModelError(f"detector model: {e}") from None
-    except Exception as e:              # onnxruntime refusing a file
-        raise ModelError(f"detector model unusable: {e}") from None
-
-
-# ------------------------------------------------------------------------------------------ stages
-
-
-@dataclass
-class View:
-    """One frame read as far as the layout: the detections, the kind of view decided, what lies where."""
-    detections: list[Detection]
-    kind: str                       # "phone" or "overhead"
-    layout: object                  # mjtable.vision.layout.Layout
-    ms: dict[str, float] = field(default_factory=dict)
-    read_as: Optional[str] = None   # the view the detector read the frame as (phone, overhead, seat); None: unknown
-
-
-class UnknownKind(UsageError, ValueError):
-    """A view kind other than auto, phone or overhead."""
-
-
-def decide_view(dets: list[Detection], kind: str) -> str:
-    """The kind of view: as told, or guessed from the detections when ``kind`` is "auto"."""
-    if kind not in KINDS:
-        raise UnknownKind(f"unknown frame kind {shown(kind)} (auto, phone or overhead)")
-    if kind != "auto":
-        return kind
-    from .detector import guess_kind
-    return guess_kind(dets)
-
-
-def locate(img: np.ndarray, detector, kind: str = "auto") -> View:
-    """Detections -> layout for one frame; UnreadableError when nothing on it can be read as a table."""
-    from .layout import LayoutError, parse
-    t0 = time.perf_counter()
-    if hasattr(detector, "detect_view"):
-        dets, read_as = detector.detect_view(img, kind)
-    else:                                   # detections from a file, or a detector that does not say
-        dets, read_as = detector.detect(img, kind), None
-    t1 = time.perf_counter()
-    if not dets:
-        raise UnreadableError("no tiles found", (NO_TILES_ADVICE,))
-    k = decide_view(dets, kind)
-    try:
-        lay = parse(dets, kind=k, frame=(img.shape[1], img.shape[0]))
-    except LayoutError as e:
-        raise UnreadableError(str(e)) from None
-    return View(dets, k, lay, {"detect": (t1 - t0) * 1000, "layout": (time.perf_counter() - t1) * 1000}, read_as)
 
 
 @dataclass(frozen=True)
@@ -298,6 +119,7 @@ class Reading:
     @property
     def doubts(self) -> list[Doubt]:
         """The tiles of the scored hand read with a probability under DOUBT: the score depends on them."""
+        from mjtable.vision.types import DOUBT
         return self.doubts_under(DOUBT)
 
     def doubts_under(self, limit: float) -> list[Doubt]:
@@ -414,6 +236,8 @@ def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", pr
                kind: str = "auto", referee: str = "rules", facts: Optional[Facts] = None) -> Reading:
     """One frame already in memory -> Reading."""
     check_rules(rules, profile)
+    from mjtable.vision.legal import legal_reading
+    from mjtable.vision.locate import locate
     view = locate(img, detector, kind)
     table = view.layout.table
     table.rules = rules
@@ -421,7 +245,6 @@ def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", pr
         table.players[0].void_suit = sit.void_suit
     out = review(table, sit, rules, profile, view.layout, referee, facts)
     out.ms = {**view.ms, **out.ms}
-    from .legal import legal_reading
     out.legal = legal_reading(out)
     return with_facts(judge(out, view, img.shape), facts)
 
@@ -445,6 +268,7 @@ def judge(out: Reading, view: View, shape: tuple[int, ...]) -> Reading:
     """A frame's reading with its trust (mjtable.vision.trust.assess: the frame and each seat, how to retake; a seat
     whose hand the rules would allow read otherwise, out.legal, is doubtful too), and each finding that rests on
     what may be misread made a check (gate). ``shape``: the frame's (height, width)."""
+    from mjtable.vision.trust import assess, gate
     out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]))
     if out.trust is not None and out.legal is not None and out.seat is not None:
         out.trust = out.trust.doubting(out.seat, f"the rules allow another reading ({out.legal.changes_text()})")
@@ -458,8 +282,8 @@ def read_video(path, detector, sit: Situation, rules: str = "mcr", profile: Opti
                on_event=None, progress: bool = False, referee: str = "rules", facts: Optional[Facts] = None):
     """A video -> (mjtable.vision.video.VideoReading, Reading of the settled table). InputError (exit 3) for a
     file that is not a readable video, UnreadableError (4) when no sampled frame could be read."""
-    from .layout import Layout
-    from .video import watch
+    from mjtable.vision.layout import Layout
+    from mjtable.vision.video import watch
     check_rules(rules, profile)
     rd = watch(path, detector, every=every, hold=hold, kind=kind, max_frames=max_frames, on_event=on_event,
                rules=rules, progress=progress)
@@ -480,8 +304,8 @@ def read_video_hands(path, detector, sit: Situation, rules: str = "mcr", profile
     readable video, UnreadableError (4) when no sampled frame could be read."""
     from mjtable.errors import MjtableError
 
-    from .layout import Layout
-    from .video import watch
+    from mjtable.vision.layout import Layout
+    from mjtable.vision.video import watch
     check_rules(rules, profile)
     showing: dict[str, list] = {}           # seat -> [the event its winning tile settled, the table since]
     laid: list[list] = []
@@ -548,8 +372,10 @@ def verdict(out: Reading) -> None:
     """Raise the error a reading without a winning hand calls for: nothing to score -> UnreadableError (4),
     not a win -> NotAWinError (5). An overhead frame or a video without a declared win is fine as it is."""
     advice = out.trust.advice if out.trust is not None else ()
-    if out.trust is not None and out.trust.state == UNREADABLE:
-        raise UnreadableError(f"could not read the hand: {'; '.join(out.trust.reasons)}", advice)
+    if out.trust is not None:               # a frame's reading (a typed hand has no trust: no vision imported)
+        from mjtable.vision.trust import UNREADABLE
+        if out.trust.state == UNREADABLE:
+            raise UnreadableError(f"could not read the hand: {'; '.join(out.trust.reasons)}", advice)
     if out.result is None:
         if out.kind == "overhead":
             return                          # the audit is the answer
