@@ -59,7 +59,7 @@ def cli_loop(files: list[Path]) -> float:
 def in_process(files: list[Path]) -> tuple[float, dict]:
     from mjtable.errors import MjtableError
     from mjtable.scoring.notation import format_hand
-    from mjtable.vision import pipeline
+    from mjtable import pipeline
     t0 = time.perf_counter()
     det = pipeline.load_detector()
     got = {}

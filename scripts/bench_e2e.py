@@ -44,7 +44,7 @@ from mjtable.scoring import tiles as T
 from mjtable.scoring.audit import review
 from mjtable.scoring.table import PlayerArea
 from mjtable.vision.cli import to_text
-from mjtable.vision.pipeline import read_image
+from mjtable.pipeline import read_image
 from mjtable.vision.types import Detection
 
 GOALS = {"phone": 0.95, "overhead": 0.90, "seat": 0.90, "ms": 100.0}

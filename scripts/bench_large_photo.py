@@ -24,7 +24,7 @@ from mjtable.scripts.bench_e2e import area_key
 from mjtable.vision.cli import to_text
 from mjtable.vision.detector import TileDetector
 from mjtable.vision.images import load_image
-from mjtable.vision.pipeline import read_image
+from mjtable.pipeline import read_image
 
 
 def main(argv=None) -> int:

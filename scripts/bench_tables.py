@@ -79,7 +79,7 @@ def read_table(img, detector, gt):
     """(Reading or None when the frame could not be read, detections, the findings before the trust gate) of one
     frame by the command line's route (pipeline.read_image's stages: locate, review, judge)."""
     from mjtable.errors import MjtableError
-    from mjtable.vision.pipeline import judge, locate, review
+    from mjtable.pipeline import judge, locate, review
     try:
         view = locate(img, detector, "auto")
     except MjtableError:
@@ -137,7 +137,7 @@ def run_view(gts: list[Path], detectors: dict) -> dict:
     ground-truth boxes; the median ms per frame of each way."""
     from mjtable.datasets.ground_truth import from_json
     from mjtable.scripts.bench_e2e import Boxes
-    from mjtable.vision.pipeline import load_image, review
+    from mjtable.pipeline import load_image, review
     from mjtable.vision.types import Detection
     tot = {w: Counter() for w in [*detectors, "gt boxes"]}
     px, ms = [], {w: [] for w in detectors}
@@ -213,7 +213,7 @@ def main(argv=None) -> int:
     except FileNotFoundError as e:          # no shared data to cut the face bank from
         print(f"bench_tables: {e}", file=sys.stderr)
         return 2
-    from mjtable.vision.pipeline import load_detector
+    from mjtable.pipeline import load_detector
     detectors = {w: load_detector(**WAYS[w]) for w in a.ways}
     results = {v: run_view(g, detectors) for v, g in gts.items()}
     print(json.dumps(results) if a.json else "\n".join(report(results, a.seed, not a.no_clutter)))

@@ -53,7 +53,7 @@ class _Growing:
     """The overhead example's boxes; the self seat's last discard appears from the fourth read frame on."""
 
     def __init__(self):
-        from mjtable.vision.pipeline import FileDetector
+        from mjtable.pipeline import FileDetector
         gt = json.loads((ROOT / "examples" / "overhead.json").read_text())
         self.full = FileDetector(str(ROOT / "examples" / "overhead.json")).dets
         last = max(i for i, o in enumerate(gt["objects"]) if o["seat"] == "self" and o["group"] == "discard")

@@ -5,8 +5,8 @@ import json
 from pathlib import Path
 
 import mjtable
-from mjtable.vision import pipeline
-from mjtable.vision.pipeline import DOUBT, FileDetector
+from mjtable import pipeline
+from mjtable.pipeline import DOUBT, FileDetector
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -18,7 +18,7 @@ from mjtable import errors
 from mjtable.scoring import batch
 from mjtable.scoring.notation import MAX_LENGTH, NotationError, parse_hand
 from mjtable.vision import cli
-from mjtable.vision.pipeline import FileDetector
+from mjtable.pipeline import FileDetector
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = str(ROOT / "examples" / "phone_win.jpg")
@@ -277,7 +277,7 @@ def _boxes(n: int, seed: int = 1) -> list[dict]:
 
 
 def test_too_many_boxes_are_refused_before_validation(tmp_path, capsys):
-    from mjtable.vision.pipeline import MAX_BOXES
+    from mjtable.pipeline import MAX_BOXES
     p = tmp_path / "d.json"
     p.write_text(json.dumps([{"box": "not even a box"}] * (MAX_BOXES + 1)))     # counted before any is validated
     t0 = time.perf_counter()
@@ -308,7 +308,7 @@ def test_long_strings_in_detections_are_scanned_in_bounded_memory(tmp_path, note
     """The nesting count passes over a 15 MB string (of escapes, too) without a record per character."""
     p = tmp_path / "d.json"
     p.write_text(json.dumps([{"box": [0, 0, 10, 10], "kind": 3, "note": note}]))
-    code = ("import re, sys\nfrom mjtable.vision.pipeline import FileDetector\nn = len(FileDetector(sys.argv[1]).dets)\n"
+    code = ("import re, sys\nfrom mjtable.pipeline import FileDetector\nn = len(FileDetector(sys.argv[1]).dets)\n"
             "print(n, re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))")
     r = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, timeout=120)
     n, rss_kb = map(int, r.stdout.split())
@@ -580,7 +580,7 @@ def test_a_claimed_set_without_a_sideways_tile_is_not_scored_with_no_source(caps
     sideways reading it cannot settle): the audit says so, and the hand is not scored with a meld of no source
     seat (that hand crashed the text output: "internal error: KeyError: None")."""
     from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
-    from mjtable.vision import pipeline
+    from mjtable import pipeline
     area = PlayerArea("self", (0, 1, 2, 9, 10, 11, 18, 19, 20, 27), 0, (MeldOnTable((3, 3, 3), None, None),), 27,
                       True, (), declared_win=True)
     out = pipeline.review(TableState([area]), pipeline.situation())

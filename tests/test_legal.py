@@ -5,8 +5,9 @@ import json
 from pathlib import Path
 
 from mjtable.scoring.table import PlayerArea
-from mjtable.vision import cli, legal, pipeline
-from mjtable.vision.pipeline import FileDetector
+from mjtable import pipeline
+from mjtable.vision import cli, legal
+from mjtable.pipeline import FileDetector
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PHOTO = str(EXAMPLES / "phone_win.jpg")          # 7889s [123s<] [666z<] [1111m] +8s, seat and round wind W

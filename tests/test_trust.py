@@ -12,7 +12,7 @@ import pytest
 
 from mjtable.errors import UnreadableError
 from mjtable.scoring.result import Finding
-from mjtable.vision import pipeline
+from mjtable import pipeline
 from mjtable.vision.layout import Layout, Placed
 from mjtable.vision.trust import CHECK, DOUBTFUL, TRUSTED, UNREADABLE, Trust, assess, gate
 from mjtable.vision.types import Detection

@@ -189,7 +189,7 @@ class _Script:
 
 
 def test_read_video_hands_one_reading_per_hand_laid_down(tmp_path):
-    from mjtable.vision import pipeline
+    from mjtable import pipeline
     img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
     v = _video(tmp_path / "g.avi", [img] * 8, fps=1.0)
     names = ["phone_win.json"] * 3 + ["phone_hand.json"] * 3 + ["phone_win.json"] * 2
@@ -203,7 +203,7 @@ def test_read_video_hands_one_reading_per_hand_laid_down(tmp_path):
 
 
 def test_read_video_hands_without_a_hand_gives_the_settled_table(tmp_path):
-    from mjtable.vision import pipeline
+    from mjtable import pipeline
     v = _video(tmp_path / "t.avi", [cv2.imread(str(EXAMPLE))] * 3, fps=1.0)
     rd, hands = pipeline.read_video_hands(v, _Script(["overhead.json"] * 3), pipeline.situation(), kind="overhead")
     ((e, r),) = hands

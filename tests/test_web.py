@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mjtable.vision import cli
-from mjtable.vision.pipeline import FileDetector
+from mjtable.pipeline import FileDetector
 from mjtable.vision.video import Follower, VideoError, capture_target, is_stream, source_name
 from mjtable.vision.web.app import STATUS, create_app
 from mjtable.scripts.browser import served

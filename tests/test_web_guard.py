@@ -16,8 +16,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mjtable.scripts.browser import served
-from mjtable.vision import cli, pipeline
-from mjtable.vision.pipeline import FileDetector
+from mjtable import pipeline
+from mjtable.vision import cli
+from mjtable.pipeline import FileDetector
 from mjtable.vision.web import app as web_app
 from mjtable.vision.web.app import FLAGS, create_app
 from mjtable.vision.web.guard import allowed_hosts, host_name

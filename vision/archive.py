@@ -166,7 +166,7 @@ def process(item: Item, opt: Options) -> list[dict]:
 def _photo(item: Item, opt: Options) -> list[dict]:
     from mjtable.errors import UnreadableError
 
-    from . import pipeline
+    from mjtable import pipeline
     img = pipeline.load_image(item.path)
     try:
         out = pipeline.read_image(img, _detector(opt.threads), pipeline.situation(), opt.rules, opt.profile,
@@ -179,7 +179,7 @@ def _photo(item: Item, opt: Options) -> list[dict]:
 def _video(item: Item, opt: Options) -> list[dict]:
     from mjtable.errors import UnreadableError
 
-    from . import pipeline
+    from mjtable import pipeline
     try:
         rd, hands = pipeline.read_video_hands(item.path, _detector(opt.threads), pipeline.situation(), opt.rules,
                                               opt.profile, opt.kind, opt.every, opt.hold, opt.max_frames)
@@ -197,7 +197,7 @@ def _video(item: Item, opt: Options) -> list[dict]:
 
 def _hand_file(item: Item, opt: Options) -> list[dict]:
     """One row per hand line; a line that is not UTF-8 text is an error row of its own, the others are read."""
-    from . import pipeline
+    from mjtable import pipeline
     p = Path(item.path)
     try:
         if p.stat().st_size > MAX_HAND_FILE:
@@ -231,7 +231,7 @@ def _json_hand(text: str, opt: Options):
     from mjtable.errors import BadHandError
     from mjtable.scoring.jsonio import JsonInputError, hand_from_dict
 
-    from . import pipeline
+    from mjtable import pipeline
     try:
         d = json.loads(text)
     except json.JSONDecodeError as e:
@@ -279,7 +279,7 @@ def error_row(item: Item, message: str, **kw) -> dict:
 
 
 def reading_row(item: Item, out, confidence="tiles", **kw) -> dict:
-    """A mjtable.vision.pipeline.Reading -> one row. ``confidence``: "tiles" (from the tiles read), or a
+    """A mjtable.pipeline.Reading -> one row. ``confidence``: "tiles" (from the tiles read), or a
     value (1.0 for a typed hand, None for a video's settled table)."""
     from mjtable.scoring import tiles as T
     from mjtable.scoring.jsonio import fan_to_dict, finding_to_dict

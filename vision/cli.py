@@ -15,7 +15,7 @@ Exit codes: mjtable.errors.EXIT_CODES (``mjtable --help-exit``, docs/exit-codes.
 with one line on stderr, never a traceback. Output files are written atomically (temporary file + rename).
 `mjtable batch` exits as mjtable.scoring.batch does (0, or 1 if some lines could not be scored).
 
-The work itself is done by mjtable.vision.pipeline; this module parses arguments and prints.
+The work itself is done by mjtable.pipeline; this module parses arguments and prints.
 """
 from __future__ import annotations
 
@@ -41,8 +41,8 @@ from mjtable.scoring.notation import chinese_hand, format_hand
 from mjtable.scoring.rulings import FACTS, WARNINGS_BEFORE, Facts, check_facts
 from mjtable.scoring.table import MeldOnTable
 
-from . import pipeline
-from .pipeline import KINDS, VOID, WINDS, FileDetector, Reading
+from mjtable import pipeline
+from mjtable.pipeline import KINDS, VOID, WINDS, FileDetector, Reading
 
 SUBCOMMANDS = ("score", "audit", "batch", "video", "settle", "serve", "archive")
 

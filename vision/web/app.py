@@ -1,4 +1,4 @@
-"""The web server behind ``mjtable serve``: every request goes through mjtable.vision.pipeline.
+"""The web server behind ``mjtable serve``: every request goes through mjtable.pipeline.
 
     GET  /               the phone upload page (static/index.html: plain HTML, CSS and JS, no build step, no CDN)
     POST /api/read       multipart ``photo`` + rules and situation fields
@@ -53,7 +53,7 @@ from mjtable.errors import (
 )
 from mjtable.scoring.rulings import Facts, check_facts
 
-from .. import pipeline
+from mjtable import pipeline
 from .guard import Guard, SlowBody, allowed_hosts
 from .upload import BrokenUpload, FormError, TooLarge, read_upload
 

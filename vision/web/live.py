@@ -29,7 +29,7 @@ from typing import Optional
 
 from mjtable.errors import MjtableError, UnreadableError
 
-from .. import pipeline
+from mjtable import pipeline
 from ..video import Follower, Settler, is_stream, iter_frames
 
 QUEUE = 256                   # events a subscriber may be behind before it is sent a snapshot instead
