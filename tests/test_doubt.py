@@ -49,7 +49,7 @@ def test_sure_tiles_raise_no_doubt():
 
 
 def test_cli_text_and_report_say_so(tmp_path, capsys, monkeypatch):
-    from mjtable.vision import cli
+    from mjtable import cli
     monkeypatch.setattr(pipeline, "load_detector", lambda: _Unsure(0.4))
     assert cli.main([str(EXAMPLES / "phone_win.jpg"), "--seat-wind", "S"]) == 0
     assert "Doubtful tile: 7s (concealed) read with p 0.40" in capsys.readouterr().out

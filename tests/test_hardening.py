@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from mjtable import errors
 from mjtable.scoring import batch
 from mjtable.scoring.notation import MAX_LENGTH, NotationError, parse_hand
-from mjtable.vision import cli
+from mjtable import cli
 from mjtable.pipeline import FileDetector
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,7 +132,7 @@ def test_decompression_bomb_is_refused_undecoded(tmp_path, side):
     _png_bomb(bomb, side)
     assert bomb.stat().st_size < 2 << 20
     # peak memory from /proc (VmHWM: ru_maxrss would carry the forking test process's peak across exec)
-    code = ("import re, sys\nfrom mjtable.vision import cli\nc = cli.main([sys.argv[1]])\n"
+    code = ("import re, sys\nfrom mjtable import cli\nc = cli.main([sys.argv[1]])\n"
             "print(c, re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))")
     t0 = time.perf_counter()
     p = subprocess.run([sys.executable, "-c", code, str(bomb)], capture_output=True, text=True, timeout=60)
@@ -436,7 +436,7 @@ def test_a_damaged_jpeg_adds_no_line_to_stderr(tmp_path):
     dets.write_text(json.dumps([{"box": [10, 10, 40, 50], "kind": 3}]))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("OPENCV_LOG_LEVEL", None)
-    p = subprocess.run([sys.executable, "-m", "mjtable.vision.cli", str(photo), "--detections", str(dets)],
+    p = subprocess.run([sys.executable, "-m", "mjtable.cli", str(photo), "--detections", str(dets)],
                        capture_output=True, text=True, timeout=120, env=env)
     assert p.returncode == errors.EXIT_UNREADABLE and _one_line(p.stderr), p.stderr
 
@@ -457,7 +457,7 @@ def test_a_damaged_video_adds_no_line_to_stderr(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("OPENCV_FFMPEG_LOGLEVEL", None)
     env.pop("OPENCV_LOG_LEVEL", None)
-    p = subprocess.run([sys.executable, "-m", "mjtable.vision.cli", "video", str(v), "--json", "--every", "0.2"],
+    p = subprocess.run([sys.executable, "-m", "mjtable.cli", "video", str(v), "--json", "--every", "0.2"],
                        capture_output=True, text=True, timeout=300, env=env)
     assert p.returncode in (0, errors.EXIT_UNREADABLE, errors.EXIT_NOT_WIN), p.stderr
     assert p.stderr == "" or _one_line(p.stderr), p.stderr

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from mjtable.scoring.table import PlayerArea
 from mjtable import pipeline
-from mjtable.vision import cli, legal
+from mjtable import cli
+from mjtable.vision import legal
 from mjtable.pipeline import FileDetector
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mjtable import errors, outputs
-from mjtable.vision import cli
+from mjtable import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = ROOT / "examples" / "phone_win.jpg"

@@ -11,7 +11,7 @@ import pytest
 from mjtable.scoring import tiles as T
 from mjtable.scoring.hand import LEFT, Meld
 from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
-from mjtable.vision import cli
+from mjtable import cli
 from mjtable.vision.video import Settler, VideoError, describe, iter_frames, watch
 
 ROOT = Path(__file__).resolve().parent.parent

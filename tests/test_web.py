@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from mjtable.vision import cli
+from mjtable import cli
 from mjtable.pipeline import FileDetector
 from mjtable.vision.video import Follower, VideoError, capture_target, is_stream, source_name
 from mjtable.vision.web.app import STATUS, create_app

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mjtable.scripts.browser import served
 from mjtable import pipeline
-from mjtable.vision import cli
+from mjtable import cli
 from mjtable.pipeline import FileDetector
 from mjtable.vision.web import app as web_app
 from mjtable.vision.web.app import FLAGS, create_app

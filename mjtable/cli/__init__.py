@@ -247,7 +247,7 @@ def _inputs(a) -> list[str]:
 
 
 def _annotated(img, out: Reading):
-    from .annotate import annotate
+    from mjtable.vision.annotate import annotate
     return annotate(img, out.layout, out.hand, out.result, out.findings)
 
 
@@ -434,7 +434,7 @@ def cmd_serve(argv: list[str]) -> int:
     a = ap.parse_args(argv)
     pipeline.check_rules(a.rules, a.profile)
     try:
-        from .web.app import serve
+        from mjtable.vision.web.app import serve
     except ImportError as e:
         raise UsageError(f"the web server needs fastapi, uvicorn, sse-starlette and python-multipart ({e})") from None
     det = pipeline.load_detector()
@@ -454,7 +454,7 @@ def _host_name(text: str) -> str:
     """An argparse type: a host name or address as a Host header gives it, without a port."""
     import re
 
-    from .web.guard import host_name
+    from mjtable.vision.web.guard import host_name
     t = text.strip()
     if t.count(":") > 1 and not t.startswith("["):      # an IPv6 address without its brackets
         t = f"[{t}]"
@@ -505,7 +505,7 @@ def cmd_archive(argv: list[str]) -> int:
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     a = ap.parse_args(argv)
     pipeline.check_rules(a.rules, a.profile)
-    from . import archive, archive_run
+    from mjtable.vision import archive, archive_run
     opt = archive.Options(a.rules, a.profile, a.kind, a.every, a.hold, a.max_frames, a.threads)
     st = archive_run.run(a.inputs, a.out, opt, scheduler=a.scheduler, workers=a.workers, retries=a.retries,
                          retry_errors=a.retry_errors, progress=not a.no_progress, dashboard=a.dashboard)
@@ -569,7 +569,3 @@ def main(argv: Optional[list[str]] = None) -> int:
     except Exception as e:               # never a traceback: say what broke in one line
         print(f"mjtable: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return EXIT_INTERNAL
-
-
-if __name__ == "__main__":
-    sys.exit(main())
