@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mjtable import cli
+from mjtable.scoring import tiles as T
 from mjtable.pipeline import FileDetector
 from mjtable.vision.video import Follower, VideoError, capture_target, is_stream, source_name
 from mjtable.vision.web.app import STATUS, create_app
@@ -316,7 +317,7 @@ class Growing:
         self.full = dets
         last = max(i for i, o in enumerate(gt["objects"]) if o["seat"] == "self" and o["group"] == "discard")
         self.before = [d for i, d in enumerate(dets) if i != last]
-        self.last_tile = cli.T.code(dets[last].kind)
+        self.last_tile = T.code(dets[last].kind)
 
     def detect(self, img, kind="auto"):
         self.calls += 1

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from mjtable.scripts.browser import served
 from mjtable import pipeline
 from mjtable import cli
+from mjtable.cli import serve as serve_cli
 from mjtable.pipeline import FileDetector
 from mjtable.vision.web import app as web_app
 from mjtable.vision.web.app import FLAGS, create_app
@@ -336,7 +337,7 @@ def test_serve_takes_allow_host_and_says_how_to_reach_it_from_the_lan(monkeypatc
     calls = []
     monkeypatch.setattr(pipeline, "load_detector", lambda *a, **k: "detector")
     monkeypatch.setattr(web_app, "serve", lambda *a, **kw: calls.append((a, kw)))
-    monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.23")
+    monkeypatch.setattr(serve_cli, "lan_address", lambda: "192.168.1.23")
     assert cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--allow-host 192.168.1.23" in err
