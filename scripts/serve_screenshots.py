@@ -28,7 +28,7 @@ def page_shot(out: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    from mjtable.vision.web.app import create_app
+    from mjtable.web.app import create_app
     with served(create_app()) as url, chromium(420, 900, SHOT_FLAGS) as b:
         b.get(url + "/")
         Select(b.find_element(By.ID, "seat_wind")).select_by_visible_text("S")
@@ -68,7 +68,7 @@ class _Growing:
 def overlay_shot(out: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    from mjtable.vision.web.app import create_app
+    from mjtable.web.app import create_app
     frame = cv2.imread(str(ROOT / "examples" / "overhead.jpg"))
     with tempfile.TemporaryDirectory() as tmp:
         video = Path(tmp) / "table.avi"

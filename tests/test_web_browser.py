@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mjtable.pipeline import FileDetector
-from mjtable.vision.web.app import create_app
+from mjtable.web.app import create_app
 from mjtable.scripts.browser import chromium, served, wait_for
 from tests.test_web import Growing, Winning, make_video
 

@@ -20,9 +20,9 @@ from mjtable import pipeline
 from mjtable import cli
 from mjtable.cli import serve as serve_cli
 from mjtable.pipeline import FileDetector
-from mjtable.vision.web import app as web_app
-from mjtable.vision.web.app import FLAGS, create_app
-from mjtable.vision.web.guard import allowed_hosts, host_name
+from mjtable.web import app as web_app
+from mjtable.web.app import FLAGS, create_app
+from mjtable.web.guard import allowed_hosts, host_name
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = ROOT / "examples" / "phone_win.jpg"

@@ -39,7 +39,7 @@ def main(argv: list[str]) -> int:
     a = ap.parse_args(argv)
     pipeline.check_rules(a.rules, a.profile)
     try:
-        from mjtable.vision.web.app import serve
+        from mjtable.web.app import serve
     except ImportError as e:
         raise UsageError(f"the web server needs fastapi, uvicorn, sse-starlette and python-multipart ({e})") from None
     det = pipeline.load_detector()
@@ -59,7 +59,7 @@ def _host_name(text: str) -> str:
     """An argparse type: a host name or address as a Host header gives it, without a port."""
     import re
 
-    from mjtable.vision.web.guard import host_name
+    from mjtable.web.guard import host_name
     t = text.strip()
     if t.count(":") > 1 and not t.startswith("["):      # an IPv6 address without its brackets
         t = f"[{t}]"
