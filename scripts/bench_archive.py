@@ -37,7 +37,7 @@ EXAMPLES = ("phone_win.jpg", "phone_hand.jpg", "overhead.jpg")
 
 def photos(folder: Path, copies: int, given: str | None) -> list[Path]:
     if given:
-        from mjtable.vision.archive import PHOTO_EXT
+        from mjtable.archive.items import PHOTO_EXT
         src = sorted(p for p in Path(given).rglob("*") if p.suffix.lower() in PHOTO_EXT)
         for i, p in enumerate(src):
             shutil.copy(p, folder / f"{i:05d}_{p.name}")

@@ -19,9 +19,9 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 import mjtable  # noqa: E402
 from mjtable.scoring import batch  # noqa: E402
-from mjtable.vision import archive as A  # noqa: E402
+from mjtable.archive import items as A  # noqa: E402
 from mjtable import cli  # noqa: E402
-from mjtable.vision import archive_run  # noqa: E402
+from mjtable.archive import run as archive_run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -42,10 +42,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     a = ap.parse_args(argv)
     pipeline.check_rules(a.rules, a.profile)
-    from mjtable.vision import archive, archive_run
-    opt = archive.Options(a.rules, a.profile, a.kind, a.every, a.hold, a.max_frames, a.threads)
-    st = archive_run.run(a.inputs, a.out, opt, scheduler=a.scheduler, workers=a.workers, retries=a.retries,
-                         retry_errors=a.retry_errors, progress=not a.no_progress, dashboard=a.dashboard)
+    from mjtable.archive import items, run
+    opt = items.Options(a.rules, a.profile, a.kind, a.every, a.hold, a.max_frames, a.threads)
+    st = run.run(a.inputs, a.out, opt, scheduler=a.scheduler, workers=a.workers, retries=a.retries,
+                 retry_errors=a.retry_errors, progress=not a.no_progress, dashboard=a.dashboard)
     t = st.totals
     print(f"archive: {st.items} item(s), {st.processed} read now ({st.failed} failed), {st.done_before} done "
           f"before; {t['rows']} row(s), {t['hands']} hand(s), {t['wins']} win(s), {t['errors']} error row(s) "
