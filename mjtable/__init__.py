@@ -6,9 +6,11 @@
     r.to_dict()                                                  # the JSON that `mjtable --json` prints
     s = mjtable.score("123m456p789s1z [555z^] +1z")
 
-The package maps the repository's folders: ``mjtable.vision`` (detector, layout parser, pipeline, video, CLI),
-``mjtable.scoring`` (tiles, notation, MCR and Sichuan engines, referee audit) and ``mjtable.datasets`` (scene
-generator). Errors derive from ``mjtable.MjtableError`` and carry the CLI's ``exit_code``.
+The app is this folder: ``mjtable.pipeline`` (the one pipeline), ``mjtable.cli``, ``mjtable.web`` and
+``mjtable.archive``; the package also maps the repository's folders: ``mjtable.vision`` (detector, layout parser,
+video, trust), ``mjtable.scoring`` (tiles, notation, MCR and Sichuan engines, referee audit) and
+``mjtable.datasets`` (scene generator); docs/architecture.md. ``score`` imports no numpy, OpenCV or vision code.
+Errors derive from ``mjtable.MjtableError`` and carry the CLI's ``exit_code``.
 """
 from __future__ import annotations
 

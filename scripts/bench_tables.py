@@ -9,7 +9,7 @@ app's JPEG), generated once into DATA/bench_tables/<view>_<seed> and read from t
 * landscape seat: the same held sideways, 1024x576;
 * top-down: the table from above, 960x960.
 
-Each table is read as the command line reads it (`vision.pipeline`: load_image, locate, review) and, beside it,
+Each table is read as the command line reads it (`mjtable.pipeline`: load_image, locate, review) and, beside it,
 with the ground-truth boxes as perfect detections (the layout parser's and referee's own ceiling). Printed per
 view: every seat's hand exact (`bench_e2e.hand_key`: concealed tiles or how many lie face down, melds with
 sources, winning tile, flowers), the near seat's ("self") hand exact, tiles read right (ground-truth tiles
