@@ -102,6 +102,6 @@ def test_detections_files_without_candidates_read_as_before(capsys):
 
 
 def test_the_phone_page_offers_the_legal_reading_first():
-    js = (Path(__file__).resolve().parents[1] / "vision" / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    js = (Path(__file__).resolve().parents[1] / "mjtable" / "web" / "static" / "app.js").read_text(encoding="utf-8")
     assert "reading.legal ? [legalOffer(reading.legal)] : []), ...notes" in js       # before the other notes
     assert "Use the legal reading" in js and "c.legal" in js and "c.read" in js
