@@ -265,7 +265,7 @@ def add_riichi(src: Path, out: Path, index: dict, seed: int, det=None) -> None:
 def orienting_detector():
     """The committed detector, whose classifier says which faces lie upside down; None when it cannot load."""
     try:
-        from mjtable.vision.pipeline import load_detector
+        from mjtable.vision.locate import load_detector
         return load_detector()
     except Exception as e:              # no model files: the faces stay as they lie
         print(f"realfaces: no detector ({e}); upside-down faces are kept as they lie", file=sys.stderr)

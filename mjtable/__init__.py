@@ -6,9 +6,11 @@
     r.to_dict()                                                  # the JSON that `mjtable --json` prints
     s = mjtable.score("123m456p789s1z [555z^] +1z")
 
-The package maps the repository's folders: ``mjtable.vision`` (detector, layout parser, pipeline, video, CLI),
-``mjtable.scoring`` (tiles, notation, MCR and Sichuan engines, referee audit) and ``mjtable.datasets`` (scene
-generator). Errors derive from ``mjtable.MjtableError`` and carry the CLI's ``exit_code``.
+The app is this folder: ``mjtable.pipeline`` (the one pipeline), ``mjtable.cli``, ``mjtable.web`` and
+``mjtable.archive``; the package also maps the repository's folders: ``mjtable.vision`` (detector, layout parser,
+video, trust), ``mjtable.scoring`` (tiles, notation, MCR and Sichuan engines, referee audit) and
+``mjtable.datasets`` (scene generator); docs/architecture.md. ``score`` imports no numpy, OpenCV or vision code.
+Errors derive from ``mjtable.MjtableError`` and carry the CLI's ``exit_code``.
 """
 from __future__ import annotations
 
@@ -39,11 +41,11 @@ def read(image, rules: str = "mcr", profile: str | None = None, kind: str = "aut
     ``image``: a file path, the bytes of an image file, or a BGR uint8 array. ``rules``: "mcr" or "sichuan";
     ``profile``: the rule profile (None: the default); ``kind``: "auto", "phone" or "overhead". Situation
     keywords: seat_wind, round_wind ("E" "S" "W" "N"), self_drawn, last_tile, kong_replacement, robbing_kong,
-    last_copy, void_suit ("m" "p" "s"), after_kong_discard. Returns a mjtable.vision.pipeline.Reading; raises
+    last_copy, void_suit ("m" "p" "s"), after_kong_discard. Returns a mjtable.pipeline.Reading; raises
     MjtableError subclasses (InputError, UnreadableError, ModelError, UsageError) for what cannot be read.
     """
     global _DETECTOR
-    from .vision import pipeline
+    from . import pipeline
     sit = pipeline.situation(**situation)
     img = pipeline.load_image(image)
     if detector is None:
@@ -56,5 +58,5 @@ def read(image, rules: str = "mcr", profile: str | None = None, kind: str = "aut
 def score(notation: str, rules: str = "mcr", profile: str | None = None, **situation):
     """Score a hand written in notation (docs/notation.md); keywords as for ``read``. BadHandError (a
     MjtableError) for bad notation or an impossible hand; a hand that is not a win has result.is_win False."""
-    from .vision import pipeline
+    from . import pipeline
     return pipeline.read_notation(notation, pipeline.situation(**situation), rules, profile)

@@ -1,6 +1,6 @@
 """The ``mjtable`` command. ``mjtable batch`` goes straight to the batch scorer, importing only the scoring
 package (no numpy, OpenCV, onnxruntime or vision code: a process that scores a file of hands starts in a few tens
-of milliseconds); every other subcommand goes to ``mjtable.vision.cli``, which answers errors the same way."""
+of milliseconds); every other subcommand goes to ``mjtable.cli``, which answers errors the same way."""
 from __future__ import annotations
 
 import sys
@@ -16,12 +16,12 @@ def main(argv=None) -> int:
         except MjtableError as e:
             print(f"mjtable: error: {e}", file=sys.stderr)
             return e.exit_code
-        except SystemExit as e:              # argparse --help / usage errors, as mjtable.vision.cli answers them
+        except SystemExit as e:              # argparse --help / usage errors, as mjtable.cli answers them
             return int(e.code or 0) if isinstance(e.code, int) else EXIT_USAGE
         except Exception as e:               # never a traceback: say what broke in one line
             print(f"mjtable: internal error: {type(e).__name__}: {e}", file=sys.stderr)
             return EXIT_INTERNAL
-    from mjtable.vision.cli import main as cli_main
+    from mjtable.cli import main as cli_main
     return cli_main(args)
 
 

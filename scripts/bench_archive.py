@@ -37,7 +37,7 @@ EXAMPLES = ("phone_win.jpg", "phone_hand.jpg", "overhead.jpg")
 
 def photos(folder: Path, copies: int, given: str | None) -> list[Path]:
     if given:
-        from mjtable.vision.archive import PHOTO_EXT
+        from mjtable.archive.items import PHOTO_EXT
         src = sorted(p for p in Path(given).rglob("*") if p.suffix.lower() in PHOTO_EXT)
         for i, p in enumerate(src):
             shutil.copy(p, folder / f"{i:05d}_{p.name}")
@@ -51,7 +51,7 @@ def photos(folder: Path, copies: int, given: str | None) -> list[Path]:
 def cli_loop(files: list[Path]) -> float:
     t0 = time.perf_counter()
     for f in files:
-        subprocess.run([sys.executable, "-m", "mjtable.vision.cli", str(f), "--json"], capture_output=True,
+        subprocess.run([sys.executable, "-m", "mjtable.cli", str(f), "--json"], capture_output=True,
                        check=False)
     return time.perf_counter() - t0
 
@@ -59,7 +59,7 @@ def cli_loop(files: list[Path]) -> float:
 def in_process(files: list[Path]) -> tuple[float, dict]:
     from mjtable.errors import MjtableError
     from mjtable.scoring.notation import format_hand
-    from mjtable.vision import pipeline
+    from mjtable import pipeline
     t0 = time.perf_counter()
     det = pipeline.load_detector()
     got = {}
@@ -76,7 +76,7 @@ def in_process(files: list[Path]) -> tuple[float, dict]:
 
 def archive(folder: Path, out: Path, workers: int) -> tuple[float, float, str]:
     """(seconds in all, seconds once the cluster was up, stderr)."""
-    cmd = [sys.executable, "-m", "mjtable.vision.cli", "archive", str(folder), "--out", str(out),
+    cmd = [sys.executable, "-m", "mjtable.cli", "archive", str(folder), "--out", str(out),
            "--workers", str(workers), "--no-progress"]
     t0 = time.perf_counter()
     up = [None]

@@ -88,7 +88,7 @@ def hand_outcomes(det, gts: list[Path]) -> list[tuple[bool, bool, float]]:
     from mjtable.scoring.mcr import score
     from mjtable.scripts.bench_e2e import score_key
     from mjtable.vision.images import load_image
-    from mjtable.vision.pipeline import read_image
+    from mjtable.pipeline import read_image
     out = []
     for g in gts:
         gt = from_json(g.read_text())

@@ -43,8 +43,8 @@ from mjtable.datasets.ground_truth import from_json, phone_hand
 from mjtable.scoring import tiles as T
 from mjtable.scoring.audit import review
 from mjtable.scoring.table import PlayerArea
-from mjtable.vision.cli import to_text
-from mjtable.vision.pipeline import read_image
+from mjtable.cli import to_text
+from mjtable.pipeline import read_image
 from mjtable.vision.types import Detection
 
 GOALS = {"phone": 0.95, "overhead": 0.90, "seat": 0.90, "ms": 100.0}
@@ -287,7 +287,7 @@ def main(argv=None) -> int:
     if not a.no_cold and detector is not None and a.phone > 0:
         first = sorted((a.data / f"bench_phone_{a.seed}" / "images").glob("*.jpg"))[0]
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "mjtable.vision.cli", str(first)], cwd=ROOT, capture_output=True)
+        subprocess.run([sys.executable, "-m", "mjtable.cli", str(first)], cwd=ROOT, capture_output=True)
         cold = (time.perf_counter() - t0) * 1000
 
     seen = f"seed {a.seed}, which made {TRAINING_SEEDS[a.seed]}: NOT unseen" if a.seed in TRAINING_SEEDS else \

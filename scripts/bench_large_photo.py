@@ -21,10 +21,10 @@ import cv2
 ROOT = Path(__file__).resolve().parent.parent
 from mjtable.datasets.ground_truth import from_json
 from mjtable.scripts.bench_e2e import area_key
-from mjtable.vision.cli import to_text
+from mjtable.cli import to_text
 from mjtable.vision.detector import TileDetector
 from mjtable.vision.images import load_image
-from mjtable.vision.pipeline import read_image
+from mjtable.pipeline import read_image
 
 
 def main(argv=None) -> int:

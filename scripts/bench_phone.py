@@ -176,7 +176,7 @@ def hand_outcomes(det, gts: list[Path]) -> list[dict]:
     from mjtable.scripts.bench_e2e import score_key
     from mjtable.vision.images import load_image
     from mjtable.vision.legal import legal_reading
-    from mjtable.vision.pipeline import read_image
+    from mjtable.pipeline import read_image
     out = []
     for g in gts:
         gt = from_json(g.read_text())

@@ -9,7 +9,7 @@ app's JPEG), generated once into DATA/bench_tables/<view>_<seed> and read from t
 * landscape seat: the same held sideways, 1024x576;
 * top-down: the table from above, 960x960.
 
-Each table is read as the command line reads it (`vision.pipeline`: load_image, locate, review) and, beside it,
+Each table is read as the command line reads it (`mjtable.pipeline`: load_image, locate, review) and, beside it,
 with the ground-truth boxes as perfect detections (the layout parser's and referee's own ceiling). Printed per
 view: every seat's hand exact (`bench_e2e.hand_key`: concealed tiles or how many lie face down, melds with
 sources, winning tile, flowers), the near seat's ("self") hand exact, tiles read right (ground-truth tiles
@@ -79,7 +79,7 @@ def read_table(img, detector, gt):
     """(Reading or None when the frame could not be read, detections, the findings before the trust gate) of one
     frame by the command line's route (pipeline.read_image's stages: locate, review, judge)."""
     from mjtable.errors import MjtableError
-    from mjtable.vision.pipeline import judge, locate, review
+    from mjtable.pipeline import judge, locate, review
     try:
         view = locate(img, detector, "auto")
     except MjtableError:
@@ -137,7 +137,7 @@ def run_view(gts: list[Path], detectors: dict) -> dict:
     ground-truth boxes; the median ms per frame of each way."""
     from mjtable.datasets.ground_truth import from_json
     from mjtable.scripts.bench_e2e import Boxes
-    from mjtable.vision.pipeline import load_image, review
+    from mjtable.pipeline import load_image, review
     from mjtable.vision.types import Detection
     tot = {w: Counter() for w in [*detectors, "gt boxes"]}
     px, ms = [], {w: [] for w in detectors}
@@ -216,7 +216,7 @@ def main(argv=None) -> int:
     except FileNotFoundError as e:          # no shared data to cut the face bank from
         print(f"bench_tables: {e}", file=sys.stderr)
         return 2
-    from mjtable.vision.pipeline import load_detector
+    from mjtable.pipeline import load_detector
     detectors = {w: load_detector(**WAYS[w]) for w in a.ways}
     if a.models is not None:
         from mjtable.vision.detector import models_in

@@ -53,7 +53,7 @@ def _start(args: list[str], stderr=None) -> tuple[subprocess.Popen, str]:
     log goes (default: this process's stderr)."""
     import httpx
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "mjtable.vision.cli", "serve", "--port", str(port), *args],
+    proc = subprocess.Popen([sys.executable, "-m", "mjtable.cli", "serve", "--port", str(port), *args],
                             stderr=stderr)
     url = f"http://127.0.0.1:{port}"
     for _ in range(600):

@@ -28,7 +28,7 @@ def page_shot(out: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    from mjtable.vision.web.app import create_app
+    from mjtable.web.app import create_app
     with served(create_app()) as url, chromium(420, 900, SHOT_FLAGS) as b:
         b.get(url + "/")
         Select(b.find_element(By.ID, "seat_wind")).select_by_visible_text("S")
@@ -53,7 +53,7 @@ class _Growing:
     """The overhead example's boxes; the self seat's last discard appears from the fourth read frame on."""
 
     def __init__(self):
-        from mjtable.vision.pipeline import FileDetector
+        from mjtable.pipeline import FileDetector
         gt = json.loads((ROOT / "examples" / "overhead.json").read_text())
         self.full = FileDetector(str(ROOT / "examples" / "overhead.json")).dets
         last = max(i for i, o in enumerate(gt["objects"]) if o["seat"] == "self" and o["group"] == "discard")
@@ -68,7 +68,7 @@ class _Growing:
 def overlay_shot(out: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    from mjtable.vision.web.app import create_app
+    from mjtable.web.app import create_app
     frame = cv2.imread(str(ROOT / "examples" / "overhead.jpg"))
     with tempfile.TemporaryDirectory() as tmp:
         video = Path(tmp) / "table.avi"

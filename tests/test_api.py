@@ -1,4 +1,6 @@
 """The Python API: mjtable.read and mjtable.score call the pipeline and raise typed errors."""
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -20,6 +22,41 @@ def test_score_a_hand():
     assert r.result.is_win and r.hand.winning_tile == 27
     d = r.to_dict()
     assert d["result"]["total"] == r.result.total and d["rules"] == "mcr"
+
+
+@pytest.mark.parametrize("how", ["api", "cli"])
+def test_a_typed_hand_loads_no_numpy_opencv_or_vision(how):
+    """mjtable.score (and `mjtable score`) is the scoring package and the pipeline's notation path: no numpy,
+    OpenCV, onnxruntime or vision code (mjtable.vision) is imported for it."""
+    run = {"api": "r = mjtable.score('123m456p789s1z [555z^] +1z', seat_wind='E')\n"
+                  "assert r.result.total == 17, r.result.total\n",
+           "cli": "from mjtable import cli\n"
+                  "assert cli.main(['score', '123m456p789s1z [555z^] +1z', '--json']) == 0\n"}[how]
+    code = ("import sys, mjtable\n" + run +
+            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'cv2', 'onnxruntime')\n"
+            "               or m == 'mjtable.vision' or m.startswith('mjtable.vision.'))\n"
+            "print(heavy)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().splitlines()[-1] == "[]", p.stdout
+
+
+def test_the_old_pipeline_name_is_the_same_module_with_a_warning():
+    """mjtable.vision.pipeline (documented before the pipeline moved to mjtable.pipeline) still imports for the
+    0.2 release: the same module object, with a DeprecationWarning at the import."""
+    code = ("import warnings\n"
+            "warnings.simplefilter('error', DeprecationWarning)\n"
+            "try:\n"
+            "    import mjtable.vision.pipeline\n"
+            "except DeprecationWarning as e:\n"
+            "    print('warned:', e)\n"
+            "warnings.simplefilter('ignore', DeprecationWarning)\n"
+            "from mjtable.vision.pipeline import Reading, locate\n"
+            "from mjtable import pipeline\n"
+            "assert Reading is pipeline.Reading and locate is pipeline.locate\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("warned: mjtable.vision.pipeline moved to mjtable.pipeline"), p.stdout
 
 
 def test_score_refusals_carry_exit_codes():

@@ -19,8 +19,9 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 import mjtable  # noqa: E402
 from mjtable.scoring import batch  # noqa: E402
-from mjtable.vision import archive as A  # noqa: E402
-from mjtable.vision import archive_run, cli  # noqa: E402
+from mjtable.archive import items as A  # noqa: E402
+from mjtable import cli  # noqa: E402
+from mjtable.archive import run as archive_run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -400,7 +401,7 @@ def test_without_dask_one_line_exit_2(tmp_path, capsys, monkeypatch):
 
 
 def test_the_photo_runtime_imports_neither_dask_nor_pyarrow():
-    code = ("import sys; from mjtable.vision import cli; "
+    code = ("import sys; from mjtable import cli; "
             "rc = cli.main(['score', '123m456p789s1z [555z^] +1z', '--json']); "
             "bad = [m for m in ('dask', 'distributed', 'pyarrow') if m in sys.modules]; "
             "print(rc, bad, file=sys.stderr)")
@@ -524,7 +525,7 @@ def test_an_unreachable_scheduler_fails_in_seconds(tmp_path):
     try:
         for port in (closed, silent.getsockname()[1]):
             t0 = time.monotonic()
-            p = subprocess.run([sys.executable, "-m", "mjtable.vision.cli", "archive", str(EXAMPLES / "phone_win.jpg"),
+            p = subprocess.run([sys.executable, "-m", "mjtable.cli", "archive", str(EXAMPLES / "phone_win.jpg"),
                                 "--out", str(tmp_path / "o"), "--scheduler", f"tcp://127.0.0.1:{port}",
                                 "--no-progress"], capture_output=True, text=True, timeout=40)
             took = time.monotonic() - t0
@@ -594,7 +595,7 @@ def test_archive_on_dask_command_line_workers_one_killed_mid_run(tmp_path):
         client = Client(address, timeout="10s")
         client.wait_for_workers(2, timeout=30)
         names = {a: w["name"] for a, w in client.scheduler_info()["workers"].items()}
-        run = subprocess.Popen([sys.executable, "-m", "mjtable.vision.cli", "archive", str(lg), "--out", str(out),
+        run = subprocess.Popen([sys.executable, "-m", "mjtable.cli", "archive", str(lg), "--out", str(out),
                                 "--scheduler", address, "--no-progress"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
         procs.append(run)

@@ -14,7 +14,7 @@ import pytest
 from mjtable.scoring.mcr import score as mcr_score
 from mjtable.scoring.notation import parse_hand
 from mjtable import errors
-from mjtable.vision import cli
+from mjtable import cli
 from tests.layout_scenes import layout_hand, render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -261,7 +261,7 @@ def test_audit_to_stdout(tmp_path, capsys):
 
 def _proc(args, stdin=None):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "mjtable.vision.cli", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "mjtable.cli", *args], input=stdin, capture_output=True,
                           text=True, cwd=ROOT, env=env, timeout=120)
 
 

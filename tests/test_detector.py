@@ -735,7 +735,7 @@ def test_bundled_examples_are_read_exactly(detector, name):
     overhead frame goes through the overhead locator and the overhead classifier)."""
     from mjtable.datasets.ground_truth import from_json
     from mjtable.scripts.bench_e2e import area_key
-    from mjtable.vision.pipeline import read_image
+    from mjtable.pipeline import read_image
     gt = from_json((ROOT / "examples" / f"{name}.json").read_text())
     out = read_image(load_image(ROOT / "examples" / f"{name}.jpg"), detector, gt.situation, "mcr", None, "auto")
     overhead = name == "overhead"
@@ -768,7 +768,7 @@ def test_a_large_phone_photo_is_decoded_at_a_smaller_scale_and_read_alike(detect
     from mjtable.datasets.ground_truth import from_json
     from mjtable.scripts.bench_e2e import area_key
     from mjtable.vision.images import KEEP_SIDE
-    from mjtable.vision.pipeline import read_image
+    from mjtable.pipeline import read_image
     img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
     big = tmp_path / "big.jpg"
     cv2.imwrite(str(big), cv2.resize(img, (4032, 3024), interpolation=cv2.INTER_CUBIC), [cv2.IMWRITE_JPEG_QUALITY, 92])

@@ -5,8 +5,8 @@ import json
 from pathlib import Path
 
 import mjtable
-from mjtable.vision import pipeline
-from mjtable.vision.pipeline import DOUBT, FileDetector
+from mjtable import pipeline
+from mjtable.pipeline import DOUBT, FileDetector
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -49,7 +49,7 @@ def test_sure_tiles_raise_no_doubt():
 
 
 def test_cli_text_and_report_say_so(tmp_path, capsys, monkeypatch):
-    from mjtable.vision import cli
+    from mjtable import cli
     monkeypatch.setattr(pipeline, "load_detector", lambda: _Unsure(0.4))
     assert cli.main([str(EXAMPLES / "phone_win.jpg"), "--seat-wind", "S"]) == 0
     assert "Doubtful tile: 7s (concealed) read with p 0.40" in capsys.readouterr().out

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from mjtable import errors
 from mjtable.scoring import batch
 from mjtable.scoring.notation import MAX_LENGTH, NotationError, parse_hand
-from mjtable.vision import cli
-from mjtable.vision.pipeline import FileDetector
+from mjtable import cli
+from mjtable.pipeline import FileDetector
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = str(ROOT / "examples" / "phone_win.jpg")
@@ -132,7 +132,7 @@ def test_decompression_bomb_is_refused_undecoded(tmp_path, side):
     _png_bomb(bomb, side)
     assert bomb.stat().st_size < 2 << 20
     # peak memory from /proc (VmHWM: ru_maxrss would carry the forking test process's peak across exec)
-    code = ("import re, sys\nfrom mjtable.vision import cli\nc = cli.main([sys.argv[1]])\n"
+    code = ("import re, sys\nfrom mjtable import cli\nc = cli.main([sys.argv[1]])\n"
             "print(c, re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))")
     t0 = time.perf_counter()
     p = subprocess.run([sys.executable, "-c", code, str(bomb)], capture_output=True, text=True, timeout=60)
@@ -277,7 +277,7 @@ def _boxes(n: int, seed: int = 1) -> list[dict]:
 
 
 def test_too_many_boxes_are_refused_before_validation(tmp_path, capsys):
-    from mjtable.vision.pipeline import MAX_BOXES
+    from mjtable.pipeline import MAX_BOXES
     p = tmp_path / "d.json"
     p.write_text(json.dumps([{"box": "not even a box"}] * (MAX_BOXES + 1)))     # counted before any is validated
     t0 = time.perf_counter()
@@ -308,7 +308,7 @@ def test_long_strings_in_detections_are_scanned_in_bounded_memory(tmp_path, note
     """The nesting count passes over a 15 MB string (of escapes, too) without a record per character."""
     p = tmp_path / "d.json"
     p.write_text(json.dumps([{"box": [0, 0, 10, 10], "kind": 3, "note": note}]))
-    code = ("import re, sys\nfrom mjtable.vision.pipeline import FileDetector\nn = len(FileDetector(sys.argv[1]).dets)\n"
+    code = ("import re, sys\nfrom mjtable.pipeline import FileDetector\nn = len(FileDetector(sys.argv[1]).dets)\n"
             "print(n, re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))")
     r = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, timeout=120)
     n, rss_kb = map(int, r.stdout.split())
@@ -436,7 +436,7 @@ def test_a_damaged_jpeg_adds_no_line_to_stderr(tmp_path):
     dets.write_text(json.dumps([{"box": [10, 10, 40, 50], "kind": 3}]))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("OPENCV_LOG_LEVEL", None)
-    p = subprocess.run([sys.executable, "-m", "mjtable.vision.cli", str(photo), "--detections", str(dets)],
+    p = subprocess.run([sys.executable, "-m", "mjtable.cli", str(photo), "--detections", str(dets)],
                        capture_output=True, text=True, timeout=120, env=env)
     assert p.returncode == errors.EXIT_UNREADABLE and _one_line(p.stderr), p.stderr
 
@@ -457,7 +457,7 @@ def test_a_damaged_video_adds_no_line_to_stderr(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("OPENCV_FFMPEG_LOGLEVEL", None)
     env.pop("OPENCV_LOG_LEVEL", None)
-    p = subprocess.run([sys.executable, "-m", "mjtable.vision.cli", "video", str(v), "--json", "--every", "0.2"],
+    p = subprocess.run([sys.executable, "-m", "mjtable.cli", "video", str(v), "--json", "--every", "0.2"],
                        capture_output=True, text=True, timeout=300, env=env)
     assert p.returncode in (0, errors.EXIT_UNREADABLE, errors.EXIT_NOT_WIN), p.stderr
     assert p.stderr == "" or _one_line(p.stderr), p.stderr
@@ -580,7 +580,7 @@ def test_a_claimed_set_without_a_sideways_tile_is_not_scored_with_no_source(caps
     sideways reading it cannot settle): the audit says so, and the hand is not scored with a meld of no source
     seat (that hand crashed the text output: "internal error: KeyError: None")."""
     from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
-    from mjtable.vision import pipeline
+    from mjtable import pipeline
     area = PlayerArea("self", (0, 1, 2, 9, 10, 11, 18, 19, 20, 27), 0, (MeldOnTable((3, 3, 3), None, None),), 27,
                       True, (), declared_win=True)
     out = pipeline.review(TableState([area]), pipeline.situation())

@@ -5,8 +5,10 @@ import json
 from pathlib import Path
 
 from mjtable.scoring.table import PlayerArea
-from mjtable.vision import cli, legal, pipeline
-from mjtable.vision.pipeline import FileDetector
+from mjtable import pipeline
+from mjtable import cli
+from mjtable.vision import legal
+from mjtable.pipeline import FileDetector
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PHOTO = str(EXAMPLES / "phone_win.jpg")          # 7889s [123s<] [666z<] [1111m] +8s, seat and round wind W
@@ -100,6 +102,6 @@ def test_detections_files_without_candidates_read_as_before(capsys):
 
 
 def test_the_phone_page_offers_the_legal_reading_first():
-    js = (Path(__file__).resolve().parents[1] / "vision" / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    js = (Path(__file__).resolve().parents[1] / "mjtable" / "web" / "static" / "app.js").read_text(encoding="utf-8")
     assert "reading.legal ? [legalOffer(reading.legal)] : []), ...notes" in js       # before the other notes
     assert "Use the legal reading" in js and "c.legal" in js and "c.read" in js

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mjtable import errors, outputs
-from mjtable.vision import cli
+from mjtable import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = ROOT / "examples" / "phone_win.jpg"
@@ -97,7 +97,7 @@ def test_audit_into_a_folder_leaves_nothing_behind(tmp_path, capsys):
 
 def test_the_archive_writes_through_the_same_checks(tmp_path):
     pytest.importorskip("pyarrow")
-    from mjtable.vision import archive
+    from mjtable.archive import items as archive
     out = archive.prepare_out(tmp_path / "out")
     precious = tmp_path / "precious.json"
     precious.write_text("keep me")

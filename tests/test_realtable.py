@@ -171,6 +171,7 @@ def test_generator_real_art_uses_the_split(monkeypatch):
 def test_bench_tables_end_to_end(tmp_path, capsys):
     if not (RF.shared_dir() / "data" / RF.CMD / "data.yaml").exists():
         pytest.skip(f"no shared {RF.CMD} beside the repository (../shared or $MJTABLE_SHARED): no face bank")
+    pytest.importorskip("albumentations", reason="the train extra (albumentations): bench_tables renders clutter")
     from mjtable.scripts import bench_tables
     assert bench_tables.main(["--n", "2", "--views", "portrait", "--data", str(tmp_path), "--workers", "1",
                               "--json"]) == 0

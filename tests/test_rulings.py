@@ -7,7 +7,7 @@ import pytest
 from mjtable.scoring import rulings
 from mjtable.scoring.result import Finding
 from mjtable.system_files import shared
-from mjtable.vision import cli
+from mjtable import cli
 
 UNDER = "123m45p11z [345m<] [777z^] +6p"           # a winning shape under 8 points: 错和
 CHOW_ACROSS = "123m456p78s11z [345m^] +9s"        # a chow claimed from across: 错吃

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from mjtable import errors
 from mjtable.scoring import settle_io
-from mjtable.vision import cli
+from mjtable import cli
 
 # the hand-worked deal of tests/test_settlement.py::test_a_whole_deal_by_hand
 TEXT = """# kongs, a 杠上炮 一炮多响, then a draw

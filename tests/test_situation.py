@@ -8,7 +8,7 @@ from mjtable.scoring import mcr
 from mjtable.scoring.hand import Situation
 from mjtable.scoring.notation import parse_hand
 from mjtable.scoring.situation import CONTRADICTIONS, SituationError, check, contradictions
-from mjtable.vision import cli
+from mjtable import cli
 
 NO_KONG = "123m456m789m123p1p +1p"
 KONG = "123m456p678s9s [1111z<] +9s"

@@ -67,7 +67,7 @@ def test_detector_reads_a_stretched_photo_and_gives_boxes_in_its_pixels(detector
 
 def test_a_stretched_photo_is_read_as_the_original(detector, tmp_path):
     """Through the pipeline (a file, as the command line and the web page load it): the same hand and score."""
-    from mjtable.vision.pipeline import load_image, read_image, situation
+    from mjtable.pipeline import load_image, read_image, situation
     img = _example("real_hand.jpg")
     h, w = img.shape[:2]
     path = tmp_path / "strip.png"

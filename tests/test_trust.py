@@ -12,7 +12,7 @@ import pytest
 
 from mjtable.errors import UnreadableError
 from mjtable.scoring.result import Finding
-from mjtable.vision import pipeline
+from mjtable import pipeline
 from mjtable.vision.layout import Layout, Placed
 from mjtable.vision.trust import CHECK, DOUBTFUL, TRUSTED, UNREADABLE, Trust, assess, gate
 from mjtable.vision.types import Detection
@@ -190,7 +190,7 @@ def test_no_tiles_raises_with_retake_advice():
 def test_the_api_answers_an_unreadable_photo_with_advice(tmp_path):
     from fastapi.testclient import TestClient
 
-    from mjtable.vision.web.app import create_app
+    from mjtable.web.app import create_app
     with TestClient(create_app(), base_url="http://localhost") as c:
         r = c.post("/api/read", files={"photo": ("noise.png", noise(tmp_path).read_bytes(), "image/png")})
     assert r.status_code == 422
@@ -217,7 +217,7 @@ class _FalseWin:
 def test_a_live_win_on_a_doubtful_frame_gives_checks(tmp_path, p, severity):
     from fastapi.testclient import TestClient
 
-    from mjtable.vision.web.app import create_app
+    from mjtable.web.app import create_app
     from tests.test_web import LOCAL, make_video, sse
     video = make_video(tmp_path / "w.avi", n=5, image=WIN)
     app = create_app(detector=_FalseWin(p), source=str(video), kind="phone", realtime=False)

@@ -11,7 +11,8 @@ import pytest
 from mjtable.scoring import tiles as T
 from mjtable.scoring.hand import LEFT, Meld
 from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
-from mjtable.vision import cli
+from mjtable import cli
+from mjtable.vision.locate import FileDetector
 from mjtable.vision.video import Settler, VideoError, describe, iter_frames, watch
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,7 +119,7 @@ class _Spy:
     """Ground-truth detections of the example frame; records which kind each call was told."""
 
     def __init__(self, empty_first: int = 0):
-        self.inner = cli.FileDetector(str(ROOT / "examples" / "overhead.json"))
+        self.inner = FileDetector(str(ROOT / "examples" / "overhead.json"))
         self.kinds, self.empty_first = [], empty_first
 
     def detect(self, img, kind="auto"):
@@ -182,14 +183,14 @@ class _Script:
     """Ground-truth detections of the bundled examples, one file per sampled frame in turn."""
 
     def __init__(self, names: list[str]):
-        self.frames = [cli.FileDetector(str(ROOT / "examples" / n)).dets for n in names]
+        self.frames = [FileDetector(str(ROOT / "examples" / n)).dets for n in names]
 
     def detect(self, img, kind="auto"):
         return list(self.frames.pop(0))
 
 
 def test_read_video_hands_one_reading_per_hand_laid_down(tmp_path):
-    from mjtable.vision import pipeline
+    from mjtable import pipeline
     img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
     v = _video(tmp_path / "g.avi", [img] * 8, fps=1.0)
     names = ["phone_win.json"] * 3 + ["phone_hand.json"] * 3 + ["phone_win.json"] * 2
@@ -197,13 +198,13 @@ def test_read_video_hands_one_reading_per_hand_laid_down(tmp_path):
     assert [(e.frame, e.time_s, e.seat) for e, _ in hands] == [(0, 0.0, "self"), (3, 3.0, "self"),
                                                                 (6, 6.0, "self")]
     sit = pipeline.situation()
-    want = [pipeline.read_image(img, cli.FileDetector(str(ROOT / "examples" / n)), sit, kind="phone")
+    want = [pipeline.read_image(img, FileDetector(str(ROOT / "examples" / n)), sit, kind="phone")
             for n in ("phone_win.json", "phone_hand.json", "phone_win.json")]
     assert [(r.hand, r.result.total) for _, r in hands] == [(w.hand, w.result.total) for w in want]
 
 
 def test_read_video_hands_without_a_hand_gives_the_settled_table(tmp_path):
-    from mjtable.vision import pipeline
+    from mjtable import pipeline
     v = _video(tmp_path / "t.avi", [cv2.imread(str(EXAMPLE))] * 3, fps=1.0)
     rd, hands = pipeline.read_video_hands(v, _Script(["overhead.json"] * 3), pipeline.situation(), kind="overhead")
     ((e, r),) = hands

@@ -1,5 +1,5 @@
 """mjtable serve: the API through FastAPI's TestClient, the upload limits, the queue, and the live events from a
-recorded video (mjtable.vision.web.live, mjtable.vision.video.Follower)."""
+recorded video (mjtable.web.live, mjtable.vision.video.Follower)."""
 import base64
 import json
 import threading
@@ -11,12 +11,13 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from mjtable.vision import cli
-from mjtable.vision.pipeline import FileDetector
+from mjtable import cli
+from mjtable.scoring import tiles as T
+from mjtable.pipeline import FileDetector
 from mjtable.vision.video import Follower, VideoError, capture_target, is_stream, source_name
-from mjtable.vision.web.app import STATUS, create_app
+from mjtable.web.app import STATUS, create_app
 from mjtable.scripts.browser import served
-from mjtable.vision.web.upload import SPOOL
+from mjtable.web.upload import SPOOL
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = ROOT / "examples" / "phone_win.jpg"
@@ -316,7 +317,7 @@ class Growing:
         self.full = dets
         last = max(i for i, o in enumerate(gt["objects"]) if o["seat"] == "self" and o["group"] == "discard")
         self.before = [d for i, d in enumerate(dets) if i != last]
-        self.last_tile = cli.T.code(dets[last].kind)
+        self.last_tile = T.code(dets[last].kind)
 
     def detect(self, img, kind="auto"):
         self.calls += 1

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mjtable.vision.pipeline import FileDetector
-from mjtable.vision.web.app import create_app
+from mjtable.pipeline import FileDetector
+from mjtable.web.app import create_app
 from mjtable.scripts.browser import chromium, served, wait_for
 from tests.test_web import Growing, Winning, make_video
 

@@ -16,11 +16,13 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mjtable.scripts.browser import served
-from mjtable.vision import cli, pipeline
-from mjtable.vision.pipeline import FileDetector
-from mjtable.vision.web import app as web_app
-from mjtable.vision.web.app import FLAGS, create_app
-from mjtable.vision.web.guard import allowed_hosts, host_name
+from mjtable import pipeline
+from mjtable import cli
+from mjtable.cli import serve as serve_cli
+from mjtable.pipeline import FileDetector
+from mjtable.web import app as web_app
+from mjtable.web.app import FLAGS, create_app
+from mjtable.web.guard import allowed_hosts, host_name
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTO = ROOT / "examples" / "phone_win.jpg"
@@ -338,7 +340,7 @@ def test_serve_takes_allow_host_and_says_how_to_reach_it_from_the_lan(monkeypatc
     calls = []
     monkeypatch.setattr(pipeline, "load_detector", lambda *a, **k: "detector")
     monkeypatch.setattr(web_app, "serve", lambda *a, **kw: calls.append((a, kw)))
-    monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.23")
+    monkeypatch.setattr(serve_cli, "lan_address", lambda: "192.168.1.23")
     assert cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--allow-host 192.168.1.23" in err

@@ -23,6 +23,8 @@ def test_the_wheel_reads_a_photo_from_a_fresh_venv(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "mjtable/models/tile_locator_int8.onnx" in names and "mjtable/models/view_router.onnx" in names
     assert "mjtable/models/tile_locator.onnx" not in names              # float models stay in the repository
+    assert {"mjtable/web/static/index.html", "mjtable/web/static/app.js", "mjtable/cli/photo.py",
+            "mjtable/archive/run.py", "mjtable/vision/locate.py"} <= set(names)   # the app's packages and files
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)

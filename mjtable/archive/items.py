@@ -1,6 +1,6 @@
 """A league's archive of recorded games -> one Parquet row per hand: the items, how each is read, the output.
 
-``mjtable archive`` (mjtable.vision.archive_run) finds the items here, has each read by ``process`` on a Dask
+``mjtable archive`` (mjtable.archive.run) finds the items here, has each read by ``process`` on a Dask
 worker, and writes what comes back with ``write_part``; ``combine`` then gathers the parts into ``hands.parquet``
 and the per-game ``summary.parquet`` / ``summary.json``. Nothing here imports Dask; pyarrow only where Parquet is
 written or read.
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
+from mjtable import pipeline
 from mjtable.errors import InputError, MjtableError, OutputError
 from mjtable.outputs import write_atomic
 
@@ -138,8 +139,7 @@ _LOADING = threading.Lock()
 def _detector(threads: int):
     with _LOADING:                       # a worker with several threads loads it once
         if threads not in _DETECTORS:
-            from .pipeline import load_detector
-            _DETECTORS[threads] = load_detector(threads)
+            _DETECTORS[threads] = pipeline.load_detector(threads)
         return _DETECTORS[threads]
 
 
@@ -166,7 +166,6 @@ def process(item: Item, opt: Options) -> list[dict]:
 def _photo(item: Item, opt: Options) -> list[dict]:
     from mjtable.errors import UnreadableError
 
-    from . import pipeline
     img = pipeline.load_image(item.path)
     try:
         out = pipeline.read_image(img, _detector(opt.threads), pipeline.situation(), opt.rules, opt.profile,
@@ -179,7 +178,6 @@ def _photo(item: Item, opt: Options) -> list[dict]:
 def _video(item: Item, opt: Options) -> list[dict]:
     from mjtable.errors import UnreadableError
 
-    from . import pipeline
     try:
         rd, hands = pipeline.read_video_hands(item.path, _detector(opt.threads), pipeline.situation(), opt.rules,
                                               opt.profile, opt.kind, opt.every, opt.hold, opt.max_frames)
@@ -197,7 +195,6 @@ def _video(item: Item, opt: Options) -> list[dict]:
 
 def _hand_file(item: Item, opt: Options) -> list[dict]:
     """One row per hand line; a line that is not UTF-8 text is an error row of its own, the others are read."""
-    from . import pipeline
     p = Path(item.path)
     try:
         if p.stat().st_size > MAX_HAND_FILE:
@@ -231,7 +228,6 @@ def _json_hand(text: str, opt: Options):
     from mjtable.errors import BadHandError
     from mjtable.scoring.jsonio import JsonInputError, hand_from_dict
 
-    from . import pipeline
     try:
         d = json.loads(text)
     except json.JSONDecodeError as e:
@@ -279,13 +275,13 @@ def error_row(item: Item, message: str, **kw) -> dict:
 
 
 def reading_row(item: Item, out, confidence="tiles", **kw) -> dict:
-    """A mjtable.vision.pipeline.Reading -> one row. ``confidence``: "tiles" (from the tiles read), or a
+    """A mjtable.pipeline.Reading -> one row. ``confidence``: "tiles" (from the tiles read), or a
     value (1.0 for a typed hand, None for a video's settled table)."""
     from mjtable.scoring import tiles as T
     from mjtable.scoring.jsonio import fan_to_dict, finding_to_dict
     from mjtable.scoring.notation import format_hand
 
-    from .video import value_text
+    from mjtable.vision.video import value_text
     d = out.to_dict()
     r = out.result
     status = "no_hand" if r is None else "win" if r.is_win else "not_win"

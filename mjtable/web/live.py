@@ -27,10 +27,9 @@ import threading
 import time
 from typing import Optional
 
+from mjtable import pipeline
 from mjtable.errors import MjtableError, UnreadableError
-
-from .. import pipeline
-from ..video import Follower, Settler, is_stream, iter_frames
+from mjtable.vision.video import Follower, Settler, is_stream, iter_frames
 
 QUEUE = 256                   # events a subscriber may be behind before it is sent a snapshot instead
 SCORED_FIELDS = frozenset({"concealed", "melds", "winning_tile", "flowers"})

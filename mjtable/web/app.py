@@ -1,19 +1,19 @@
-"""The web server behind ``mjtable serve``: every request goes through mjtable.vision.pipeline.
+"""The web server behind ``mjtable serve``: every request goes through mjtable.pipeline.
 
     GET  /               the phone upload page (static/index.html: plain HTML, CSS and JS, no build step, no CDN)
     POST /api/read       multipart ``photo`` + rules and situation fields
                          -> {"result": Reading.to_dict(), "annotated": a JPEG data URL}
     POST /api/score      JSON {"hand": NOTATION | "concealed"/"melds"/"winning_tile"/"flowers", ...situation}
                          -> {"result": Reading.to_dict()}   (re-scoring after a correction)
-    GET  /api/events     server-sent events of the live table read from --source (mjtable.vision.web.live)
+    GET  /api/events     server-sent events of the live table read from --source (mjtable.web.live)
     GET  /overlay        the OBS browser-source overlay (transparent), fed by /api/events
     GET  /healthz        {"status": "ok", ...}; /docs is FastAPI's OpenAPI page
 
 Refusals are one-line JSON {"error": "..."} with the status of one table (STATUS), never a traceback, and one
-log line each (mjtable.vision.web.guard, which also checks the Host header and the body deadline). Photos are
+log line each (mjtable.web.guard, which also checks the Host header and the body deadline). Photos are
 read in a worker thread off the event loop; a bounded number of photos is admitted (queue_size), each once its
 body has arrived whole: past it, 503 with Retry-After (at once, before the body is read, when the queue is
-already full). An upload is read in chunks (mjtable.vision.web.upload): refused with 413 the moment it passes the
+already full). An upload is read in chunks (mjtable.web.upload): refused with 413 the moment it passes the
 limit, with 408 when it has not arrived within the body deadline; past 1 MB it is spooled in the server's own
 temporary folder, removed when the server stops. A /api/score body is JSON of at most 64 KB, 32 levels deep,
 with finite numbers of at most 20 digits. No CORS headers: the pages are served from the same origin as the API.
@@ -40,7 +40,7 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from mjtable import __version__
+from mjtable import __version__, pipeline
 from mjtable.errors import (
     BadHandError,
     InputError,
@@ -53,7 +53,6 @@ from mjtable.errors import (
 )
 from mjtable.scoring.rulings import Facts, check_facts
 
-from .. import pipeline
 from .guard import Guard, SlowBody, allowed_hosts
 from .upload import BrokenUpload, FormError, TooLarge, read_upload
 
@@ -352,7 +351,7 @@ class Service:
     def read_photo(self, up, kind: str, rules: str, profile: Optional[str], sit, facts=None) -> dict:
         import cv2
 
-        from ..annotate import annotate
+        from mjtable.vision.annotate import annotate
         try:
             data = up.photo_bytes()
         finally:
@@ -524,7 +523,7 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
     async def api_events(request: Request):
         """Server-sent events of the live table (``mjtable serve --source``): first a ``snapshot`` (every seat's
         settled fields, the last discard, the wins so far), then ``change``, ``win``, ``table``, ``error`` and
-        ``end`` as they happen (mjtable.vision.web.live)."""
+        ``end`` as they happen (mjtable.web.live)."""
         if live is None:
             return refuse(404, "no live source: start the server with --source VIDEO|CAMERA|URL")
         sub, snap = live.subscribe(asyncio.get_running_loop())

@@ -3,7 +3,7 @@
     mjtable archive league/ extra.mp4 --out results/               # a LocalCluster on this machine
     mjtable archive league/ --out results/ --scheduler tcp://host:8786
 
-The items (mjtable.vision.archive) not yet done in the output are submitted to the cluster as one task each,
+The items (mjtable.archive.items) not yet done in the output are submitted to the cluster as one task each,
 with ``retries``; the scheduler also moves a task to another worker when its worker dies (up to
 ``distributed.scheduler.allowed-failures`` deaths). This process gathers each result as it comes
 (``as_completed``) and writes the item's part atomically: a task retried after a worker death still gives the
@@ -29,7 +29,7 @@ from typing import Callable, Optional
 
 from mjtable.errors import InputError, UsageError
 
-from . import archive as A
+from . import items as A
 
 CONNECT_TIMEOUT = 3.0                # seconds to reach a --scheduler and hear it answer
 DASHBOARD = "127.0.0.1:8787"         # the LocalCluster's dashboard unless told otherwise (a busy port: another)
@@ -44,7 +44,7 @@ class RunStats:
     processed: int = 0               # read in this run
     failed: int = 0                  # of them, recorded as an error after the retries
     dashboard: Optional[str] = None
-    totals: dict = field(default_factory=dict)   # of the whole output (mjtable.vision.archive.combine)
+    totals: dict = field(default_factory=dict)   # of the whole output (mjtable.archive.items.combine)
 
 
 def require() -> None:
