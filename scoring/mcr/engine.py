@@ -23,7 +23,7 @@ NOT_WIN = "not a winning shape (no 4 sets + pair, 七对, 十三幺, 全不靠 o
 ROWS = all_rows()
 # Table order: by value, high first, then the 1998 number (the order 不计 lists are applied in).
 FAN_TABLE = tuple(sorted(ROWS.values(), key=lambda r: (-r.value, r.number)))
-_HITS = {r.id: {} for r in FAN_TABLE}
+_HITS: dict[str, dict[int, FanHit]] = {r.id: {} for r in FAN_TABLE}
 _ORDER = {r.id: i for i, r in enumerate(FAN_TABLE)}
 
 
@@ -364,6 +364,23 @@ class _Tiles:
         "_drawn",
         "_desc",
     )
+    serial: int
+    concealed: tuple[int, ...]
+    win: int
+    melds: tuple[Meld, ...]
+    mkey: tuple
+    standing: bytes
+    counts_all: bytes  # every tile, kongs as 4
+    cands: tuple
+    n_melds: int
+    n_claimed: int
+    n_kongs: int
+    in_hand: bool
+    in_melds: int
+    has_kong: bool
+    _discard: tuple | None  # readings(False), filled on first use
+    _drawn: tuple | None  # readings(True), filled on first use
+    _desc: dict
 
     def readings(self, self_drawn) -> tuple:
         """Per candidate reading: ``(index, candidate as a plain tuple, tiles key, sets key, pungs, structure)``

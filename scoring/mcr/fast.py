@@ -25,9 +25,10 @@ compares it with.
 from __future__ import annotations
 
 from itertools import compress
+from typing import Any
 
 from .. import tiles as T
-from ..hand import CHOW, KONG, Meld
+from ..hand import CHOW, KONG, Hand, Meld, Situation
 from ..result import ScoreResult
 from . import ccore, engine, fans_situation
 from .engine import (
@@ -96,6 +97,32 @@ class _Ctx:
         "flags_key",
         "meld_sets",
     )
+    hand: Hand
+    cand: Any
+    form: str
+    pair: int | None
+    knit: Any
+    sit: Situation
+    prof: Profile
+    win: int
+    self_drawn: bool
+    counts: Any
+    standing: Any
+    notes: Any
+    sets: list | None
+    chows: tuple[int, ...]
+    pungs: tuple[int, ...]
+    kongs_concealed: int
+    kongs_exposed: int
+    n_concealed_pungs: int
+    n_claimed: int
+    n_melds: int
+    n_kongs: int
+    cache: dict
+    kinds: frozenset[int]
+    flags: dict
+    flags_key: tuple
+    meld_sets: list
 
     def all_sets_and_pair(self):
         out = list(self.meld_sets)
