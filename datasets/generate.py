@@ -1,6 +1,7 @@
 """Generate synthetic table photos with YOLO labels and ground-truth JSON.
 
-    python -m mjtable.datasets.generate --out DIR --kind phone|overhead|seat|grid|mixed --n N --seed S [--imgsz 640] [--workers 2]
+    python -m mjtable.datasets.generate --out DIR --kind phone|overhead|seat|grid|mixed --n N --seed S
+                                [--imgsz 640] [--workers 2]
                                 [--boxes whole|visible] [--art packaged|fonts|all|real] [--split train|heldout]
                                 [--clutter] [--portrait]
 

@@ -331,7 +331,8 @@ def motion_kernel(length: int, angle: float) -> np.ndarray:
 
 
 def photograph(plane: np.ndarray, Hm: np.ndarray, out_w: int, out_h: int, rng: random.Random) -> np.ndarray:
-    img = cv2.warpPerspective(plane, Hm, (out_w, out_h), flags=cv2.INTER_AREA if rng.random() < 0.5 else cv2.INTER_LINEAR,
+    img = cv2.warpPerspective(plane, Hm, (out_w, out_h),
+                              flags=cv2.INTER_AREA if rng.random() < 0.5 else cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REFLECT)
     f = img.astype(np.float32)
     # lighting: a soft gradient and a warm/cool cast

@@ -17,6 +17,7 @@ or, for a line that cannot be scored (bad JSON, bad notation, impossible hand, e
 
 A bad line never stops the batch. Blank lines are skipped. ``run`` returns the number of error lines.
 """
+
 from __future__ import annotations
 
 import io
@@ -26,8 +27,7 @@ import re
 import stat
 import sys
 
-from .engines import EngineUnavailable, engine
-from .engines import RULES
+from .engines import RULES, EngineUnavailable, engine
 from .jsonio import JsonInputError, hand_from_dict, result_to_dict
 from .notation import format_hand
 from .situation import SituationError
@@ -42,7 +42,7 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
             d = json.loads(text.strip())
         except json.JSONDecodeError as e:
             raise JsonInputError(f"invalid JSON: {e.msg} at column {e.colno}") from None
-        if isinstance(d, dict):                      # our own object, parsed from the line: filled in place
+        if isinstance(d, dict):  # our own object, parsed from the line: filled in place
             ident = d.get("id")
             if "rules" not in d:
                 d["rules"] = default_rules
@@ -56,9 +56,9 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
         score = _engine(rules)
         try:
             res = score(hand, profile=profile)
-        except (ValueError, KeyError) as e:          # e.g. unknown profile
+        except (ValueError, KeyError) as e:  # e.g. unknown profile
             raise JsonInputError(f"{rules}: {e}") from None
-        if res.problems:                             # the engine validated the hand: it cannot exist
+        if res.problems:  # the engine validated the hand: it cannot exist
             raise JsonInputError("impossible hand: " + "; ".join(res.problems))
         out = {"id": ident} if ident is not None else {}
         out["line"] = line_no
@@ -69,7 +69,7 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
         return out
     except JsonInputError as e:
         return _error(line_no, str(e), ident)
-    except Exception as e:                           # an engine bug must not stop the batch
+    except Exception as e:  # an engine bug must not stop the batch
         return _error(line_no, f"internal error: {type(e).__name__}: {e}", ident)
 
 
@@ -77,6 +77,7 @@ def _fact_findings(facts, rules: str) -> list[dict]:
     """A line's referee facts (a list of names, mjtable.scoring.rulings.FACTS) as findings."""
     from .jsonio import findings_to_dict
     from .rulings import check_facts, fact_findings
+
     if not isinstance(facts, list) or not all(isinstance(x, str) for x in facts):
         raise JsonInputError('referee_facts: want a list of fact names, e.g. ["early_draw", "warnings_before=1"]')
     try:
@@ -100,7 +101,7 @@ def _engine(rules: str):
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode     # made once, not per line
+_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode  # made once, not per line
 
 
 def to_json_line(out: dict, surrogates: bool = True) -> tuple[str, bool]:
@@ -122,7 +123,7 @@ def _error(line_no: int, message: str, ident) -> dict:
     return out
 
 
-MAX_LINE = 1 << 16           # characters in one input line; a longer line is one error record
+MAX_LINE = 1 << 16  # characters in one input line; a longer line is one error record
 
 
 def read_lines(stream, limit: int = MAX_LINE):
@@ -133,7 +134,7 @@ def read_lines(stream, limit: int = MAX_LINE):
         if not line:
             return
         if len(line) > limit and not line.endswith("\n"):
-            yield None                  # its error record goes out now; the rest of the line is skipped after
+            yield None  # its error record goes out now; the rest of the line is skipped after
             while line and not line.endswith("\n"):
                 line = stream.readline(limit + 1)
         else:
@@ -145,8 +146,9 @@ def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None, f
     after every line (a pipe's writer may wait for each result before it sends the next hand). A line over
     MAX_LINE characters is an error record, never held whole in memory."""
     lines = read_lines(in_stream)
-    if sys.stderr.isatty():          # a progress bar only for a person watching (tqdm's disable=None rule)
+    if sys.stderr.isatty():  # a progress bar only for a person watching (tqdm's disable=None rule)
         from tqdm import tqdm
+
         lines = tqdm(lines, desc="hands", unit="line", leave=False)
     errors = 0
     for n, line in enumerate(lines, 1):
@@ -166,10 +168,12 @@ def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None, f
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv:                           # argparse (and the shutil it loads) only when there are options to read
+    if argv:  # argparse (and the shutil it loads) only when there are options to read
         import argparse
-        ap = argparse.ArgumentParser(prog="python -m mjtable.scoring.batch",
-                                     description="Score JSON-lines hands from stdin to stdout.")
+
+        ap = argparse.ArgumentParser(
+            prog="python -m mjtable.scoring.batch", description="Score JSON-lines hands from stdin to stdout."
+        )
         ap.add_argument("--rules", choices=sorted(RULES), default="mcr", help="rules for lines that do not say")
         ap.add_argument("--profile", help="profile for lines that do not say (default: the rules' default)")
         args = ap.parse_args(argv)
@@ -177,13 +181,14 @@ def main(argv=None) -> int:
     else:
         rules, profile = "mcr", None
     import gc
+
     try:
-        _engine(rules)                 # import the default engine now, so that ...
-    except JsonInputError:             # (an engine that cannot load is reported on each line)
+        _engine(rules)  # import the default engine now, so that ...
+    except JsonInputError:  # (an engine that cannot load is reported on each line)
         pass
-    gc.freeze()                        # ... what the imports made, never garbage, is skipped by the collector
+    gc.freeze()  # ... what the imports made, never garbage, is skipped by the collector
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    try:                               # a file is read whole: its results go out in blocks, not line by line
+    try:  # a file is read whole: its results go out in blocks, not line by line
         streamed = not stat.S_ISREG(os.fstat(sys.stdin.fileno()).st_mode)
     except (OSError, ValueError, AttributeError):
         streamed = True
@@ -192,7 +197,7 @@ def main(argv=None) -> int:
         errors = run(stdin, stdout, rules, profile, flush=streamed)
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:                   # reader went away (e.g. piped into head)
+    except BrokenPipeError:  # reader went away (e.g. piped into head)
         sys.stdout = open(os.devnull, "w")
         return 1
     finally:
@@ -202,7 +207,7 @@ def main(argv=None) -> int:
         except (BrokenPipeError, ValueError):
             pass
     if errors:
-        print(f"{errors} line(s) could not be scored (see the \"error\" lines)", file=sys.stderr)
+        print(f'{errors} line(s) could not be scored (see the "error" lines)', file=sys.stderr)
     return 1 if errors else 0
 
 

@@ -6,6 +6,7 @@
 Every caller (the audit, the batch scorer, the pipeline behind the CLI, video and web server) selects its
 engine here.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -1,4 +1,5 @@
 """Plain dataclasses for a finished hand and its situation (input to every rule engine)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,7 +9,7 @@ from . import tiles as T
 CHOW, PUNG, KONG = "chow", "pung", "kong"
 MELD_KINDS = (CHOW, PUNG, KONG)
 # Where a claimed tile came from, relative to the player who melded it.
-LEFT, ACROSS, RIGHT = "left", "across", "right"   # 上家, 对家, 下家
+LEFT, ACROSS, RIGHT = "left", "across", "right"  # 上家, 对家, 下家
 SOURCES = (LEFT, ACROSS, RIGHT)
 
 
@@ -22,6 +23,7 @@ class Meld:
     ``claimed`` optionally says which tile of a chow was claimed (a tile id).
     ``added`` marks a kong made by adding a self-drawn tile to a melded pung (加杠).
     """
+
     kind: str
     tile: int
     concealed: bool = False
@@ -54,19 +56,20 @@ class Meld:
 @dataclass(frozen=True)
 class Situation:
     """How the hand was won. Winds are tile ids (T.EAST..T.NORTH)."""
-    self_drawn: bool = False          # 自摸
-    seat_wind: int = T.EAST           # 门风
-    prevalent_wind: int = T.EAST      # 圈风
-    last_tile: bool = False           # 妙手回春 (self-drawn) / 海底捞月 (discard)
-    kong_replacement: bool = False    # 杠上开花
-    robbing_kong: bool = False        # 抢杠和
-    last_copy: bool = False           # 和绝张: the winning tile is the 4th copy visible
-    winning_tile_apart: bool = True   # the winning tile was set apart (competition profile)
-    heavenly_win: bool = False        # 天和: dealer wins on the first 14 tiles (competition profile)
-    earthly_win: bool = False         # 地和: wins on the dealer's first discard (competition profile)
-    human_win: bool = False           # 人和: ready from the deal, never changed (competition profile)
+
+    self_drawn: bool = False  # 自摸
+    seat_wind: int = T.EAST  # 门风
+    prevalent_wind: int = T.EAST  # 圈风
+    last_tile: bool = False  # 妙手回春 (self-drawn) / 海底捞月 (discard)
+    kong_replacement: bool = False  # 杠上开花
+    robbing_kong: bool = False  # 抢杠和
+    last_copy: bool = False  # 和绝张: the winning tile is the 4th copy visible
+    winning_tile_apart: bool = True  # the winning tile was set apart (competition profile)
+    heavenly_win: bool = False  # 天和: dealer wins on the first 14 tiles (competition profile)
+    earthly_win: bool = False  # 地和: wins on the dealer's first discard (competition profile)
+    human_win: bool = False  # 人和: ready from the deal, never changed (competition profile)
     # Sichuan only
-    void_suit: int | None = None   # 定缺 suit (T.MAN/T.PIN/T.SOU)
+    void_suit: int | None = None  # 定缺 suit (T.MAN/T.PIN/T.SOU)
     after_kong_discard: bool = False  # 杠上炮: won on a discard made right after the discarder's kong
 
 
@@ -76,6 +79,7 @@ class Hand:
 
     ``concealed`` holds the standing tiles *without* the winning tile; ``winning_tile`` is separate.
     """
+
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...] = ()
     winning_tile: int | None = None

@@ -1,4 +1,5 @@
-"""JSON <-> the scoring data model (mjtable.scoring.hand, mjtable.scoring.result), shared by ``mjtable --json`` and batch scoring.
+"""JSON <-> the scoring data model (mjtable.scoring.hand, mjtable.scoring.result), shared by ``mjtable --json`` and
+batch scoring.
 
 A hand as JSON, either in notation::
 
@@ -23,6 +24,7 @@ plus, with either form, the situation and rules (all optional)::
 
 Unknown keys are an error (a misspelt flag must not be silently ignored).
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -40,21 +42,39 @@ class JsonInputError(ValueError):
     """A JSON hand we cannot read; the message names the key and the problem."""
 
 
-
-_BOOL_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy",
-               "winning_tile_apart", "after_kong_discard")
+_BOOL_FLAGS = (
+    "self_drawn",
+    "last_tile",
+    "kong_replacement",
+    "robbing_kong",
+    "last_copy",
+    "winning_tile_apart",
+    "after_kong_discard",
+)
 _WIND_KEYS = ("seat_wind", "prevalent_wind")
 _HAND_KEYS = ("concealed", "melds", "winning_tile", "flowers")
 _OTHER_KEYS = ("hand", "void_suit", "rules", "profile", "id", "referee_facts")
 KNOWN_KEYS = frozenset(_BOOL_FLAGS + _WIND_KEYS + _HAND_KEYS + _OTHER_KEYS)
 
 _WINDS = {}
-for _i, _names in enumerate((("e", "east", "1z", "东"), ("s", "south", "2z", "南"),
-                             ("w", "west", "3z", "西"), ("n", "north", "4z", "北"))):
+for _i, _names in enumerate(
+    (("e", "east", "1z", "东"), ("s", "south", "2z", "南"), ("w", "west", "3z", "西"), ("n", "north", "4z", "北"))
+):
     for _n in _names:
         _WINDS[_n] = T.EAST + _i
-_SUITS = {"m": T.MAN, "p": T.PIN, "s": T.SOU, "man": T.MAN, "pin": T.PIN, "sou": T.SOU,
-          "万": T.MAN, "饼": T.PIN, "筒": T.PIN, "条": T.SOU, "索": T.SOU}
+_SUITS = {
+    "m": T.MAN,
+    "p": T.PIN,
+    "s": T.SOU,
+    "man": T.MAN,
+    "pin": T.PIN,
+    "sou": T.SOU,
+    "万": T.MAN,
+    "饼": T.PIN,
+    "筒": T.PIN,
+    "条": T.SOU,
+    "索": T.SOU,
+}
 
 
 def _tiles(value, key: str) -> list[int]:
@@ -76,7 +96,7 @@ def _tiles(value, key: str) -> list[int]:
             return out
     except NotationError as e:
         raise JsonInputError(f"{key}: {e}") from None
-    raise JsonInputError(f"{key}: want tiles as notation (\"123m\") or a list of tile ids, got {shown(value)}")
+    raise JsonInputError(f'{key}: want tiles as notation ("123m") or a list of tile ids, got {shown(value)}')
 
 
 def _one_tile(value, key: str) -> int:
@@ -94,13 +114,14 @@ def _meld(value, i: int) -> Meld:
         except NotationError as e:
             raise JsonInputError(f"{key}: {e}") from None
     if not isinstance(value, dict):
-        raise JsonInputError(f"{key}: want an object like {{\"tiles\": \"345m\", \"source\": \"left\"}} "
-                             f"or notation like \"[345m<]\"")
+        raise JsonInputError(
+            f'{key}: want an object like {{"tiles": "345m", "source": "left"}} or notation like "[345m<]"'
+        )
     unknown = set(value) - {"kind", "tiles", "source", "concealed", "claimed", "added"}
     if unknown:
         raise JsonInputError(f"{key}: unknown key(s) {shown(', '.join(sorted(unknown)))}")
     if "tiles" not in value:
-        raise JsonInputError(f"{key}: missing \"tiles\"")
+        raise JsonInputError(f'{key}: missing "tiles"')
     ts = sorted(_tiles(value["tiles"], f"{key}.tiles"))
     concealed = _bool(value.get("concealed", False), f"{key}.concealed")
     added = _bool(value.get("added", False), f"{key}.added")
@@ -111,8 +132,13 @@ def _meld(value, i: int) -> Meld:
         kind = "kong"
     elif len(ts) == 3 and len(set(ts)) == 1:
         kind = "pung"
-    elif len(ts) == 3 and T.is_suited(ts[0]) and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2 \
-            and T.suit(ts[0]) == T.suit(ts[2]):
+    elif (
+        len(ts) == 3
+        and T.is_suited(ts[0])
+        and ts[1] == ts[0] + 1
+        and ts[2] == ts[0] + 2
+        and T.suit(ts[0]) == T.suit(ts[2])
+    ):
         kind = "chow"
     else:
         raise JsonInputError(f"{key}: tiles {shown(value['tiles'])} are not a chow, pung or kong")
@@ -154,7 +180,7 @@ def _void(value) -> int:
 
 _SIT_KEYS = _BOOL_FLAGS + _WIND_KEYS + ("void_suit",)
 _ABSENT = object()
-_SITUATIONS: dict = {}          # the situation keys' values -> (Situation, their types): few distinct ones
+_SITUATIONS: dict = {}  # the situation keys' values -> (Situation, their types): few distinct ones
 
 
 def situation_from_dict(d: dict, base: Situation | None = None) -> Situation:
@@ -163,9 +189,9 @@ def situation_from_dict(d: dict, base: Situation | None = None) -> Situation:
         types = tuple(map(type, key))
         try:
             got = _SITUATIONS.get(key)
-        except TypeError:                             # a list or an object as a flag: _situation says what
+        except TypeError:  # a list or an object as a flag: _situation says what
             return _situation(d, None)
-        if got is not None and got[1] == types:      # 1 and True are equal keys but not equal input
+        if got is not None and got[1] == types:  # 1 and True are equal keys but not equal input
             return got[0]
         made = _situation(d, None)
         if len(_SITUATIONS) < 4096:
@@ -197,8 +223,9 @@ def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
         raise JsonInputError(f"want a JSON object per hand, got {type(d).__name__}")
     unknown = set(d) - KNOWN_KEYS
     if unknown:
-        raise JsonInputError(f"unknown key(s) {shown(', '.join(sorted(unknown)))} "
-                             f"(known: {', '.join(sorted(KNOWN_KEYS))})")
+        raise JsonInputError(
+            f"unknown key(s) {shown(', '.join(sorted(unknown)))} (known: {', '.join(sorted(KNOWN_KEYS))})"
+        )
     rules = d.get("rules", "mcr")
     if rules not in DEFAULT_PROFILE:
         raise JsonInputError(f"rules: want one of {', '.join(DEFAULT_PROFILE)}, got {shown(rules)}")
@@ -208,7 +235,7 @@ def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
     situation = situation_from_dict(d)
     if "hand" in d:
         if any(k in d for k in _HAND_KEYS):
-            raise JsonInputError("give either \"hand\" (notation) or concealed/melds/winning_tile/flowers, not both")
+            raise JsonInputError('give either "hand" (notation) or concealed/melds/winning_tile/flowers, not both')
         if not isinstance(d["hand"], str):
             raise JsonInputError(f"hand: want a notation string, got {shown(d['hand'])}")
         try:
@@ -217,9 +244,9 @@ def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
             raise JsonInputError(f"hand: {e}") from None
         return hand, rules, profile
     if "concealed" not in d and "melds" not in d:
-        raise JsonInputError("no hand: give \"hand\" (notation) or \"concealed\" (+ \"melds\", \"winning_tile\")")
+        raise JsonInputError('no hand: give "hand" (notation) or "concealed" (+ "melds", "winning_tile")')
     concealed = _tiles(d.get("concealed", []), "concealed")
-    flowers = [t for t in concealed if T.is_flower(t)]          # flowers written among the tiles, as in notation
+    flowers = [t for t in concealed if T.is_flower(t)]  # flowers written among the tiles, as in notation
     concealed = [t for t in concealed if not T.is_flower(t)]
     melds = d.get("melds", [])
     if not isinstance(melds, list):
@@ -229,8 +256,7 @@ def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
         raise JsonInputError("winning_tile: a flower cannot be the winning tile")
     if "flowers" in d:
         flowers += _tiles(d["flowers"], "flowers")
-    hand = Hand(tuple(concealed), tuple(_meld(m, i) for i, m in enumerate(melds)), winning,
-                tuple(flowers), situation)
+    hand = Hand(tuple(concealed), tuple(_meld(m, i) for i, m in enumerate(melds)), winning, tuple(flowers), situation)
     return hand, rules, profile
 
 
@@ -248,20 +274,41 @@ def hand_to_dict(hand: Hand) -> dict:
 
 
 def fan_to_dict(f) -> dict:
-    return {"id": f.id, "name_cn": f.name_cn, "name_en": f.name_en, "value": f.value, "count": f.count,
-            "points": f.points}
+    return {
+        "id": f.id,
+        "name_cn": f.name_cn,
+        "name_en": f.name_en,
+        "value": f.value,
+        "count": f.count,
+        "points": f.points,
+    }
 
 
 def result_to_dict(res: ScoreResult) -> dict:
     """A ScoreResult as plain JSON types. Every key is always present (``reason`` is null for a win)."""
-    return {"rules": res.rules, "profile": res.profile, "is_win": res.is_win, "total": res.total,
-            "base": res.base, "fans": [fan_to_dict(f) for f in res.fans], "payments": dict(res.payments),
-            "reason": res.reason, "decomposition": res.decomposition, "notes": list(res.notes)}
+    return {
+        "rules": res.rules,
+        "profile": res.profile,
+        "is_win": res.is_win,
+        "total": res.total,
+        "base": res.base,
+        "fans": [fan_to_dict(f) for f in res.fans],
+        "payments": dict(res.payments),
+        "reason": res.reason,
+        "decomposition": res.decomposition,
+        "notes": list(res.notes),
+    }
 
 
 def finding_to_dict(f: Finding) -> dict:
-    return {"kind": f.kind, "seat": f.seat, "message": f.message, "clause": f.clause, "penalty": f.penalty,
-            "severity": f.severity}
+    return {
+        "kind": f.kind,
+        "seat": f.seat,
+        "message": f.message,
+        "clause": f.clause,
+        "penalty": f.penalty,
+        "severity": f.severity,
+    }
 
 
 def findings_to_dict(findings) -> list[dict]:

@@ -14,6 +14,7 @@ A hand is whitespace-separated groups:
   Four tiles with no mark are a concealed kong; ``[1111m>+]`` is a kong added to a pung.
 * ``+X``: the winning tile (exactly one tile).
 """
+
 from __future__ import annotations
 
 import re
@@ -28,7 +29,7 @@ class NotationError(BadHandError, ValueError):
     """Bad notation; the message names the offending token."""
 
 
-MAX_LENGTH = 300        # characters; a hand with four kongs, eight flowers and every mark fits in well under 100
+MAX_LENGTH = 300  # characters; a hand with four kongs, eight flowers and every mark fits in well under 100
 _MARKS = {"<": LEFT, "^": ACROSS, ">": RIGHT}
 _MARK_OF = {v: k for k, v in _MARKS.items()}
 
@@ -39,13 +40,15 @@ def _check_length(text: str) -> None:
 
 
 # per suit letter: digit -> tile id ("0" is a red five in the suits)
-_DIGITS = {ch: {str(r): T.make(su, r) for r in range(1, (9 if su < T.HONOR else 7 if su == T.HONOR else 8) + 1)}
-           for su, ch in enumerate(T.SUIT_LETTERS)}
+_DIGITS = {
+    ch: {str(r): T.make(su, r) for r in range(1, (9 if su < T.HONOR else 7 if su == T.HONOR else 8) + 1)}
+    for su, ch in enumerate(T.SUIT_LETTERS)
+}
 for _su in (T.MAN, T.PIN, T.SOU):
     _DIGITS[T.SUIT_LETTERS[_su]]["0"] = T.make(_su, 5)
 _GROUP = re.compile(r"([0-9]+)([mpszf])")
-_TEXT = tuple(str(T.rank(t)) for t in range(T.BACK))           # tile id -> its digit ...
-_LETTER = tuple(T.SUIT_LETTERS[T.suit(t)] for t in range(T.BACK))   # ... and its suit letter
+_TEXT = tuple(str(T.rank(t)) for t in range(T.BACK))  # tile id -> its digit ...
+_LETTER = tuple(T.SUIT_LETTERS[T.suit(t)] for t in range(T.BACK))  # ... and its suit letter
 
 
 def parse_tiles(text: str) -> list[int]:
@@ -61,7 +64,7 @@ def parse_tiles(text: str) -> list[int]:
             lut = _DIGITS[m.group(2)]
             out += [lut[d] for d in m.group(1)]
             end = m.end()
-    except KeyError:                      # a digit that is no tile of its suit
+    except KeyError:  # a digit that is no tile of its suit
         end = -1
     if end != len(s):
         _bad_tiles(text)
@@ -71,18 +74,19 @@ def parse_tiles(text: str) -> list[int]:
 def _bad_tiles(text: str) -> None:
     """Raise the NotationError that names the first bad token of ``text``."""
     s = text.replace(" ", "")
-    start = 0                                  # where the pending digit group began
+    start = 0  # where the pending digit group began
     for i, ch in enumerate(s):
         if ch.isascii() and ch.isdigit():
             continue
         if ch not in T.SUIT_LETTERS or i == start:
-            raise NotationError(f"bad tile token {shown(s[start:i + 1])} in {shown(text)}")
+            raise NotationError(f"bad tile token {shown(s[start : i + 1])} in {shown(text)}")
         for d in s[start:i]:
             if d not in _DIGITS[ch]:
                 raise NotationError(f"bad tile token {shown(d + ch)} in {shown(text)}: no such tile")
         start = i + 1
-    raise NotationError(f"bad tile token {shown(s[start:])} in {shown(text)} (a digit group must end with m, p, s, z "
-                        f"or f)")
+    raise NotationError(
+        f"bad tile token {shown(s[start:])} in {shown(text)} (a digit group must end with m, p, s, z or f)"
+    )
 
 
 def format_tiles(tiles) -> str:
@@ -127,8 +131,13 @@ def parse_meld(token: str) -> Meld:
         raise NotationError(f"bad meld {shown(token)}: flowers cannot be melded")
     if len(ts) == 3 and ts[0] == ts[1] == ts[2]:
         kind = PUNG
-    elif len(ts) == 3 and T.is_suited(ts[0]) and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2 \
-            and T.suit(ts[0]) == T.suit(ts[2]):
+    elif (
+        len(ts) == 3
+        and T.is_suited(ts[0])
+        and ts[1] == ts[0] + 1
+        and ts[2] == ts[0] + 2
+        and T.suit(ts[0]) == T.suit(ts[2])
+    ):
         kind = CHOW
     elif len(ts) == 4 and len(set(ts)) == 1:
         kind = KONG
@@ -146,7 +155,7 @@ def format_meld(m: Meld) -> str:
     return f"[{format_tiles(m.tiles)}{mark}{'+' if m.added else ''}]"
 
 
-_MELDS: dict = {}      # meld notation -> Meld (immutable, shared)
+_MELDS: dict = {}  # meld notation -> Meld (immutable, shared)
 
 
 def parse_hand(text: str, situation: Situation | None = None) -> Hand:
@@ -161,7 +170,7 @@ def parse_hand(text: str, situation: Situation | None = None) -> Hand:
             m = _MELDS.get(tok)
             if m is None:
                 m = parse_meld(tok)
-                if len(_MELDS) < 4096:          # a few hundred distinct melds exist: a bounded table of them
+                if len(_MELDS) < 4096:  # a few hundred distinct melds exist: a bounded table of them
                     _MELDS[tok] = m
             melds.append(m)
         elif tok.startswith("+"):

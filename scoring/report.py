@@ -6,11 +6,11 @@ each finding with its rule clause and penalty, and lines for the referee's and p
 
 The document is built once as a list of blocks and rendered by ``to_markdown`` / ``to_html``.
 """
+
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-from typing import Optional
 
 from . import tiles as T
 from .audit import AreaScore, Review, review
@@ -22,10 +22,17 @@ from .table import TableState
 
 FORMATS = ("md", "html")
 SEAT_CN = {"self": "本家", "right": "下家", "across": "对家", "left": "上家"}
-RULES_NAME = {("mcr", "default"): "国标麻将 MCR (WMO 2006)", ("mcr", "competition"): "国标麻将 MCR (竞赛规则 competition variant)",
-              ("sichuan", "sbr2025"): "四川麻将 Sichuan SBR 2025 (血战到底)"}
+RULES_NAME = {
+    ("mcr", "default"): "国标麻将 MCR (WMO 2006)",
+    ("mcr", "competition"): "国标麻将 MCR (竞赛规则 competition variant)",
+    ("sichuan", "sbr2025"): "四川麻将 Sichuan SBR 2025 (血战到底)",
+}
 PAYER_CN = {"each": "每家 each", "discarder": "点炮者 discarder", "other": "其他两家 each other player"}
-SEVERITY_CN = {"violation": "违规 violation", "warning": "提示 warning", "check": "核查 check (no penalty until verified)"}
+SEVERITY_CN = {
+    "violation": "违规 violation",
+    "warning": "提示 warning",
+    "check": "核查 check (no penalty until verified)",
+}
 
 
 class ReportError(ValueError):
@@ -34,20 +41,24 @@ class ReportError(ValueError):
 
 @dataclass
 class Block:
-    kind: str                     # "h1", "h2", "p", "code", "table", "list", "sign"
+    kind: str  # "h1", "h2", "p", "code", "table", "list", "sign"
     text: str = ""
     header: tuple[str, ...] = ()
     rows: list[tuple[str, ...]] = field(default_factory=list)
-    items: list[tuple[str, list[str]]] = field(default_factory=list)   # (line, sub-lines)
+    items: list[tuple[str, list[str]]] = field(default_factory=list)  # (line, sub-lines)
 
 
 def _situation_line(s: Situation, rules: str) -> str:
     parts = ["自摸 self-drawn" if s.self_drawn else "点和 won on a discard"]
     if rules == "mcr":
         parts.append(f"门风 seat wind {T.chinese(s.seat_wind)} · 圈风 round wind {T.chinese(s.prevalent_wind)}")
-    flags = [("last_tile", "海底/妙手 last tile"), ("kong_replacement", "杠上开花 kong replacement"),
-             ("robbing_kong", "抢杠 robbing a kong"), ("after_kong_discard", "杠上炮 discard after kong"),
-             ("last_copy", "绝张 last copy")]
+    flags = [
+        ("last_tile", "海底/妙手 last tile"),
+        ("kong_replacement", "杠上开花 kong replacement"),
+        ("robbing_kong", "抢杠 robbing a kong"),
+        ("after_kong_discard", "杠上炮 discard after kong"),
+        ("last_copy", "绝张 last copy"),
+    ]
     parts += [name for f, name in flags if getattr(s, f)]
     if s.void_suit is not None:
         parts.append(f"定缺 void suit {'万饼条'[s.void_suit]}")
@@ -57,7 +68,9 @@ def _situation_line(s: Situation, rules: str) -> str:
 def _hand_blocks(a: AreaScore, rules: str) -> list[Block]:
     out = [Block("h2", f"和牌 Declared win — {SEAT_CN.get(a.seat, a.seat)} ({a.seat})")]
     if a.hand is None:
-        out.append(Block("p", f"未能读取手牌 Hand not readable: {a.note}. 请裁判目视核对 The referee checks it by eye."))
+        out.append(
+            Block("p", f"未能读取手牌 Hand not readable: {a.note}. 请裁判目视核对 The referee checks it by eye.")
+        )
         return out
     try:
         out.append(Block("code", format_hand(a.hand)))
@@ -75,8 +88,13 @@ def _hand_blocks(a: AreaScore, rules: str) -> list[Block]:
             out.append(Block("p", "已计番种 Fans found:"))
             out.append(Block("table", header=("番种", "Fan", f"值 ({unit})", "次 ×", "计 Total"), rows=rows))
         return out
-    out.append(Block("table", header=("番种", "Fan", f"值 ({unit})", "次 ×", "计 Total"), rows=rows or
-                     [("—", "no fan (平和)" if rules == "sichuan" else "—", "", "", "0")]))
+    out.append(
+        Block(
+            "table",
+            header=("番种", "Fan", f"值 ({unit})", "次 ×", "计 Total"),
+            rows=rows or [("—", "no fan (平和)" if rules == "sichuan" else "—", "", "", "0")],
+        )
+    )
     if rules == "sichuan":
         total = f"合计 Total: {r.total} 番 → 基本分 base {r.base} (3 番封顶 cap 3 fans)"
     else:
@@ -93,16 +111,24 @@ def _hand_blocks(a: AreaScore, rules: str) -> list[Block]:
 def _finding_item(i: int, f: Finding) -> tuple[str, list[str]]:
     seat = f"{SEAT_CN.get(f.seat, f.seat)} ({f.seat})" if f.seat else "全桌 whole table"
     sev = SEVERITY_CN.get(f.severity, f.severity)
-    return (f"[{sev}] {f.kind} — {seat}: {f.message}",
-            [f"条款 Clause: {f.clause}", f"处罚 Penalty: {f.penalty}"])
+    return (f"[{sev}] {f.kind} — {seat}: {f.message}", [f"条款 Clause: {f.clause}", f"处罚 Penalty: {f.penalty}"])
 
 
-def build(table: TableState, situation: Situation, rules: str, profile: Optional[str],
-          rev: Review, doubts: tuple[str, ...] = (), trust: tuple[str, ...] = ()) -> list[Block]:
+def build(
+    table: TableState,
+    situation: Situation,
+    rules: str,
+    profile: str | None,
+    rev: Review,
+    doubts: tuple[str, ...] = (),
+    trust: tuple[str, ...] = (),
+) -> list[Block]:
     prof = resolve_profile(rules, profile)
-    blocks = [Block("h1", "裁判报告 Referee report"),
-              Block("p", f"规则 Rules: {RULES_NAME.get((rules, prof), f'{rules} / {prof}')}"),
-              Block("p", f"局况 Situation: {_situation_line(situation, rules)}")]
+    blocks = [
+        Block("h1", "裁判报告 Referee report"),
+        Block("p", f"规则 Rules: {RULES_NAME.get((rules, prof), f'{rules} / {prof}')}"),
+        Block("p", f"局况 Situation: {_situation_line(situation, rules)}"),
+    ]
     if trust:
         blocks.append(Block("h2", "识别存疑 The photo was not read surely: no penalty rests on it until checked"))
         blocks.append(Block("list", items=[(t, []) for t in trust]))
@@ -122,8 +148,13 @@ def build(table: TableState, situation: Situation, rules: str, profile: Optional
         blocks.append(Block("h2", "识别说明 Reading notes (not placed, or read with a correction)"))
         blocks.append(Block("list", items=[(u, []) for u in table.unplaced]))
     blocks.append(Block("h2", "签字 Signatures"))
-    blocks.append(Block("sign", rows=[("裁判员 Referee", ""), ("日期 Date", "")] +
-                        [(f"选手 Player {SEAT_CN[s]} ({s})", "") for s in ("self", "right", "across", "left")]))
+    blocks.append(
+        Block(
+            "sign",
+            rows=[("裁判员 Referee", ""), ("日期 Date", "")]
+            + [(f"选手 Player {SEAT_CN[s]} ({s})", "") for s in ("self", "right", "across", "left")],
+        )
+    )
     return blocks
 
 
@@ -183,18 +214,32 @@ def to_html(blocks: list[Block]) -> str:
                 items.append(f"<li>{e(line)}{sub}</li>")
             body.append("<ol>" + "".join(items) + "</ol>")
         elif b.kind == "sign":
-            body.append("<table class=\"sign\">" + "".join(
-                f"<tr><td>{e(label)}</td><td class=\"line\"></td></tr>" for label, _ in b.rows) + "</table>")
-    style = ("body{font-family:sans-serif;max-width:50em;margin:2em auto}table{border-collapse:collapse}"
-             "td,th{border:1px solid #999;padding:.2em .6em}.sign td{border:none;padding:.8em .6em}"
-             ".sign td.line{border-bottom:1px solid #000;width:20em}")
-    return ("<!DOCTYPE html>\n<html lang=\"zh\"><head><meta charset=\"utf-8\"><title>裁判报告 Referee report</title>"
-            f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+            body.append(
+                '<table class="sign">'
+                + "".join(f'<tr><td>{e(label)}</td><td class="line"></td></tr>' for label, _ in b.rows)
+                + "</table>"
+            )
+    style = (
+        "body{font-family:sans-serif;max-width:50em;margin:2em auto}table{border-collapse:collapse}"
+        "td,th{border:1px solid #999;padding:.2em .6em}.sign td{border:none;padding:.8em .6em}"
+        ".sign td.line{border-bottom:1px solid #000;width:20em}"
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="zh"><head><meta charset="utf-8"><title>裁判报告 Referee report</title>'
+        f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
 
 
-def referee_report(table: TableState, situation: Situation, rules: str = "mcr", profile: Optional[str] = None,
-                   fmt: str = "md", rev: Optional[Review] = None, doubts: tuple[str, ...] = (),
-                   trust: tuple[str, ...] = ()) -> str:
+def referee_report(
+    table: TableState,
+    situation: Situation,
+    rules: str = "mcr",
+    profile: str | None = None,
+    fmt: str = "md",
+    rev: Review | None = None,
+    doubts: tuple[str, ...] = (),
+    trust: tuple[str, ...] = (),
+) -> str:
     """The whole report as text. ``rev`` lets a caller reuse an audit it already ran (mjtable.scoring.audit.review);
     ``doubts`` names the tiles of the scored hand that were read with doubt (the reader's, not the rules');
     ``trust``, lines on a photo read unsurely: why, and how to take it again."""

@@ -24,29 +24,34 @@ JSON: ``{"events": [{"kong": {"seat": 1, "kind": "concealed"}}, {"win": {"winner
 {"false_win": 2}, {"barred": 3}], "draw": {"0": {"hand": "333p44p55p
 [111m<] [222m^]", "void_suit": "s", "discards": "9s"}}}``.
 """
+
 from __future__ import annotations
 
 import json
 import shlex
-from typing import Optional
 
 from mjtable.errors import BadHandError, shown
 
 from . import tiles as T
 from .hand import Situation
 from .notation import NotationError, parse_hand, parse_tiles
-from .sichuan import score
 from .settlement import Barred, Deal, EndHand, FalseWin, Kong, Settlement, SettlementError, Win
+from .sichuan import score
 
 S = "sichuan-sbr-2025.txt"
 # ledger kind (or "kind:cause") -> clause. A kong refund's clause depends on its cause: 杠上炮 第十条一（四）; a
 # barred player (停和陪打) 第十一条四（五）, a false win 第十二条十一（一）; no ready hand at a draw 第十条一（三）.
-CLAUSES = {"kong": f"{S} 第十条一（一）（二）",
-           "kong_refund": f"{S} 第十条一（三）（四）; 第十一条四（五）; 第十二条十一（一）",
-           "kong_refund:kong_discard": f"{S} 第十条一（四）", "kong_refund:not_ready": f"{S} 第十条一（三）",
-           "kong_refund:barred": f"{S} 第十一条四（五）; 第十二条十一（一）",
-           "win": f"{S} 第十条二（四）（五）", "cha_da_jiao": f"{S} 第十条三（四）",
-           "pig_penalty": f"{S} 第十二条十（一）; 第十一条二（二）", "false_win_penalty": f"{S} 第十二条十一（一）"}
+CLAUSES = {
+    "kong": f"{S} 第十条一（一）（二）",
+    "kong_refund": f"{S} 第十条一（三）（四）; 第十一条四（五）; 第十二条十一（一）",
+    "kong_refund:kong_discard": f"{S} 第十条一（四）",
+    "kong_refund:not_ready": f"{S} 第十条一（三）",
+    "kong_refund:barred": f"{S} 第十一条四（五）; 第十二条十一（一）",
+    "win": f"{S} 第十条二（四）（五）",
+    "cha_da_jiao": f"{S} 第十条三（四）",
+    "pig_penalty": f"{S} 第十二条十（一）; 第十一条二（二）",
+    "false_win_penalty": f"{S} 第十二条十一（一）",
+}
 SUITS = {"m": T.MAN, "p": T.PIN, "s": T.SOU}
 
 
@@ -64,7 +69,7 @@ def _seat(v, where: str) -> int:
     return s
 
 
-def _end_hand(notation: str, void: Optional[str], discards: str, where: str) -> EndHand:
+def _end_hand(notation: str, void: str | None, discards: str, where: str) -> EndHand:
     try:
         h = parse_hand(notation)
         dis = tuple(parse_tiles(discards or ""))
@@ -77,8 +82,10 @@ def _end_hand(notation: str, void: Optional[str], discards: str, where: str) -> 
     return EndHand(tuple(h.concealed), tuple(h.melds), None if void is None else SUITS[void], dis)
 
 
-WIN_FORM = ("write 'win SEATS [FANS] [hand NOTATION ...] from SEAT [kong] [last] [robbing]' or "
-            "'win SEAT [FANS] [hand NOTATION] self [kong] [last]'")
+WIN_FORM = (
+    "write 'win SEATS [FANS] [hand NOTATION ...] from SEAT [kong] [last] [robbing]' or "
+    "'win SEAT [FANS] [hand NOTATION] self [kong] [last]'"
+)
 MODIFIERS = {"kong", "last", "robbing"}
 
 
@@ -130,7 +137,7 @@ def _hand_fans(where: str, seat: int, notation, sit: Situation) -> int:
     return r.total
 
 
-def priced_win(where: str, winners: tuple[int, ...], fans, hands, discarder: Optional[int], mods: set) -> Win:
+def priced_win(where: str, winners: tuple[int, ...], fans, hands, discarder: int | None, mods: set) -> Win:
     """A Win from typed fan counts and/or the winners' hands in notation (one per winner, in order), scored by
     the Sichuan engine in the win's situation (self-drawn, 杠上炮 / 杠上花 with ``kong``, 海底 ``last``, 抢杠
     ``robbing``). A typed count that disagrees with its hand's score is refused (DealError, naming the event)."""
@@ -143,9 +150,13 @@ def priced_win(where: str, winners: tuple[int, ...], fans, hands, discarder: Opt
     if len(hands) != len(winners) or (fans is not None and len(fans) != len(winners)):
         raise DealError(f"{where}: one hand (and one fan count, if typed) per winner")
     kong = "kong" in mods
-    sit = Situation(self_drawn=discarder is None, kong_replacement=kong and discarder is None,
-                    after_kong_discard=kong and discarder is not None, last_tile="last" in mods,
-                    robbing_kong="robbing" in mods)
+    sit = Situation(
+        self_drawn=discarder is None,
+        kong_replacement=kong and discarder is None,
+        after_kong_discard=kong and discarder is not None,
+        last_tile="last" in mods,
+        robbing_kong="robbing" in mods,
+    )
     scored = tuple(_hand_fans(where, s, h, sit) for s, h in zip(winners, hands))
     for s, typed, got in zip(winners, fans or scored, scored):
         if typed != got:
@@ -168,8 +179,9 @@ def parse_text(text: str) -> Deal:
             elif kind in ("concealed", "added") and (len(w) == 3 or (kind == "added" and w[3:] == ["late"])):
                 events.append(Kong(seat, kind, drawn=len(w) == 3))
             else:
-                raise DealError(f"{where}: write 'kong SEAT concealed', 'kong SEAT added [late]' or "
-                                f"'kong SEAT melded from SEAT'")
+                raise DealError(
+                    f"{where}: write 'kong SEAT concealed', 'kong SEAT added [late]' or 'kong SEAT melded from SEAT'"
+                )
         elif verb == "win":
             events.append(_win_line(line, where))
         elif verb in ("falsewin", "barred") and len(w) == 2:
@@ -179,7 +191,7 @@ def parse_text(text: str) -> Deal:
             void = discards = None
             if "discards" in rest:
                 i = rest.index("discards")
-                rest, discards = rest[:i], "".join(rest[i + 1:])
+                rest, discards = rest[:i], "".join(rest[i + 1 :])
             if "void" in rest:
                 i = rest.index("void")
                 if i + 2 != len(rest):
@@ -198,8 +210,7 @@ def _win_json(v: dict, where: str) -> Win:
     disc = None if disc is None else _seat(disc, where)
     hands = [v["hand"]] if "hand" in v else list(v.get("hands") or ())
     fans = None if v.get("fans") is None else tuple(int(f) for f in v["fans"])
-    mods = {m for m, k in (("kong", "kong_discard"), ("last", "last_tile"), ("robbing", "robbing_kong"))
-            if v.get(k)}
+    mods = {m for m, k in (("kong", "kong_discard"), ("last", "last_tile"), ("robbing", "robbing_kong")) if v.get(k)}
     if "robbing" in mods and disc is None:
         raise DealError(f"{where}: robbing_kong needs a discarder (the player whose kong was robbed)")
     return priced_win(where, tuple(_seat(s, where) for s in v["winners"]), fans, hands, disc, mods)
@@ -216,14 +227,20 @@ def parse_json(text: str) -> Deal:
     for i, ev in enumerate(d.get("events", [])):
         where = f"event {i}"
         if not isinstance(ev, dict) or len(ev) != 1:
-            raise DealError(f"{where}: want one of {{\"kong\": ...}}, {{\"win\": ...}}, {{\"false_win\": SEAT}}, "
-                            f"{{\"barred\": SEAT}}")
-        (kind, v), = ev.items()
+            raise DealError(
+                f'{where}: want one of {{"kong": ...}}, {{"win": ...}}, {{"false_win": SEAT}}, {{"barred": SEAT}}'
+            )
+        ((kind, v),) = ev.items()
         try:
             if kind == "kong":
-                events.append(Kong(_seat(v["seat"], where), str(v["kind"]),
-                                   None if v.get("discarder") is None else _seat(v["discarder"], where),
-                                   bool(v.get("drawn", True))))
+                events.append(
+                    Kong(
+                        _seat(v["seat"], where),
+                        str(v["kind"]),
+                        None if v.get("discarder") is None else _seat(v["discarder"], where),
+                        bool(v.get("drawn", True)),
+                    )
+                )
             elif kind == "win":
                 events.append(_win_json(v, where))
             elif kind in ("false_win", "barred"):
@@ -236,7 +253,7 @@ def parse_json(text: str) -> Deal:
     for seat, h in (d.get("draw") or {}).items():
         where = f"draw seat {seat}"
         if not isinstance(h, dict) or not isinstance(h.get("hand"), str):
-            raise DealError(f"{where}: want {{\"hand\": NOTATION, \"void_suit\": m|p|s, \"discards\": TILES}}")
+            raise DealError(f'{where}: want {{"hand": NOTATION, "void_suit": m|p|s, "discards": TILES}}')
         draw[_seat(seat, where)] = _end_hand(h["hand"], h.get("void_suit"), h.get("discards", ""), where)
     return Deal(events, draw or None)
 
@@ -265,15 +282,29 @@ def settle_text(s: Settlement) -> str:
 
 
 def settle_dict(s: Settlement) -> dict:
-    return {"transfers": s.transfers, "penalties": s.penalties, "net": s.net,
-            "statuses": {str(k): v for k, v in s.statuses.items()},
-            "ledger": [{"kind": it.kind, "payer": it.payer, "payee": it.payee, "amount": it.amount,
-                        "note": it.note, "clause": clause_of(it)} for it in s.ledger]}
+    return {
+        "transfers": s.transfers,
+        "penalties": s.penalties,
+        "net": s.net,
+        "statuses": {str(k): v for k, v in s.statuses.items()},
+        "ledger": [
+            {
+                "kind": it.kind,
+                "payer": it.payer,
+                "payee": it.payee,
+                "amount": it.amount,
+                "note": it.note,
+                "clause": clause_of(it),
+            }
+            for it in s.ledger
+        ],
+    }
 
 
 def settle(text: str):
     """Text or JSON -> Settlement; DealError (exit 6) for a deal that cannot be read or cannot have happened."""
     from .settlement import settle as run
+
     deal = parse_deal(text)
     try:
         return run(deal)

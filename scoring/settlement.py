@@ -23,22 +23,22 @@ the settlement then checks 花猪 and 大叫 and refunds the kongs of players wh
 ``settle(deal)`` returns point transfers (always summing to zero), referee penalties (主动花猪 deductions,
 which are not paid to anyone) and an itemised ledger.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
 
 from mjtable.errors import shown
 
 from . import tiles as T
-from .hand import Meld
-from .hand import Hand
+from .hand import Hand, Meld
 from .sichuan import SUIT_CN, base_points, max_wait_fans, score
 
 N_SEATS = 4
 KONG_KINDS = ("melded", "added", "concealed")
-ACTIVE_PIG_PENALTY = 24      # 第十二条十（一）→ 第十一条二（二）第二类: 扣当盘副分 24 分
-FALSE_WIN_PENALTY = 24       # 第十二条十一（一）: 第二类
+ACTIVE_PIG_PENALTY = 24  # 第十二条十（一）→ 第十一条二（二）第二类: 扣当盘副分 24 分
+FALSE_WIN_PENALTY = 24  # 第十二条十一（一）: 第二类
 
 # status of a player still in at a draw (第十条三（一）, （三）)
 TENPAI, NOT_TENPAI, PIG_PASSIVE, PIG_ACTIVE = "tenpai", "not_tenpai", "pig_passive", "pig_active"
@@ -51,17 +51,17 @@ class SettlementError(ValueError):
 @dataclass(frozen=True)
 class Kong:
     seat: int
-    kind: str                          # "melded" | "added" | "concealed"
-    discarder: Optional[int] = None    # melded kong: who discarded the tile
-    drawn: bool = True                 # added kong: made with the tile just drawn (及时雨)
+    kind: str  # "melded" | "added" | "concealed"
+    discarder: int | None = None  # melded kong: who discarded the tile
+    drawn: bool = True  # added kong: made with the tile just drawn (及时雨)
 
 
 @dataclass(frozen=True)
 class Win:
     winners: tuple[int, ...]
-    fans: tuple[int, ...]              # one per winner, uncapped (the cap is applied here)
-    discarder: Optional[int] = None    # None = self-drawn (incl. 杠上花)
-    kong_discard: bool = False         # 杠上炮: refund the discarder's last kong
+    fans: tuple[int, ...]  # one per winner, uncapped (the cap is applied here)
+    discarder: int | None = None  # None = self-drawn (incl. 杠上花)
+    kong_discard: bool = False  # 杠上炮: refund the discarder's last kong
 
 
 @dataclass(frozen=True)
@@ -77,41 +77,42 @@ class Barred:
 @dataclass(frozen=True)
 class EndHand:
     """A player still in when the wall ran out: the standing tiles and melds, void suit, discards."""
+
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...] = ()
-    void_suit: Optional[int] = None
-    discards: tuple[int, ...] = ()     # everything the player discarded this deal
+    void_suit: int | None = None
+    discards: tuple[int, ...] = ()  # everything the player discarded this deal
 
 
 @dataclass
 class Deal:
     events: list = field(default_factory=list)
-    draw: Optional[dict[int, EndHand]] = None     # seat -> hand, when the deal ended in a draw
+    draw: dict[int, EndHand] | None = None  # seat -> hand, when the deal ended in a draw
 
 
 @dataclass(frozen=True)
 class LedgerItem:
-    kind: str                # "kong", "kong_refund", "win", "cha_da_jiao", "pig_penalty"
+    kind: str  # "kong", "kong_refund", "win", "cha_da_jiao", "pig_penalty"
     payer: int
-    payee: Optional[int]     # None for a penalty (deducted, paid to nobody)
+    payee: int | None  # None for a penalty (deducted, paid to nobody)
     amount: int
     note: str
-    cause: str = ""          # a kong refund's cause ("kong_discard", "barred", "not_ready"): its clause differs
+    cause: str = ""  # a kong refund's cause ("kong_discard", "barred", "not_ready"): its clause differs
 
 
 @dataclass
 class Settlement:
-    transfers: list[int]          # per seat, sums to zero
-    penalties: list[int]          # per seat, <= 0 (referee deductions)
+    transfers: list[int]  # per seat, sums to zero
+    penalties: list[int]  # per seat, <= 0 (referee deductions)
     ledger: list[LedgerItem]
-    statuses: dict[int, str] = field(default_factory=dict)   # draw statuses, if any
+    statuses: dict[int, str] = field(default_factory=dict)  # draw statuses, if any
 
     @property
     def net(self) -> list[int]:
         return [a + b for a, b in zip(self.transfers, self.penalties)]
 
 
-def win_from_hands(hands: dict[int, Hand], discarder: Optional[int] = None, kong_discard: bool = False) -> Win:
+def win_from_hands(hands: dict[int, Hand], discarder: int | None = None, kong_discard: bool = False) -> Win:
     """A Win event priced by scoring each winner's hand (mjtable.scoring.sichuan.score); raises if one is not a win."""
     fans = []
     for seat, h in hands.items():
@@ -124,12 +125,15 @@ def win_from_hands(hands: dict[int, Hand], discarder: Optional[int] = None, kong
 
 # ------------------------------------------------------------------------------------------ draw statuses
 
-def draw_status(h: EndHand) -> tuple[str, Optional[tuple[int, int]]]:
+
+def draw_status(h: EndHand) -> tuple[str, tuple[int, int] | None]:
     """(status, (fans, wait) if tenpai) for a player still in at a draw (第十条三)."""
     n = len(h.concealed) + sum(3 for m in h.melds)
     if n != 13 or any(not T.is_suited(t) for t in h.concealed):
-        raise SettlementError(f"draw: a standing hand has 13 suited tiles (kongs as 3), got {n}: "
-                              f"{' '.join(T.code(t) for t in h.concealed)}")
+        raise SettlementError(
+            f"draw: a standing hand has 13 suited tiles (kongs as 3), got {n}: "
+            f"{' '.join(T.code(t) for t in h.concealed)}"
+        )
     if h.void_suit is not None:
         own = list(h.concealed) + [t for m in h.melds for t in m.tiles]
         if any(T.suit(t) == h.void_suit for t in own):
@@ -142,6 +146,7 @@ def draw_status(h: EndHand) -> tuple[str, Optional[tuple[int, int]]]:
 
 # ------------------------------------------------------------------------------------------ settlement
 
+
 def _check_seat(s, what: str, i: int) -> None:
     if not isinstance(s, int) or not 0 <= s < N_SEATS:
         raise SettlementError(f"event {i}: {what} {shown(s)} is not a seat 0..{N_SEATS - 1}")
@@ -152,7 +157,7 @@ def settle(deal: Deal) -> Settlement:
     won: list[int] = []
     barred: set[int] = set()
     n_winners = 0
-    kong_items: dict[int, list[list[LedgerItem]]] = {s: [] for s in range(N_SEATS)}   # per kong, its payments
+    kong_items: dict[int, list[list[LedgerItem]]] = {s: [] for s in range(N_SEATS)}  # per kong, its payments
 
     def pay(kind, payer, payee, amount, note, cause=""):
         if amount <= 0:
@@ -182,8 +187,11 @@ def settle(deal: Deal) -> Settlement:
                 items.append(pay("kong", ev.discarder, ev.seat, 2, "刮风: melded kong, discarder pays 2"))
             else:
                 amount = 2 if ev.kind == "concealed" else (1 if ev.drawn else 0)
-                note = ("下雨: concealed kong, 2 from each player still in" if ev.kind == "concealed" else
-                        "下雨: added kong with the drawn tile, 1 from each player still in")
+                note = (
+                    "下雨: concealed kong, 2 from each player still in"
+                    if ev.kind == "concealed"
+                    else "下雨: added kong with the drawn tile, 1 from each player still in"
+                )
                 for p in range(N_SEATS):
                     if p != ev.seat and p not in won:
                         items.append(pay("kong", p, ev.seat, amount, note))
@@ -223,8 +231,7 @@ def settle(deal: Deal) -> Settlement:
             if ev.kong_discard:
                 if not kong_items[ev.discarder]:
                     raise SettlementError(f"event {i}: 杠上炮 but seat {ev.discarder} made no kong")
-                refund(kong_items[ev.discarder].pop(), "杠上炮: this kong's points are refunded (退税)",
-                       "kong_discard")
+                refund(kong_items[ev.discarder].pop(), "杠上炮: this kong's points are refunded (退税)", "kong_discard")
             won.extend(ev.winners)
             n_winners += len(ev.winners)
         elif isinstance(ev, (FalseWin, Barred)):
@@ -233,14 +240,21 @@ def settle(deal: Deal) -> Settlement:
                 raise SettlementError(f"event {i}: seat {ev.seat} is no longer in the deal")
             if isinstance(ev, FalseWin):
                 out.penalties[ev.seat] -= FALSE_WIN_PENALTY
-                out.ledger.append(LedgerItem("false_win_penalty", ev.seat, None, FALSE_WIN_PENALTY,
-                                             "诈和: 第二类 扣当盘副分24分 (第十二条十一（一）)"))
-                won.append(ev.seat)      # takes no further part: pays and collects nothing more
+                out.ledger.append(
+                    LedgerItem(
+                        "false_win_penalty",
+                        ev.seat,
+                        None,
+                        FALSE_WIN_PENALTY,
+                        "诈和: 第二类 扣当盘副分24分 (第十二条十一（一）)",
+                    )
+                )
+                won.append(ev.seat)  # takes no further part: pays and collects nothing more
             barred.add(ev.seat)
         else:
             raise SettlementError(f"event {i}: unknown event {type(ev).__name__}")
 
-    for p in sorted(barred):             # kong points of a barred/false-win player all go back
+    for p in sorted(barred):  # kong points of a barred/false-win player all go back
         for items in kong_items[p]:
             refund(items, "停和陪打/诈和: all kong points of the deal returned", "barred")
         kong_items[p] = []
@@ -260,30 +274,53 @@ def _settle_draw(draw, won, kong_items, out: Settlement, pay, refund, barred=fro
     for p in still_in:
         st, best = draw_status(draw[p])
         out.statuses[p] = st
-        if best is not None and p not in barred:      # a barred player cannot charge others (不能查其他选手的叫)
+        if best is not None and p not in barred:  # a barred player cannot charge others (不能查其他选手的叫)
             prices[p] = best
     for p in still_in:
         if out.statuses[p] == PIG_ACTIVE:
             suit = SUIT_CN.get(draw[p].void_suit, "?")
             out.penalties[p] -= ACTIVE_PIG_PENALTY
-            out.ledger.append(LedgerItem("pig_penalty", p, None, ACTIVE_PIG_PENALTY,
-                                         f"主动花猪 (holds void suit {suit}): 第二类 扣当盘副分24分"))
+            out.ledger.append(
+                LedgerItem(
+                    "pig_penalty",
+                    p,
+                    None,
+                    ACTIVE_PIG_PENALTY,
+                    f"主动花猪 (holds void suit {suit}): 第二类 扣当盘副分24分",
+                )
+            )
     for p in still_in:
-        if out.statuses[p] == TENPAI:   # incl. a barred player who is tenpai: not charged either
+        if out.statuses[p] == TENPAI:  # incl. a barred player who is tenpai: not charged either
             continue
         for items in kong_items[p]:
             refund(items, "流局未听牌: kong points refunded (第十条一（三）)", "not_ready")
         kong_items[p] = []
         for q, (fans, wait) in sorted(prices.items()):
-            pay("cha_da_jiao", p, q, base_points(fans),
-                f"查大叫: {fans} fan(s) on {T.code(wait)}, base {base_points(fans)}")
+            pay(
+                "cha_da_jiao",
+                p,
+                q,
+                base_points(fans),
+                f"查大叫: {fans} fan(s) on {T.code(wait)}, base {base_points(fans)}",
+            )
 
 
 # ------------------------------------------------------------------------------------------ 2v2 IMP
 
 # 2V2 补充细则 第一条七: (lowest 副差分, IMP)
 IMP_TABLE: tuple[tuple[int, int], ...] = (
-    (0, 0), (1, 1), (3, 2), (6, 3), (9, 4), (12, 5), (16, 6), (20, 7), (26, 8), (32, 9), (40, 10))
+    (0, 0),
+    (1, 1),
+    (3, 2),
+    (6, 3),
+    (9, 4),
+    (12, 5),
+    (16, 6),
+    (20, 7),
+    (26, 8),
+    (32, 9),
+    (40, 10),
+)
 
 
 def imp(diff: int) -> int:

@@ -18,10 +18,11 @@ Points the text settles (and a quick summary might get wrong):
 * 例4 of 第十条二（六） reads "根 1 番 大对子 1 番", which cannot happen under the text's own definitions
   (four unkonged copies cannot all sit in pungs + a pair); the test rebuilds it as 大对子 only.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
 
 from mjtable.errors import shown
 
@@ -30,7 +31,7 @@ from .hand import CHOW, KONG, PUNG, Hand, Meld, Situation
 from .result import FanHit, ScoreResult
 
 PROFILES = ("sbr2025",)
-FAN_CAP = 3                 # 第十条二（三）三番封顶
+FAN_CAP = 3  # 第十条二（三）三番封顶
 SUIT_CN = {T.MAN: "万", T.PIN: "饼", T.SOU: "条"}
 
 
@@ -41,11 +42,12 @@ class SichuanError(ValueError):
 @dataclass(frozen=True)
 class _Ctx:
     """One reading of a complete hand."""
+
     hand: Hand
-    counts: tuple[int, ...]       # all 14(+kongs) tiles, per kind
+    counts: tuple[int, ...]  # all 14(+kongs) tiles, per kind
     seven_pairs: bool
-    all_pungs: bool               # standard shape whose every set is a pung/kong
-    situational: bool = True      # False when pricing a hypothetical win (查大叫)
+    all_pungs: bool  # standard shape whose every set is a pung/kong
+    situational: bool = True  # False when pricing a hypothetical win (查大叫)
 
 
 def _n_kongs(c: _Ctx) -> int:
@@ -60,8 +62,12 @@ def _n_roots(c: _Ctx) -> int:
 
 def _golden_hook(c: _Ctx) -> bool:
     h = c.hand
-    return (len(h.melds) == 4 and all(m.kind in (PUNG, KONG) for m in h.melds)
-            and len(h.concealed) == 1 and h.winning_tile == h.concealed[0])
+    return (
+        len(h.melds) == 4
+        and all(m.kind in (PUNG, KONG) for m in h.melds)
+        and len(h.concealed) == 1
+        and h.winning_tile == h.concealed[0]
+    )
 
 
 def _one_suit(c: _Ctx) -> bool:
@@ -78,8 +84,8 @@ class FanDef:
     name_cn: str
     name_en: str
     value: int
-    count: Callable[[_Ctx], int]       # how many times the fan applies (0 = not)
-    situational: bool = False          # not counted when pricing 查大叫 (第十条三（四）)
+    count: Callable[[_Ctx], int]  # how many times the fan applies (0 = not)
+    situational: bool = False  # not counted when pricing 查大叫 (第十条三（四）)
 
 
 # 第十条二（六）: the 10 fans, in the order of the text.
@@ -90,14 +96,19 @@ FANS: tuple[FanDef, ...] = (
     FanDef("jin_gou_gou", "金钩钩", "Golden Hook (single wait, four melds)", 1, lambda c: int(_golden_hook(c))),
     FanDef("qing_yi_se", "清一色", "Full Flush", 2, lambda c: int(_one_suit(c))),
     FanDef("qi_dui", "七对", "Seven Pairs", 2, lambda c: int(c.seven_pairs)),
-    FanDef("gang_shang_hua", "杠上花", "Win on Kong Replacement", 1,
-           _sit(lambda s: s.kong_replacement), True),
-    FanDef("gang_shang_pao", "杠上炮", "Win on Discard after Kong", 1,
-           _sit(lambda s: s.after_kong_discard and not s.self_drawn and not s.kong_replacement), True),
+    FanDef("gang_shang_hua", "杠上花", "Win on Kong Replacement", 1, _sit(lambda s: s.kong_replacement), True),
+    FanDef(
+        "gang_shang_pao",
+        "杠上炮",
+        "Win on Discard after Kong",
+        1,
+        _sit(lambda s: s.after_kong_discard and not s.self_drawn and not s.kong_replacement),
+        True,
+    ),
     FanDef("qiang_gang", "抢杠", "Robbing the Kong", 1, _sit(lambda s: s.robbing_kong), True),
     FanDef("hai_di", "海底", "Last Tile", 1, _sit(lambda s: s.last_tile), True),
 )
-FAN_TABLE = FANS                 # same name as mjtable.scoring.mcr.FAN_TABLE
+FAN_TABLE = FANS  # same name as mjtable.scoring.mcr.FAN_TABLE
 FAN_BY_ID = {f.id: f for f in FANS}
 
 
@@ -109,6 +120,7 @@ def base_points(fans: int) -> int:
 
 
 # ----------------------------------------------------------------------------------------------- shapes
+
 
 def _sets(c: list[int], i: int, pungs_only: bool) -> bool:
     """Can counts c[i:] be split into pungs (and chows unless pungs_only)? c is modified and restored."""
@@ -123,9 +135,13 @@ def _sets(c: list[int], i: int, pungs_only: bool) -> bool:
         if ok:
             return True
     if not pungs_only and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
         ok = _sets(c, i, pungs_only)
-        c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
         if ok:
             return True
     return False
@@ -159,16 +175,21 @@ def suits_of(tiles: Iterable[int]) -> set[int]:
     return {T.suit(t) for t in tiles}
 
 
-def invalid_reason(h: Hand) -> Optional[str]:
+def invalid_reason(h: Hand) -> str | None:
     """Why this cannot be a Sichuan hand at all (wrong tiles, chow, counts), or None."""
     probs = h.problems()
     return _not_sichuan(h) or ("; ".join(probs) if probs else None)
 
 
-def _not_sichuan(h: Hand) -> Optional[str]:
+def _not_sichuan(h: Hand) -> str | None:
     """Why these tiles cannot be played under Sichuan rules (honours, flowers, a chow), or None."""
-    bad = [t for t in list(h.concealed) + [m.tile for m in h.melds]
-           + ([h.winning_tile] if h.winning_tile is not None else []) if not T.is_suited(t)]
+    bad = [
+        t
+        for t in list(h.concealed)
+        + [m.tile for m in h.melds]
+        + ([h.winning_tile] if h.winning_tile is not None else [])
+        if not T.is_suited(t)
+    ]
     if bad:
         return "not a Sichuan tile (108 suited tiles only, 第二条一): " + ", ".join(T.code(t) for t in bad)
     if h.flowers:
@@ -184,8 +205,11 @@ def _readings(h: Hand, situational: bool = True) -> list[_Ctx]:
     counts = tuple(h.counts())
     out = []
     if _standard(conc, pungs_only=False):
-        out.append(_Ctx(h, counts, False, _standard(conc, pungs_only=True)
-                        and all(m.kind != CHOW for m in h.melds), situational))
+        out.append(
+            _Ctx(
+                h, counts, False, _standard(conc, pungs_only=True) and all(m.kind != CHOW for m in h.melds), situational
+            )
+        )
     if _seven_pairs(conc, len(h.melds)):
         out.append(_Ctx(h, counts, True, False, situational))
     return out
@@ -209,6 +233,7 @@ def is_winning_shape(h: Hand) -> bool:
 
 def _describe(ctx: _Ctx) -> str:
     from .notation import format_hand
+
     return ("七对 seven pairs: " if ctx.seven_pairs else "4 sets + pair: ") + format_hand(ctx.hand)
 
 
@@ -235,8 +260,7 @@ def score(hand: Hand, profile: str = "sbr2025") -> ScoreResult:
         return res
     void = hand.situation.void_suit
     if void is not None and void in su:
-        res.reason = (f"holds tiles of the void suit {SUIT_CN[void]} (花猪): no win with the void suit "
-                      "(第六条一)")
+        res.reason = f"holds tiles of the void suit {SUIT_CN[void]} (花猪): no win with the void suit (第六条一)"
         return res
     readings = _readings(hand)
     if not readings:
@@ -260,7 +284,8 @@ def score(hand: Hand, profile: str = "sbr2025") -> ScoreResult:
 
 # ----------------------------------------------------------------------------------------------- 查叫
 
-def waits(concealed: Iterable[int], melds: Iterable[Meld] = (), void_suit: Optional[int] = None) -> list[int]:
+
+def waits(concealed: Iterable[int], melds: Iterable[Meld] = (), void_suit: int | None = None) -> list[int]:
     """Tiles that complete a standing hand (第十条三（二）听牌), Sichuan rules.
 
     Excluded: a tile the player already holds 4 of; a completion with three suits (三门花色 never tenpai,
@@ -284,8 +309,9 @@ def waits(concealed: Iterable[int], melds: Iterable[Meld] = (), void_suit: Optio
     return out
 
 
-def max_wait_fans(concealed: Iterable[int], melds: Iterable[Meld] = (),
-                  void_suit: Optional[int] = None) -> Optional[tuple[int, int]]:
+def max_wait_fans(
+    concealed: Iterable[int], melds: Iterable[Meld] = (), void_suit: int | None = None
+) -> tuple[int, int] | None:
     """查大叫 price: (fans, wait) of the best theoretical win, excluding 杠上花/杠上炮/抢杠/海底
     (第十条三（四）); None if not tenpai. A root/kong of one tile kind counts once by construction."""
     conc = tuple(concealed)

@@ -8,11 +8,12 @@ A tile kind is a small int:
   34..41 flowers        (notation ``f``: 1..4 = spring summer autumn winter, 5..8 = plum orchid chrysanthemum bamboo)
 The detector uses the same ids as class ids, plus ``BACK`` (42) for a face-down tile.
 """
+
 from __future__ import annotations
 
-N_KINDS = 34          # playing tiles (no flowers)
-N_TILES = 42          # with flowers
-BACK = 42             # detector class for a face-down tile
+N_KINDS = 34  # playing tiles (no flowers)
+N_TILES = 42  # with flowers
+BACK = 42  # detector class for a face-down tile
 N_CLASSES = 43
 
 MAN, PIN, SOU, HONOR, FLOWER = 0, 1, 2, 3, 4

@@ -1,6 +1,7 @@
 """Audit generated scenes two ways and print the finding counts side by side.
 
-    python -m mjtable.scripts.audit_ground_truth [--gt data/synth/test/gt] [--rules mcr|sichuan] [--profile NAME] [--limit N]
+    python -m mjtable.scripts.audit_ground_truth [--gt data/synth/test/gt] [--rules mcr|sichuan] [--profile NAME]
+                                         [--limit N]
 
 Reference (baseline): the audit run on the ground-truth table state of each scene.
 Compared: the audit run on the table state the layout parser rebuilds from the ground-truth boxes
@@ -64,7 +65,8 @@ def main() -> int:
     print(f"{'scene kind':10} {'finding':24} {'on GT (baseline)':>17} {'on layout(GT boxes)':>20} {'same seat':>10}")
     for k in sorted(set(ref) | set(lay)):
         print(f"{k[0]:10} {k[1]:24} {ref[k]:17d} {lay[k]:20d} {both[k]:10d}")
-    print(f"scenes with identical findings: {same_scenes}/{len(files)}; layout errors or not implemented: {layout_errors}")
+    print(f"scenes with identical findings: {same_scenes}/{len(files)}; "
+          f"layout errors or not implemented: {layout_errors}")
     return 0
 
 

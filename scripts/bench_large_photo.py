@@ -18,13 +18,14 @@ from pathlib import Path
 
 import cv2
 
-ROOT = Path(__file__).resolve().parent.parent
 from mjtable.datasets.ground_truth import from_json
 from mjtable.scripts.bench_e2e import area_key
 from mjtable.cli import to_text
 from mjtable.vision.detector import TileDetector
 from mjtable.vision.images import load_image
 from mjtable.pipeline import read_image
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main(argv=None) -> int:
@@ -68,7 +69,8 @@ def main(argv=None) -> int:
     for name, ms in runs.items():
         med = statistics.median(ms)
         print(f"  {name:34s} whole hand exact {100 * exact[name] / len(gts):5.1f} %   ms median {med:6.0f}"
-              f"   ({med / base:.1f}x the original)" + (f"   not exact: {' '.join(misses[name])}" if misses[name] else ""))
+              f"   ({med / base:.1f}x the original)"
+              + (f"   not exact: {' '.join(misses[name])}" if misses[name] else ""))
     return 0
 
 

@@ -18,8 +18,8 @@ Ways of reading, each on the same frames in one run:
 * overhead, slices of 640: the same with the overhead locator.
 
 Printed per way: tiles found at IoU 0.5 whatever their kind (class-agnostic recall), per seat (self = the near
-seat of the camera, across = the far one), the share of found tiles read as the right kind, boxes that match no tile, mAP50 and
-the median ms per frame.
+seat of the camera, across = the far one), the share of found tiles read as the right kind, boxes that match no tile,
+mAP50 and the median ms per frame.
 
     python -m mjtable.scripts.bench_seat_view [--seed 4242] [--n 40] [--imgsz 1280] [--portrait] [--clutter]
         [--models DIR ...] [--json]

@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 

@@ -34,12 +34,13 @@ from typing import Optional
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scoring import tiles as T
 from mjtable.scripts.evaluate_detector_figures import images_of, read_yolo
 from mjtable.vision.detector import REFINER, TileDetector
 from mjtable.vision.images import load_image
 from mjtable.vision.metrics import DetectionEvaluator, box_iou
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SIGMAS = (0.2, 0.3, 0.4, 0.5)
 EDGES = "left top right bottom".split()

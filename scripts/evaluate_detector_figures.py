@@ -22,7 +22,6 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scoring import tiles as T
 from mjtable.vision.detector import (
     CLASSIFIER,
@@ -33,6 +32,8 @@ from mjtable.vision.detector import (
 )
 from mjtable.vision.images import load_image
 from mjtable.vision.metrics import IOU_THRESHOLDS, DetectionEvaluator, box_iou
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # parts of the detector measured without and with (--compare-KEY): TileDetector argument set to None for
 # "without", the two runs' names, and what the part is

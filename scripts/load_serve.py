@@ -9,9 +9,9 @@ codes and the server's peak memory (VmHWM of its process). Starts its own server
 
 --overlay: the live table's latency from a frame to its server-sent event. A video of a table seen from above
 (--table: a ground-truth JSON beside its image, examples/overhead.json by default; a real-looking held-out table
-of scripts/bench_tables, e.g. data/bench_tables/topdown_7707/gt/overhead_7707_000000.json) in which the last three discards of
-the seat with the longest river are hidden (inpainted) and come back one by one every --phase seconds, twice,
-is served with ``--source`` (played at its own pace, read by the committed models); for each discard the time
+of scripts/bench_tables, e.g. data/bench_tables/topdown_7707/gt/overhead_7707_000000.json) in which the last three
+discards of the seat with the longest river are hidden (inpainted) and come back one by one every --phase seconds,
+twice, is served with ``--source`` (played at its own pace, read by the committed models); for each discard the time
 from the frame that first shows it to the event's arrival at a client of /api/events, and the part of it after
 the frame that settled the change (reading it and sending the event).
 """

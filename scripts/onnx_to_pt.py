@@ -20,9 +20,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scripts.train_detector import offline_ultralytics
 from mjtable.vision.detector import letterbox, to_blob, yolo_output
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def onnx_output(sess, x: np.ndarray, imgsz: int) -> np.ndarray:

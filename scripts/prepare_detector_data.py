@@ -1,7 +1,7 @@
 """Prepare detector training data under data/ (gitignored).
 
-1. The real riichi photos (shared/data/real_riichi_train beside the repository, CC BY 4.0): class names mapped to our tile
-   ids, polygon rows converted to boxes, split into train / held-out BY SOURCE PHOTO (the file-name prefix
+1. The real riichi photos (shared/data/real_riichi_train beside the repository, CC BY 4.0): class names mapped to our
+   tile ids, polygon rows converted to boxes, split into train / held-out BY SOURCE PHOTO (the file-name prefix
    before ``_jpg.rf.``; Roboflow augmented copies of one photo stay together), ~20% of photos held out.
 2. A "binary" copy of each YOLO dir for the two-stage design: class 0 = face-up tile, 1 = face-down tile.
 
@@ -15,8 +15,9 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scoring import tiles as T
+
+ROOT = Path(__file__).resolve().parent.parent
 
 REAL = ROOT.parent / "shared" / "data" / "real_riichi_train"   # the shared folder beside the repository
 _HONOURS = {"east": 27, "south": 28, "west": 29, "north": 30, "haku": 31, "hatsu": 32, "chun": 33}

@@ -1,6 +1,7 @@
 """Quantize the detector's ONNX models to int8 (onnxruntime static quantization, QDQ, per-channel weights).
 
-    python -m mjtable.scripts.quantize_models [--locator models/tile_locator.onnx] [--classifier models/tile_classifier.onnx]
+    python -m mjtable.scripts.quantize_models [--locator models/tile_locator.onnx]
+                                      [--classifier models/tile_classifier.onnx]
                                       [--overhead-locator models/tile_locator_overhead.onnx]
                                       [--overhead-classifier models/tile_classifier_overhead.onnx]
                                       [--refiner models/tile_refiner.onnx]
@@ -28,11 +29,12 @@ from pathlib import Path
 
 import cv2
 
-ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scripts.runtime_graph import runtime_graph
 from mjtable.vision.crops import crop_tile, crops_to_tensor, refine_crops
 from mjtable.vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, REFINER, int8_path,
                              letterbox, to_blob)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 MODELS = ("locator", "overhead-locator", "classifier", "overhead-classifier", "refiner")
@@ -60,7 +62,8 @@ def classifier_batches(files: list[Path]):
         crops = []
         for line in lab.read_text().splitlines()[:32]:
             c, cx, cy, bw, bh = map(float, line.split()[:5])
-            crops.append(crop_tile(img, ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))[0])
+            box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+            crops.append(crop_tile(img, box)[0])
         if crops:
             yield crops_to_tensor(crops)
 

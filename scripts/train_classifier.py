@@ -1,7 +1,8 @@
 """Train the tile crop classifier (stage 2): kind (0..41, 42 = back) + which way the tile's top points in the
 crop (up / left / down / right), plain torch on CPU.
 
-    python -m mjtable.scripts.train_classifier --out runs/classifier/main --minutes 10 [--resume] [--export models/tile_classifier.onnx]
+    python -m mjtable.scripts.train_classifier --out runs/classifier/main --minutes 10 [--resume]
+                                       [--export models/tile_classifier.onnx]
 
 Crops come from YOLO dirs (boxes jittered like a detector's, turned to portrait exactly as the runtime does,
 mjtable.vision.crops.crop_tile). Synthetic dirs also have angles/*.txt, which give the direction of the tile's top;
@@ -27,10 +28,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scoring import tiles as T
 from mjtable.scripts.prepare_real_chinese import read_crop_labels
 from mjtable.vision.crops import CROP, crop_tile, crops_to_tensor
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def direction_label(angle: float, rotated: bool) -> int:
@@ -49,7 +51,7 @@ def _crops_of(args):
     h, w = img.shape[:2]
     lab = img_path.parent.parent / "labels" / (img_path.stem + ".txt")
     ang = img_path.parent.parent / "angles" / (img_path.stem + ".txt")
-    rows = [l.split() for l in lab.read_text().splitlines() if l.strip()] if lab.exists() else []
+    rows = [ln.split() for ln in lab.read_text().splitlines() if ln.strip()] if lab.exists() else []
     angles = [float(x) for x in ang.read_text().split()] if ang.exists() else None
     idx = list(range(len(rows)))
     rng.shuffle(idx)

@@ -1,7 +1,7 @@
 """Train the YOLO tile localiser offline on CPU (ultralytics, model built from yaml, no downloads).
 
     python -m mjtable.scripts.train_detector --name bin512 --mode binary --imgsz 512 --epochs 30 [--hours 0.5]
-    python -m mjtable.scripts.train_detector --name bin512 --resume          # continue from runs/detector/NAME/weights/last.pt
+    python -m mjtable.scripts.train_detector --name bin512 --resume   # continue from runs/detector/NAME/weights/last.pt
     python -m mjtable.scripts.train_detector --name bin512 --export models/tile_locator.onnx   # head split, see below
 
 --mode binary : 2 classes (0 = face-up tile, 1 = face-down tile); the crop classifier gives the kind (two-stage).
@@ -17,8 +17,9 @@ import shutil
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scripts.runtime_graph import runtime_graph
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def offline_ultralytics():

@@ -25,10 +25,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
 from mjtable.scripts.evaluate_detector_figures import read_yolo
 from mjtable.scripts.train_classifier import conv_block, resume
 from mjtable.vision.crops import REFINE_SCALE, REFINE_SIZE, move_edges, refine_crops
+
+ROOT = Path(__file__).resolve().parent.parent
 
 JITTER = 0.02         # an edge's random move, as a fraction of the box's width or height (normal sigma; the
 JITTER_WIDE = 0.06    # locators' boxes are off by ~2%) ... and for a quarter of the boxes

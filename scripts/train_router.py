@@ -22,8 +22,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
 from mjtable.vision.detector import ROUTER_SIZE, router_input
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PHONE_DIRS = ["synth/train:phone_*", "synth/train2:phone_*", "synth/train3:phone_*", "synth/train4:phone_*",
               "synth/grid:*", "real/train:*"]
@@ -56,8 +57,8 @@ def augment(img: np.ndarray, rng: random.Random) -> np.ndarray:
     if rng.random() < 0.5:                      # pad to the aspect
         if w / h < aspect:
             dw = int(h * aspect) - w
-            l = rng.randint(0, dw)
-            pads = (0, 0, l, dw - l)
+            left = rng.randint(0, dw)
+            pads = (0, 0, left, dw - left)
         else:
             dh = int(w / aspect) - h
             t = rng.randint(0, dh)
@@ -73,8 +74,8 @@ def augment(img: np.ndarray, rng: random.Random) -> np.ndarray:
             img = img[t:t + nh]
         else:
             nw = max(int(w * 0.75), int(h * aspect))
-            l = rng.randint(0, w - nw)
-            img = img[:, l:l + nw]
+            left = rng.randint(0, w - nw)
+            img = img[:, left:left + nw]
     img = np.rot90(img, rng.randint(0, 3))
     if rng.random() < 0.5:
         img = img[:, ::-1]

@@ -43,8 +43,8 @@ def test_bench_large_photo_reads_a_blown_up_scene(tmp_path):
                         "--seed", "1", "--n", "1", "--size", "2688x2016"], capture_output=True, text=True, cwd=root,
                        timeout=600)
     assert p.returncode == 0, p.stderr
-    lines = [l for l in p.stdout.splitlines() if "whole hand exact" in l]
-    assert len(lines) == 3 and all("100.0 %" in l for l in lines), p.stdout
+    lines = [ln for ln in p.stdout.splitlines() if "whole hand exact" in ln]
+    assert len(lines) == 3 and all("100.0 %" in ln for ln in lines), p.stdout
     assert "2688x2016, reduced decoding" in p.stdout
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from mjtable.scripts.box_precision import (Frame, covered, covered_exact, edge_errors, group_bias_removed, label_groups,
-                                   map50_95, noisy_labels, overlap_depth, ranked_by_iou, row_fit, rows, rows_fitted_and_centred, with_free_edge_errors,
-                                   without_frame_shift)
+                                           map50_95, noisy_labels, overlap_depth, ranked_by_iou, row_fit, rows,
+                                           rows_fitted_and_centred, with_free_edge_errors, without_frame_shift)
 
 ROOT = Path(__file__).resolve().parents[1]
 DET = Path(__file__).parent / "fixtures" / "detset"
@@ -151,7 +151,8 @@ def test_script_on_the_fixture_set_and_on_a_bad_folder(tmp_path):
     assert p.returncode == 0, p.stderr
     out = p.stdout
     assert "== all: 3 frames" in out and "== overhead: 1 frames" in out and "== phone: 2 frames" in out
-    assert out.count("mAP50-95 as detected") == 3 and "Gaussian noise" in out and "rows fitted" in out and "ranked by how well" in out
+    assert out.count("mAP50-95 as detected") == 3 and "Gaussian noise" in out and "rows fitted" in out \
+        and "ranked by how well" in out
     p = subprocess.run([sys.executable, "-m", "mjtable.scripts.box_precision", "--synth", str(tmp_path)],
                        capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "no images/ and labels/" in p.stderr

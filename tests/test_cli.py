@@ -279,7 +279,7 @@ def test_process_exit_codes_and_no_traceback(tmp_path):
 def test_process_batch():
     lines = json.dumps({"hand": WIN, "id": 1}) + "\n" + "not json\n"
     r = _proc(["batch"], stdin=lines)
-    rows = [json.loads(l) for l in r.stdout.splitlines()]
+    rows = [json.loads(ln) for ln in r.stdout.splitlines()]
     assert rows[0]["id"] == 1 and rows[0]["is_win"] and "error" in rows[1]
     assert r.returncode == 1 and "Traceback" not in r.stderr
 

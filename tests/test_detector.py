@@ -676,14 +676,14 @@ def test_smoke_training_both_stages(tmp_path):
     run = lambda *args: subprocess.run([py, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)  # noqa
     r = run("-m", "mjtable.scripts.prepare_detector_data", "--real", str(real), "--out", str(data), "--heldout", "0.5")
     assert r.returncode == 0, r.stderr[-2000:]
-    r = run("-m", "mjtable.scripts.train_detector", "--name", "smoke", "--mode", "binary", "--imgsz", "160", "--epochs", "1",
-            "--batch", "4", "--data", str(data), "--val", "real/heldout", "--project", str(tmp_path / "runs"),
-            "--workers", "0")
+    r = run("-m", "mjtable.scripts.train_detector", "--name", "smoke", "--mode", "binary", "--imgsz", "160",
+            "--epochs", "1", "--batch", "4", "--data", str(data), "--val", "real/heldout",
+            "--project", str(tmp_path / "runs"), "--workers", "0")
     assert r.returncode == 0, r.stderr[-3000:]
     assert (tmp_path / "runs" / "smoke" / "weights" / "last.pt").exists()
     onnx_loc = tmp_path / "loc.onnx"
-    r = run("-m", "mjtable.scripts.train_detector", "--name", "smoke", "--imgsz", "160", "--project", str(tmp_path / "runs"),
-            "--export", str(onnx_loc))
+    r = run("-m", "mjtable.scripts.train_detector", "--name", "smoke", "--imgsz", "160",
+            "--project", str(tmp_path / "runs"), "--export", str(onnx_loc))
     assert r.returncode == 0, r.stderr[-3000:]
     import onnxruntime as ort
     outs = ort.InferenceSession(str(onnx_loc), providers=["CPUExecutionProvider"]).get_outputs()

@@ -21,7 +21,8 @@ def _labelled_lines():
         if want is not None:
             d["expected"] = {k: v for k, v in want.items() if k in ("is_win", "total", "base")}
             if "fans" in want:
-                d["expected"]["fans"] = [n for name, pts in want["fans"] for n in [name] * (pts if name == "花牌" else 1)]
+                d["expected"]["fans"] = [n for name, pts in want["fans"]
+                                         for n in [name] * (pts if name == "花牌" else 1)]
         out.append(json.dumps(d, ensure_ascii=False))
     return out
 

@@ -232,9 +232,9 @@ def test_portrait_seat_view_is_the_landscape_one_in_a_taller_frame(tmp_path):
     img, gt, _ = make_scene("seat", 31, 2, 640, portrait=True)           # 360x640, the same table inside
     assert img.shape[:2] == (640, 360) and land_img.shape[:2] == (202, 360)
     assert len(gt.objects) == len(land.objects) > 50
-    dy = {round(g.box[1] - l.box[1], 3) for g, l in zip(gt.objects, land.objects)}
+    dy = {round(g.box[1] - d.box[1], 3) for g, d in zip(gt.objects, land.objects)}
     assert len(dy) == 1 and 0 < dy.pop() < 640 - 202
-    assert all(g.box[0] == l.box[0] and g.kind == l.kind for g, l in zip(gt.objects, land.objects))
+    assert all(g.box[0] == d.box[0] and g.kind == d.kind for g, d in zip(gt.objects, land.objects))
     assert generate_main(["--out", str(tmp_path / "p"), "--kind", "phone", "--n", "1", "--portrait"]) == 2
     assert generate_main(["--out", str(tmp_path / "s"), "--kind", "seat", "--n", "1", "--imgsz", "320",
                           "--portrait", "--workers", "1"]) == 0

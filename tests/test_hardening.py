@@ -92,7 +92,8 @@ def test_non_finite_and_broken_json_detections(tmp_path, capsys, text):
 
 
 _number = st.one_of(st.integers(-10, 2000), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=3))
-_item = st.fixed_dictionaries({"box": st.lists(_number, min_size=0, max_size=5), "kind": st.one_of(st.integers(-2, 50), st.text(max_size=2)),},
+_item = st.fixed_dictionaries({"box": st.lists(_number, min_size=0, max_size=5),
+                               "kind": st.one_of(st.integers(-2, 50), st.text(max_size=2))},
                               optional={"orientation": st.sampled_from(["upright", "sideways", "face_down", "x"]),
                                         "confidence": _number})
 
@@ -123,7 +124,8 @@ def _png_bomb(path: Path, side: int = 30000) -> None:
     rows = b"\0" * ((side + 1) * 500)
     parts = [z.compress(rows) for _ in range(side // 500)] + [z.flush()]
     ihdr = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b""))
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", b"".join(parts))
+                     + chunk(b"IEND", b""))
 
 
 @pytest.mark.parametrize("side", [30000, 7500])     # beyond Pillow's own bomb limit, and just over ours
@@ -308,7 +310,8 @@ def test_long_strings_in_detections_are_scanned_in_bounded_memory(tmp_path, note
     """The nesting count passes over a 15 MB string (of escapes, too) without a record per character."""
     p = tmp_path / "d.json"
     p.write_text(json.dumps([{"box": [0, 0, 10, 10], "kind": 3, "note": note}]))
-    code = ("import re, sys\nfrom mjtable.pipeline import FileDetector\nn = len(FileDetector(sys.argv[1]).dets)\n"
+    code = ("import re, sys\nfrom mjtable.pipeline import FileDetector\n"
+            "n = len(FileDetector(sys.argv[1]).dets)\n"
             "print(n, re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))")
     r = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, timeout=120)
     n, rss_kb = map(int, r.stdout.split())
@@ -399,7 +402,8 @@ def test_a_misspelled_command_is_a_usage_error(capsys, word, near):
     assert (f"did you mean '{near}'" in err) if near else "did you mean" not in err
 
 
-@pytest.mark.parametrize("argv", [["settle", "x" * 100_000], ["score", "1m" + "x" * 250], ["score", "[" + "1" * 250 + "m]"],
+@pytest.mark.parametrize("argv", [["settle", "x" * 100_000], ["score", "1m" + "x" * 250],
+                                  ["score", "[" + "1" * 250 + "m]"],
                                   ["score", WIN, "--rules", "x" * 100_000], ["score", WIN, "--profile", "x" * 100_000],
                                   ["x" * 100_000 + ".jpg"], ["video", "x" * 100_000], ["x" * 100_000],
                                   ["score", WIN, "--seat-wind", "x" * 100_000]])
@@ -595,7 +599,8 @@ def test_a_claimed_set_without_a_sideways_tile_is_not_scored_with_no_source(caps
 
 
 _json = st.recursive(st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats() | st.text(max_size=8),
-                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                     lambda inner: (st.lists(inner, max_size=4)
+                                    | st.dictionaries(st.text(max_size=6), inner, max_size=4)),
                      max_leaves=12)
 _coord = st.one_of(st.floats(-50, 700), st.integers(-5, 700), st.floats(), _json)
 _near_valid = st.fixed_dictionaries(

@@ -1,4 +1,5 @@
-"""mjtable.vision.names: every naming scheme maps to the right tile; names files are read the way ultralytics reads them."""
+"""mjtable.vision.names: every naming scheme maps to the right tile; names files are read the way ultralytics reads
+them."""
 import json
 
 import pytest
@@ -16,7 +17,7 @@ names: ['1man', '1pin', '1sou', '2man', '2pin', '2sou', '3man', '3pin', '3sou', 
 roboflow:
   workspace: hust-xq5rx
   license: CC BY 4.0
-"""
+"""  # noqa: E501  (the names: line is kept as exported)
 
 
 def test_project_notation_for_every_tile():

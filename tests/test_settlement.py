@@ -5,8 +5,8 @@ from hypothesis import given, settings, strategies as st
 from mjtable.scoring import tiles as T
 from mjtable.scoring.notation import parse_meld, parse_tiles
 from mjtable.scoring.notation import parse_hand
-from mjtable.scoring.settlement import (ACTIVE_PIG_PENALTY, FALSE_WIN_PENALTY, NOT_TENPAI, PIG_ACTIVE, PIG_PASSIVE, TENPAI,
-                                Barred, Deal, EndHand, FalseWin, Kong, SettlementError, Win, imp, settle,
+from mjtable.scoring.settlement import (ACTIVE_PIG_PENALTY, FALSE_WIN_PENALTY, NOT_TENPAI, PIG_ACTIVE, PIG_PASSIVE,
+                                TENPAI, Barred, Deal, EndHand, FalseWin, Kong, SettlementError, Win, imp, settle,
                                 win_from_hands)
 
 
@@ -52,11 +52,15 @@ def test_kong_discard_refund():
         settle(Deal([Win((2,), (1,), discarder=0, kong_discard=True)]))
 
 
-M = lambda *xs: tuple(parse_meld(x) for x in xs)
+def M(*xs):
+    return tuple(parse_meld(x) for x in xs)
+
+
 TENPAI_HAND = EndHand(tuple(parse_tiles("333p44p55p")), M("[111m<]", "[222m^]"), void_suit=T.SOU)  # 大对子 1 fan
 NOTEN = EndHand(tuple(parse_tiles("1357m2468p11m99p5p")), (), void_suit=T.SOU, discards=tuple(parse_tiles("1s")))
 PASSIVE_PIG = EndHand(tuple(parse_tiles("1357m2468p1m99p5p1s")), (), void_suit=T.SOU, discards=tuple(parse_tiles("9s")))
-ACTIVE_PIG = EndHand(tuple(parse_tiles("1357m2468p1m99p5p1s")), (), void_suit=T.SOU, discards=tuple(parse_tiles("9s9m")))
+ACTIVE_PIG = EndHand(tuple(parse_tiles("1357m2468p1m99p5p1s")), (), void_suit=T.SOU,
+                     discards=tuple(parse_tiles("9s9m")))
 
 
 def test_draw_cha_da_jiao_and_refunds():
@@ -214,8 +218,9 @@ def test_a_whole_deal_by_hand():
 
 
 def test_kong_refund_clause_by_cause_10_1_4():
-    """The 杠上炮 refund is 第十条一（四） (如果开杠者开杠后杠上炮，则其这个杠所获取的分数需要退回), not 第十一条四（五）
-    (停和陪打); a barred player's refund cites 第十一条四（五）, a non-ready kong at a draw 第十条一（三）."""
+    """The 杠上炮 refund is 第十条一（四） (如果开杠者开杠后杠上炮，则其这个杠所获取的分数需要退回), not
+    第十一条四（五） (停和陪打); a barred player's refund cites 第十一条四（五）, a non-ready kong at a draw
+    第十条一（三）."""
     from mjtable.scoring.settle_io import clause_of
     s = settle(Deal([Kong(0, "concealed"), Win((2,), (1,), discarder=0, kong_discard=True)]))
     refunds = [clause_of(it) for it in s.ledger if it.kind == "kong_refund"]

@@ -20,7 +20,8 @@ EXAMPLES = [
     ("例2 根2番", "345m1111p23p9p [333m<] +9p", {"gen": 2}),
     ("例3 根1番 七对2番", "1111m33m55m77p88p9p +9p", {"gen": 1, "qi_dui": 1}),
     ("例4 大对子1番", "222m555m888p9p [777p<] +9p", {"da_dui_zi": 1}),
-    ("例5 杠1 大对子1 金钩钩1", "9p [1111m<] [333m^] [555p>] [777p<] +9p", {"gang": 1, "da_dui_zi": 1, "jin_gou_gou": 1}),
+    ("例5 杠1 大对子1 金钩钩1", "9p [1111m<] [333m^] [555p>] [777p<] +9p",
+     {"gang": 1, "da_dui_zi": 1, "jin_gou_gou": 1}),
     ("例6 根1 清一色2", "2345678m99m7m [222m<] +9m", {"gen": 1, "qing_yi_se": 1}),
     ("例7 大对子1 清一色2", "333p555p777p9p [111p>] +9p", {"da_dui_zi": 1, "qing_yi_se": 1}),
     ("例8 清一色2 七对2", "1122335577889s +9s", {"qing_yi_se": 1, "qi_dui": 1}),
@@ -111,7 +112,8 @@ def test_is_winning_shape():
     assert not is_winning_shape(parse_hand("123m456m789m234p5p +6p"))
 
 
-M = lambda *xs: [parse_meld(x) for x in xs]
+def M(*xs):
+    return [parse_meld(x) for x in xs]
 
 
 # 第十条三（二） 听牌 examples (rebuilt): a tile held four times is not a wait; three suits is never tenpai.

@@ -160,7 +160,8 @@ def test_cli_video_with_the_committed_models(tmp_path, capsys):
     got = {p["seat"]: p for p in d["players"]}
     for p in gt.table.players:
         q = got[p.seat]
-        assert (tuple(q["discards"]), q["concealed_face_down"], tuple(sorted(q["exposed"])), tuple(sorted(q["flowers"]))) \
+        assert (tuple(q["discards"]), q["concealed_face_down"], tuple(sorted(q["exposed"])),
+                tuple(sorted(q["flowers"]))) \
             == (p.discards, p.concealed_face_down, tuple(sorted(p.exposed)), tuple(sorted(p.flowers))), p.seat
     code = cli.main(["video", str(v), "--hold", "1", "--max-frames", "1"])
     out, err = capsys.readouterr()

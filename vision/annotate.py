@@ -79,7 +79,8 @@ def panel_lines(layout: Layout, hand, result: Optional[ScoreResult], findings: l
         except NotationError:
             pass
     if result is not None:
-        unit = ("番" if result.rules == "sichuan" else "分") if chinese else ("fan" if result.rules == "sichuan" else "pt")
+        sichuan = result.rules == "sichuan"
+        unit = ("番" if sichuan else "分") if chinese else ("fan" if sichuan else "pt")
         for f in result.fans:
             name = f"{f.name_cn} {f.name_en}" if chinese else f.name_en
             cnt = f" x{f.count}" if f.count > 1 else ""
@@ -98,7 +99,7 @@ def panel_lines(layout: Layout, hand, result: Optional[ScoreResult], findings: l
         for u in layout.table.unplaced[:3]:
             lines.append(f"  - {u[:70]}")
     if not chinese:
-        lines = [l.encode("ascii", "replace").decode() for l in lines]
+        lines = [ln.encode("ascii", "replace").decode() for ln in lines]
     return lines
 
 
@@ -154,7 +155,7 @@ def annotate(img: np.ndarray, layout: Layout, hand=None, result: Optional[ScoreR
     panel = np.full((line_h * len(lines) + 12, canvas.shape[1], 3), 255, np.uint8)
     out = np.vstack([canvas, panel]) if lines else canvas
     y0 = canvas.shape[0]
-    texts += [((8, y0 + 6 + line_h * (i + 1) - 5), l, (20, 20, 20), 0.55) for i, l in enumerate(lines)]
+    texts += [((8, y0 + 6 + line_h * (i + 1) - 5), ln, (20, 20, 20), 0.55) for i, ln in enumerate(lines)]
     _draw_texts(out, texts, font)
     return out
 

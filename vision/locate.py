@@ -145,8 +145,8 @@ class FileDetector:
             where = f"item {loc[0]}: " + ".".join(str(x) for x in loc[1:]) if loc else "the list"
             msg = err["msg"].removeprefix("Value error, ")
             raise InputError(f"detections {name}: {where.rstrip(': ')}: {msg}") from None
-        self.dets = [Detection(tuple(o.box), o.kind, o.orientation, o.confidence, tuple((c.kind, c.p) for c in o.candidates))
-                     for o in valid]
+        self.dets = [Detection(tuple(o.box), o.kind, o.orientation, o.confidence,
+                               tuple((c.kind, c.p) for c in o.candidates)) for o in valid]
 
     def detect(self, img, kind="auto"):
         return list(self.dets)

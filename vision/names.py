@@ -3,7 +3,8 @@
 Accepted names (case, spaces, ``_`` and ``-`` are ignored), for every tile:
 
 * project notation ``1m``..``9m`` ``1p``.. ``1s``.. ``1z``..``7z`` ``1f``..``8f`` (``0m`` ``0p`` ``0s`` = red five);
-* letter first ``m1``..``m9`` ``p1``.. ``s1``.. ``z1``..``z7`` (z1-z4 = E S W N, z5 white, z6 green, z7 red) ``f1``..``f8``;
+* letter first ``m1``..``m9`` ``p1``.. ``s1``.. ``z1``..``z7`` (z1-z4 = E S W N, z5 white, z6 green, z7 red)
+  ``f1``..``f8``;
 * riichi style ``1man``..``9man`` ``1pin``.. ``1sou``.. ``east south west north haku hatsu chun`` (also ``man1``,
   ``ton nan sha pei``);
 * Chinese style ``1wan`` ``1tong``/``1bing`` ``1tiao``, ``dong nan xi bei``, ``zhong fa bai``, and the Chinese names

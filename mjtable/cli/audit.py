@@ -5,7 +5,6 @@ import base64
 import sys
 from pathlib import Path
 
-from mjtable import pipeline
 from mjtable.errors import EXIT_OK, UnreadableError
 from mjtable.outputs import check_outputs, write_atomic
 from mjtable.pipeline import KINDS

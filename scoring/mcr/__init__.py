@@ -5,11 +5,12 @@
 
 See README.md in this folder for the design and the documented profile differences.
 """
+
+from . import engine as _engine
+from . import fast as _fast
 from .engine import FAN_TABLE, MIN_POINTS, evaluate, is_winning_shape, waits
 from .fast import score
-from . import engine as _engine, fast as _fast
 from .profiles import PROFILES, Profile, UnknownProfile, get_profile
-
 
 
 def clear_caches() -> None:
@@ -18,5 +19,16 @@ def clear_caches() -> None:
     _fast.clear_caches()
 
 
-__all__ = ["score", "FAN_TABLE", "PROFILES", "Profile", "UnknownProfile", "get_profile", "is_winning_shape",
-           "waits", "evaluate", "MIN_POINTS", "clear_caches"]
+__all__ = [
+    "score",
+    "FAN_TABLE",
+    "PROFILES",
+    "Profile",
+    "UnknownProfile",
+    "get_profile",
+    "is_winning_shape",
+    "waits",
+    "evaluate",
+    "MIN_POINTS",
+    "clear_caches",
+]

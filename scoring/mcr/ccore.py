@@ -12,6 +12,7 @@ and builds the ``ScoreResult`` exactly as ``_fast`` does.
 profile it cannot cover, input that is not plain, a hand that fails a check); ``fast.score`` then runs the
 Python path. ``MJTABLE_NO_CCORE=1`` in the environment switches the core off (for measuring the Python path).
 """
+
 from __future__ import annotations
 
 import os
@@ -23,26 +24,56 @@ from ..hand import ACROSS, LEFT, RIGHT, Meld, Situation
 from ..notation import _MARK_OF
 from ..result import ScoreResult
 from . import fans_situation, suit_table
-from .engine import FAN_TABLE, NOT_WIN, _ORDER, _SIT_FIELDS, _finish, _flowers_plain, _hit, _plan
+from .engine import _ORDER, _SIT_FIELDS, FAN_TABLE, NOT_WIN, _finish, _flowers_plain, _hit, _plan
 from .profiles import Profile
 
 try:
     from . import _ccore
-except ImportError:          # not built: the Python path scores every hand
+except ImportError:  # not built: the Python path scores every hand
     _ccore = None
 
 _CACHE_LIMIT = 1 << 15
-_FLAG_FIELDS = ("last_tile", "kong_replacement", "robbing_kong", "last_copy", "winning_tile_apart", "heavenly_win",
-                "earthly_win", "human_win")
+_FLAG_FIELDS = (
+    "last_tile",
+    "kong_replacement",
+    "robbing_kong",
+    "last_copy",
+    "winning_tile_apart",
+    "heavenly_win",
+    "earthly_win",
+    "human_win",
+)
 _FLAGS = attrgetter(*_FLAG_FIELDS)
 # the checked flags (fans_situation.flags_for) as the core's mask bits
-_FLAG_BITS = (("last_tile", 1), ("kong_replacement", 2), ("robbing_kong", 4), ("last_copy", 8), ("heavenly", 16),
-              ("earthly", 32), ("human", 64))
+_FLAG_BITS = (
+    ("last_tile", 1),
+    ("kong_replacement", 2),
+    ("robbing_kong", 4),
+    ("last_copy", 8),
+    ("heavenly", 16),
+    ("earthly", 32),
+    ("human", 64),
+)
 _GROUPS = frozenset(("tiles", "sets", "winds", "situation", "waits"))
 # the Profile fields the core knows; a profile class with any other field is left to the Python path
-_PROFILE_FIELDS = frozenset(("name", "description", "waits_by_shape", "require_apart", "knitted_all_chows",
-                             "knitted_tile_hog", "fifth_copy_waits", "extra_fans", "excludes_add", "excludes_remove",
-                             "deduct_implied_pungs", "house_non_repetition", "concealed_kongs_add", "differences"))
+_PROFILE_FIELDS = frozenset(
+    (
+        "name",
+        "description",
+        "waits_by_shape",
+        "require_apart",
+        "knitted_all_chows",
+        "knitted_tile_hog",
+        "fifth_copy_waits",
+        "extra_fans",
+        "excludes_add",
+        "excludes_remove",
+        "deduct_implied_pungs",
+        "house_non_repetition",
+        "concealed_kongs_add",
+        "differences",
+    )
+)
 _MISSING = object()
 
 
@@ -50,17 +81,23 @@ def _init() -> bool:
     if _ccore is None or os.environ.get("MJTABLE_NO_CCORE", "") not in ("", "0"):
         return False
     try:
-        _ccore.init(suit_table.BITS, Meld, tuple(_ORDER[f] for f in _ccore.FANS), tuple(r.value for r in FAN_TABLE),
-                    lambda row, n: _hit(FAN_TABLE[row].id, n), tuple(_MARK_OF[s] for s in (LEFT, ACROSS, RIGHT)))
-    except (KeyError, ValueError, TypeError):    # a fan the table does not hold: the core is out of date
+        _ccore.init(
+            suit_table.BITS,
+            Meld,
+            tuple(_ORDER[f] for f in _ccore.FANS),
+            tuple(r.value for r in FAN_TABLE),
+            lambda row, n: _hit(FAN_TABLE[row].id, n),
+            tuple(_MARK_OF[s] for s in (LEFT, ACROSS, RIGHT)),
+        )
+    except (KeyError, ValueError, TypeError):  # a fan the table does not hold: the core is out of date
         return False
     return True
 
 
 ON = _init()
-_SLOTS: dict = {}            # Profile -> slot in the core, or -1 when the Python path scores it
-_SITS: list = []             # per slot: Situation fields -> [masks, notes per facts, sit word] or None
-_FLOWERS: dict = {}          # flowers tuple -> valid
+_SLOTS: dict = {}  # Profile -> slot in the core, or -1 when the Python path scores it
+_SITS: list = []  # per slot: Situation fields -> [masks, notes per facts, sit word] or None
+_FLOWERS: dict = {}  # flowers tuple -> valid
 
 
 def available() -> bool:
@@ -73,7 +110,7 @@ def _slot(prof: Profile) -> int:
     slot = _SLOTS.get(prof)
     if slot is None:
         slot = _set_up(prof)
-        if slot >= 0 or len(_SLOTS) < 1024:      # profiles made on the fly: not every one is remembered
+        if slot >= 0 or len(_SLOTS) < 1024:  # profiles made on the fly: not every one is remembered
             _SLOTS[prof] = slot
     return slot
 
@@ -87,12 +124,21 @@ def _set_up(prof: Profile) -> int:
         if not {g for g, _ in groups} <= _GROUPS:
             return -1
         active = tuple(fid for _, preds in groups for fid, _ in preds)
-        excludes = tuple((_ORDER[fid], tuple((_ORDER[e], 0) if e.__class__ is str else (_ORDER[e[0]], e[1])
-                                             for e in ex)) for fid, ex in excl.items())
-        switches = (prof.waits_by_shape, prof.require_apart, prof.knitted_all_chows, prof.knitted_tile_hog,
-                    prof.fifth_copy_waits, prof.deduct_implied_pungs, prof.concealed_kongs_add)
+        excludes = tuple(
+            (_ORDER[fid], tuple((_ORDER[e], 0) if e.__class__ is str else (_ORDER[e[0]], e[1]) for e in ex))
+            for fid, ex in excl.items()
+        )
+        switches = (
+            prof.waits_by_shape,
+            prof.require_apart,
+            prof.knitted_all_chows,
+            prof.knitted_tile_hog,
+            prof.fifth_copy_waits,
+            prof.deduct_implied_pungs,
+            prof.concealed_kongs_add,
+        )
         _ccore.set_profile(len(_SITS), active, excludes, switches)
-    except (KeyError, ValueError, TypeError, AttributeError):   # a fan the core does not compute, odd lists
+    except (KeyError, ValueError, TypeError, AttributeError):  # a fan the core does not compute, odd lists
         return -1
     _SITS.append({})
     return len(_SITS) - 1
@@ -104,9 +150,14 @@ def _situation(sit: Situation, prof: Profile):
     ``_check``), their notes, and the raw self-drawn / set-apart / seat / prevalent values; None if a field is
     not plain (the Python path judges the hand)."""
     sd, seat, prev = sit.self_drawn, sit.seat_wind, sit.prevalent_wind
-    if (sd.__class__ is not bool or seat.__class__ is not int or prev.__class__ is not int
-            or seat not in T.WINDS or prev not in T.WINDS
-            or any(v.__class__ is not bool for v in _FLAGS(sit))):
+    if (
+        sd.__class__ is not bool
+        or seat.__class__ is not int
+        or prev.__class__ is not int
+        or seat not in T.WINDS
+        or prev not in T.WINDS
+        or any(v.__class__ is not bool for v in _FLAGS(sit))
+    ):
         return None
     word = sd | sit.winning_tile_apart << 1 | (seat - 27) << 2 | (prev - 27) << 4
     return [bytearray(b"\xff" * 40), [None] * 40, word]
@@ -165,7 +216,7 @@ def score(hand, prof: Profile):
         return None
     melds = hand.melds
     got = _ccore.score(hand.concealed, hand.winning_tile, melds, ent[0], ent[2], slot)
-    if got.__class__ is int:                 # these tile facts' flags are not checked yet
+    if got.__class__ is int:  # these tile facts' flags are not checked yet
         if not _check(ent, got, sit, prof):
             return None
         got = _ccore.score(hand.concealed, hand.winning_tile, melds, ent[0], ent[2], slot)

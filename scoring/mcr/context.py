@@ -1,4 +1,5 @@
 """The evaluation context: one candidate reading of one hand, with everything the predicates look at."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -47,8 +48,17 @@ class Ctx:
     ``melded`` True for a set declared on the table.
     """
 
-    def __init__(self, hand: Hand, cand: Candidate, counts_all: tuple, standing: tuple, prof, notes: list,
-                 meld_key: tuple = None, structure: tuple = None):
+    def __init__(
+        self,
+        hand: Hand,
+        cand: Candidate,
+        counts_all: tuple,
+        standing: tuple,
+        prof,
+        notes: list,
+        meld_key: tuple = None,
+        structure: tuple = None,
+    ):
         sit = hand.situation
         self.hand = hand
         self.cand = cand
@@ -59,15 +69,23 @@ class Ctx:
         self.prof = prof
         self.win = hand.winning_tile
         self.self_drawn = sit.self_drawn
-        self.counts = counts_all          # all tiles, kongs as 4
-        self.standing = standing          # concealed tiles without the winning tile
+        self.counts = counts_all  # all tiles, kongs as 4
+        self.standing = standing  # concealed tiles without the winning tile
         self.notes = notes
-        if structure is None:          # the engine passes the one it already has (``_structure``'s result)
+        if structure is None:  # the engine passes the one it already has (``_structure``'s result)
             if meld_key is None:
                 meld_key = melds_key(hand.melds)
             structure = _structure(cand, meld_key, self.win, self.self_drawn)
-        (self.sets, self.chows, self.pungs, self.kongs_concealed, self.kongs_exposed, self.n_concealed_pungs,
-         self.n_claimed, self.n_melds) = structure
+        (
+            self.sets,
+            self.chows,
+            self.pungs,
+            self.kongs_concealed,
+            self.kongs_exposed,
+            self.n_concealed_pungs,
+            self.n_claimed,
+            self.n_melds,
+        ) = structure
         self.n_kongs = self.kongs_concealed + self.kongs_exposed
         self.cache: dict = {}
 
@@ -84,15 +102,31 @@ class Ctx:
         if group == "tiles":
             return (self.form, self.counts, self.n_kongs)
         if group == "sets":
-            return (self.form, self.chows, self.pungs, self.pair, self.n_concealed_pungs, self.kongs_concealed,
-                    self.kongs_exposed)
+            return (
+                self.form,
+                self.chows,
+                self.pungs,
+                self.pair,
+                self.n_concealed_pungs,
+                self.kongs_concealed,
+                self.kongs_exposed,
+            )
         if group == "winds":
             return (self.pungs, self.sit.seat_wind, self.sit.prevalent_wind)
         if group == "situation":
             return (self.n_claimed, self.self_drawn, self.flags_key)
         if group == "waits":
-            return (self.cand, self.standing, self.win, self.n_claimed, self.n_kongs, self.n_melds, self.self_drawn,
-                    self.sit.winning_tile_apart, self.flags["heavenly"])
+            return (
+                self.cand,
+                self.standing,
+                self.win,
+                self.n_claimed,
+                self.n_kongs,
+                self.n_melds,
+                self.self_drawn,
+                self.sit.winning_tile_apart,
+                self.flags["heavenly"],
+            )
         raise KeyError(group)
 
     def all_sets_and_pair(self):

@@ -1,9 +1,10 @@
 """``score(hand, profile)``: try every reading of the hand, count its fans, keep the highest total."""
+
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import fields
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import count
 from operator import attrgetter
 
@@ -11,8 +12,7 @@ from .. import tiles as T
 from ..hand import KONG, Hand, Meld, Situation
 from ..notation import format_meld, format_tiles
 from ..result import FanHit, ScoreResult
-from . import fans_chows, fans_flowers, fans_limits, fans_pungs, fans_situation, fans_special, fans_waits  # noqa: F401
-from . import shapes
+from . import fans_chows, fans_flowers, fans_limits, fans_pungs, fans_situation, fans_special, fans_waits, shapes  # noqa: F401
 from .context import Ctx, _structure, melds_key
 from .fantable import all_rows
 from .profiles import Profile, get_profile
@@ -23,7 +23,7 @@ NOT_WIN = "not a winning shape (no 4 sets + pair, 七对, 十三幺, 全不靠 o
 ROWS = all_rows()
 # Table order: by value, high first, then the 1998 number (the order 不计 lists are applied in).
 FAN_TABLE = tuple(sorted(ROWS.values(), key=lambda r: (-r.value, r.number)))
-_HITS = {r.id: {} for r in FAN_TABLE}
+_HITS: dict[str, dict[int, FanHit]] = {r.id: {} for r in FAN_TABLE}
 _ORDER = {r.id: i for i, r in enumerate(FAN_TABLE)}
 
 
@@ -36,23 +36,29 @@ def _hit(fid: str, count: int) -> FanHit:
     return h
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plan(prof: Profile):
     """Predicates grouped by what they read, and the 不计 lists active in a profile, in table order."""
     rows = [r for r in FAN_TABLE if r.predicate is not None and (prof.extra_fans or not r.house)]
     groups: dict = {}
     for r in rows:
         groups.setdefault(r.group, []).append((r.id, r.predicate))
-    excl = tuple((r.id, tuple(e for e in r.excludes if e not in prof.excludes_remove.get(r.id, ()))
-                  + tuple(prof.excludes_add.get(r.id, ()))
-                  + (r.implied if prof.house_non_repetition else ())) for r in rows)
+    excl = tuple(
+        (
+            r.id,
+            tuple(e for e in r.excludes if e not in prof.excludes_remove.get(r.id, ()))
+            + tuple(prof.excludes_add.get(r.id, ()))
+            + (r.implied if prof.house_non_repetition else ()),
+        )
+        for r in rows
+    )
     return tuple((g, tuple(p)) for g, p in groups.items()), {fid: ex for fid, ex in excl if ex}
 
 
 _CACHE_LIMIT = 1 << 15
 _HAND, _TILES, _SETS, _WINDS, _SITUATION, _WAITS = range(6)
 _SLOT = {"hand": _HAND, "tiles": _TILES, "sets": _SETS, "winds": _WINDS, "situation": _SITUATION, "waits": _WAITS}
-_SERIAL = count()            # ids of plans, tile contents, Situations and group results (never reused)
+_SERIAL = count()  # ids of plans, tile contents, Situations and group results (never reused)
 
 # A note on the caches: the keys and values of the per-hand result cache and of the group / 不计 caches are
 # built from ints, strings, bytes and tuples of them (tile contents, Situations, profiles and group results
@@ -65,6 +71,7 @@ class _Plan:
     """One profile's predicates grouped by what they read, each group with its result cache
     (group key -> (result id, ((fan id, count), ...))), the cache of results after the 不计 lists
     (tuple of the groups' result ids -> see ``_count``) and the checked Situation flags."""
+
     __slots__ = ("prof", "serial", "groups", "excl", "after", "flags")
 
     def __init__(self, prof: Profile):
@@ -76,18 +83,18 @@ class _Plan:
         self.flags: dict = {}
 
 
-_PLANS: dict = {}            # profile -> _Plan
-_IDS: dict = {}              # group result -> id (the 不计 cache is keyed on these)
-_SIT_IDS: dict = {}          # Situation -> id (the per-hand cache is keyed on these)
-_FANS: dict = {}             # ((fan id, count), ...) -> (FanHit, ...)
+_PLANS: dict = {}  # profile -> _Plan
+_IDS: dict = {}  # group result -> id (the 不计 cache is keyed on these)
+_SIT_IDS: dict = {}  # Situation -> id (the per-hand cache is keyed on these)
+_FANS: dict = {}  # ((fan id, count), ...) -> (FanHit, ...)
 _MISSING = object()
-_HONOURS_TRAIT, _TERMINALS_TRAIT = "all_honors", "all_terminals_and_honors"   # where 幺九刻 is implied
+_HONOURS_TRAIT, _TERMINALS_TRAIT = "all_honors", "all_terminals_and_honors"  # where 幺九刻 is implied
 
 
 def _get_plan(prof: Profile) -> _Plan:
     p = _PLANS.get(prof)
     if p is None:
-        if len(_PLANS) > 64:         # only if many Profile objects are made on the fly
+        if len(_PLANS) > 64:  # only if many Profile objects are made on the fly
             _PLANS.clear()
         p = _PLANS[prof] = _Plan(prof)
     return p
@@ -96,6 +103,7 @@ def _get_plan(prof: Profile) -> _Plan:
 class _ResultCache:
     """The per-hand result cache: (tiles id, Situation id, profile id) -> best reading or None; LRU, bounded
     (``cache_clear()`` empties it, as ``functools.lru_cache``)."""
+
     __slots__ = ("data", "maxsize")
 
     def __init__(self, maxsize: int):
@@ -114,12 +122,19 @@ _best = _ResultCache(1 << 15)
 
 def clear_caches() -> None:
     """Free every cache of the engine (each is bounded: about 32k entries)."""
-    for f in (shapes.candidates, shapes.all_waits,
-              fans_chows.chow_combo, fans_pungs.pung_combo, _tiles, _flowers_ok, _structure):
+    for f in (
+        shapes.candidates,
+        shapes.all_waits,
+        fans_chows.chow_combo,
+        fans_pungs.pung_combo,
+        _tiles,
+        _flowers_ok,
+        _structure,
+    ):
         f.cache_clear()
     for p in _PLANS.values():
-        for _, _, cache in p.groups:
-            cache.clear()
+        for _, _, memo in p.groups:
+            memo.clear()
         p.after.clear()
         p.flags.clear()
     for d in (_IDS, _SIT_IDS, _FANS, _TEXTS):
@@ -183,8 +198,8 @@ def _fan_hits(items: tuple) -> tuple:
 def _cached_count(plan: _Plan, keys: tuple):
     """``_count(plan, keys, ...)`` when all of it is cached (every group result and the 不计 step), else None."""
     ids = []
-    for slot, _, cache in plan.groups:
-        got = cache.get(keys[slot])      # keys[_HAND] is None: a "hand" group is never cached
+    for slot, _, memo in plan.groups:
+        got = memo.get(keys[slot])  # keys[_HAND] is None: a "hand" group is never cached
         if got is None:
             return None
         ids.append(got[0])
@@ -199,31 +214,35 @@ def _count(plan: _Plan, keys: tuple, make_ctx) -> tuple:
     ids = []
     got_all = []
     ctx = None
-    for slot, preds, cache in plan.groups:
+    for slot, preds, memo in plan.groups:
         if slot == _HAND:
             if ctx is None:
                 ctx = make_ctx()
             got = _result(_run(preds, ctx))
         else:
             key = keys[slot]
-            got = cache.get(key)
+            got = memo.get(key)
             if got is None:
                 if ctx is None:
                     ctx = make_ctx()
-                if len(cache) > _CACHE_LIMIT:
-                    cache.clear()
-                got = cache[key] = _result(_run(preds, ctx))
+                if len(memo) > _CACHE_LIMIT:
+                    memo.clear()
+                got = memo[key] = _result(_run(preds, ctx))
         ids.append(got[0])
         got_all.append(got)
-    ekey = tuple(ids)                    # deterministic order: groups and rows are in table order
+    ekey = tuple(ids)  # deterministic order: groups and rows are in table order
     after = plan.after
     out = after.get(ekey)
     if out is None:
         found = _apply_excludes(dict(it for _, items in got_all for it in items), plan.excl)
         if len(after) > _CACHE_LIMIT:
             after.clear()
-        out = after[ekey] = (_points(found), _fan_items(found), _HONOURS_TRAIT in found or _TERMINALS_TRAIT in found,
-                             tuple(found.items()))
+        out = after[ekey] = (
+            _points(found),
+            _fan_items(found),
+            _HONOURS_TRAIT in found or _TERMINALS_TRAIT in found,
+            tuple(found.items()),
+        )
     return out
 
 
@@ -253,8 +272,12 @@ def _implied(pungs, sit, found: dict) -> int:
     n = found.get("dragon_pung", 0) + 2 * ("two_dragons_pungs" in found)
     if "big_three_winds" in found:
         return n + 3
-    return n + sum(1 for w in set(pungs) if 27 <= w <= 30 and (
-        (w == sit.prevalent_wind and "prevalent_wind" in found) or (w == sit.seat_wind and "seat_wind" in found)))
+    return n + sum(
+        1
+        for w in set(pungs)
+        if 27 <= w <= 30
+        and ((w == sit.prevalent_wind and "prevalent_wind" in found) or (w == sit.seat_wind and "seat_wind" in found))
+    )
 
 
 def _points(found: dict) -> int:
@@ -286,7 +309,7 @@ def _group_text(tiles) -> str:
     return "".join(str(t % 9 + 1) for t in tiles) + _SUIT[tiles[0] // 9]
 
 
-_TEXTS: dict = {}           # set, pair, meld or winning tile -> its notation (a bounded table of small strings)
+_TEXTS: dict = {}  # set, pair, meld or winning tile -> its notation (a bounded table of small strings)
 
 
 def _text(key, make) -> str:
@@ -321,8 +344,43 @@ class _Tiles:
     """What scoring needs from the hand's tiles alone — the standing multiset, the winning tile and the
     declared sets — computed once per tile content (``_tiles``, bounded) and shared by every hand holding
     those tiles, whatever its Situation. ``serial`` stands for the tile content in the per-hand cache."""
-    __slots__ = ("serial", "concealed", "win", "melds", "mkey", "standing", "counts_all", "cands", "n_melds",
-                 "n_claimed", "n_kongs", "in_hand", "in_melds", "has_kong", "_discard", "_drawn", "_desc")
+
+    __slots__ = (
+        "serial",
+        "concealed",
+        "win",
+        "melds",
+        "mkey",
+        "standing",
+        "counts_all",
+        "cands",
+        "n_melds",
+        "n_claimed",
+        "n_kongs",
+        "in_hand",
+        "in_melds",
+        "has_kong",
+        "_discard",
+        "_drawn",
+        "_desc",
+    )
+    serial: int
+    concealed: tuple[int, ...]
+    win: int
+    melds: tuple[Meld, ...]
+    mkey: tuple
+    standing: bytes
+    counts_all: bytes  # every tile, kongs as 4
+    cands: tuple
+    n_melds: int
+    n_claimed: int
+    n_kongs: int
+    in_hand: bool
+    in_melds: int
+    has_kong: bool
+    _discard: tuple | None  # readings(False), filled on first use
+    _drawn: tuple | None  # readings(True), filled on first use
+    _desc: dict
 
     def readings(self, self_drawn) -> tuple:
         """Per candidate reading: ``(index, candidate as a plain tuple, tiles key, sets key, pungs, structure)``
@@ -345,8 +403,16 @@ class _Tiles:
         for i, cand in enumerate(self.cands):
             st = _structure.__wrapped__(cand, self.mkey, self.win, self_drawn)
             _, chows, pungs, kc, ke, n_cp, _, _ = st
-            out.append((i, tuple(cand), (cand.form, self.counts_all, kc + ke),
-                        (cand.form, chows, pungs, cand.pair, n_cp, kc, ke), pungs, st))
+            out.append(
+                (
+                    i,
+                    tuple(cand),
+                    (cand.form, self.counts_all, kc + ke),
+                    (cand.form, chows, pungs, cand.pair, n_cp, kc, ke),
+                    pungs,
+                    st,
+                )
+            )
         return tuple(out)
 
     def describe(self, i: int) -> str:
@@ -387,7 +453,7 @@ def _tiles(concealed: bytes, win: int, melds: tuple):
     ti.melds = melds
     ti.mkey = mkey
     ti.standing = standing
-    ti.counts_all = bytes(counts_all)                  # every tile, kongs as 4
+    ti.counts_all = bytes(counts_all)  # every tile, kongs as 4
     ti.cands = candidates(bytes(wc), len(melds))
     ti.n_melds = len(melds)
     ti.n_claimed = sum(1 for *_, c, kong in mkey if not c)
@@ -408,11 +474,16 @@ def _flowers_ok(flowers: tuple) -> bool:
 def _plain(hand) -> bool:
     """Plain input, the only kind the quick paths take: tuples of tiles and melds, an ``int`` winning tile, a
     ``Situation``."""
-    return (hand.concealed.__class__ is tuple and hand.melds.__class__ is tuple and hand.winning_tile.__class__
-            is int and hand.flowers.__class__ is tuple and hand.situation.__class__ is Situation)
+    return (
+        hand.concealed.__class__ is tuple
+        and hand.melds.__class__ is tuple
+        and hand.winning_tile.__class__ is int
+        and hand.flowers.__class__ is tuple
+        and hand.situation.__class__ is Situation
+    )
 
 
-def _checked(hand) -> "_Tiles | None":
+def _checked(hand) -> _Tiles | None:
     """The hand's ``_Tiles`` when a quick check shows ``_problems(hand)`` is empty, else None.
 
     Only plain input takes this path (tuples, exact ``int`` tiles, ``Meld``/``Situation`` objects): anything
@@ -453,8 +524,16 @@ def _best_reading(ti: _Tiles, sit: Situation, sid: int, plan: _Plan):
     flags, flags_key, notes = got
     self_drawn = sit.self_drawn
     sit_key = (ti.n_claimed, self_drawn, flags_key)
-    waits_rest = (ti.standing, ti.win, ti.n_claimed, ti.n_kongs, ti.n_melds, self_drawn, sit.winning_tile_apart,
-                  flags["heavenly"])
+    waits_rest = (
+        ti.standing,
+        ti.win,
+        ti.n_claimed,
+        ti.n_kongs,
+        ti.n_melds,
+        self_drawn,
+        sit.winning_tile_apart,
+        flags["heavenly"],
+    )
     seat, prevalent = sit.seat_wind, sit.prevalent_wind
     implied = prof.deduct_implied_pungs
     best = None
@@ -462,9 +541,18 @@ def _best_reading(ti: _Tiles, sit: Situation, sid: int, plan: _Plan):
         keys = (None, tiles_key, sets_key, (pungs, seat, prevalent), sit_key, (cand,) + waits_rest)
         got = _cached_count(plan, keys)
         if got is None:
+
             def make_ctx(i=i, structure=structure):
-                ctx = Ctx(Hand(ti.concealed, ti.melds, ti.win, (), sit), ti.cands[i], ti.counts_all, ti.standing,
-                          prof, list(notes), ti.mkey, structure)
+                ctx = Ctx(
+                    Hand(ti.concealed, ti.melds, ti.win, (), sit),
+                    ti.cands[i],
+                    ti.counts_all,
+                    ti.standing,
+                    prof,
+                    list(notes),
+                    ti.mkey,
+                    structure,
+                )
                 ctx.flags = flags
                 ctx.flags_key = flags_key
                 return ctx
@@ -502,17 +590,23 @@ def score(hand: Hand, profile="default") -> ScoreResult:
     prof = get_profile(profile)
     try:
         ti = _checked(hand)
-    except Exception:      # odd input: judged by the full validation below
+    except Exception:  # odd input: judged by the full validation below
         ti = None
     if ti is None:
         try:
             problems = _problems(hand)
-        except (TypeError, ValueError, AttributeError, IndexError) as e:   # not even shaped like a Hand
-            return ScoreResult("mcr", prof.name, False, reason=f"impossible hand: malformed input ({e})",
-                               problems=[f"malformed input ({e})"])
+        except (TypeError, ValueError, AttributeError, IndexError) as e:  # not even shaped like a Hand
+            return ScoreResult(
+                "mcr",
+                prof.name,
+                False,
+                reason=f"impossible hand: malformed input ({e})",
+                problems=[f"malformed input ({e})"],
+            )
         if problems:
-            return ScoreResult("mcr", prof.name, False, reason="impossible hand: " + "; ".join(problems),
-                               problems=problems)
+            return ScoreResult(
+                "mcr", prof.name, False, reason="impossible hand: " + "; ".join(problems), problems=problems
+            )
         ti = _tiles(bytes(sorted(hand.concealed)), hand.winning_tile, hand.melds)
     sit = hand.situation
     plan = _PLANS.get(prof) or _get_plan(prof)
@@ -527,7 +621,7 @@ def score(hand: Hand, profile="default") -> ScoreResult:
     else:
         try:
             data.move_to_end(key)
-        except KeyError:       # evicted meanwhile by another thread: the result is still right
+        except KeyError:  # evicted meanwhile by another thread: the result is still right
             pass
     if best is None:
         return ScoreResult("mcr", prof.name, False, reason=NOT_WIN)
@@ -535,17 +629,25 @@ def score(hand: Hand, profile="default") -> ScoreResult:
     return _finish(prof, list(_fan_hits(items)), base, len(hand.flowers), sit.self_drawn, desc, notes)
 
 
-def _finish(prof: Profile, fans: list, base: int, n_flowers: int, self_drawn: bool, desc: str,
-            notes) -> ScoreResult:
+def _finish(prof: Profile, fans: list, base: int, n_flowers: int, self_drawn: bool, desc: str, notes) -> ScoreResult:
     """The ScoreResult of a hand's best reading (``fans`` its fan hits, ``base`` their points): the flowers added,
     the 8-point minimum, the payments. Written once for the three paths (``score``, ``fast``, ``ccore``)."""
     if n_flowers:
         fans.append(_hit("flowers", n_flowers))
     total = base + n_flowers
     if base < MIN_POINTS:
-        return ScoreResult("mcr", prof.name, False, fans, total, base, {},
-                           reason=f"under the {MIN_POINTS}-point minimum: {base} points (flowers do not count)",
-                           decomposition=desc, notes=list(notes))
+        return ScoreResult(
+            "mcr",
+            prof.name,
+            False,
+            fans,
+            total,
+            base,
+            {},
+            reason=f"under the {MIN_POINTS}-point minimum: {base} points (flowers do not count)",
+            decomposition=desc,
+            notes=list(notes),
+        )
     if self_drawn:
         payments = {"each": MIN_POINTS + total}
     else:
@@ -555,8 +657,11 @@ def _finish(prof: Profile, fans: list, base: int, n_flowers: int, self_drawn: bo
 
 def _flowers_plain(flowers: tuple) -> bool:
     """Distinct flower tiles (ints 34..41), at most 8: what the fast paths take without the reference's checks."""
-    return not (len(set(flowers)) != len(flowers) or len(flowers) > 8
-                or not all(f.__class__ is int and 34 <= f < 42 for f in flowers))
+    return not (
+        len(set(flowers)) != len(flowers)
+        or len(flowers) > 8
+        or not all(f.__class__ is int and 34 <= f < 42 for f in flowers)
+    )
 
 
 def is_winning_shape(hand: Hand) -> bool:

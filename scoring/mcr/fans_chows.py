@@ -4,6 +4,7 @@
 就高不就低 bite: a four-chow pattern takes all four chows; a three-chow pattern may combine its fourth chow
 once with one of its three; otherwise pairs of chows score, each chow used at most ``n - 1`` times in all.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -21,6 +22,7 @@ def _rank(t):  # 0-based rank of the chow's lowest tile
 
 
 # ---- pattern tests on lowest tiles (sorted ascending) ----
+
 
 def _four_chows(a, b, c, d):
     if _suit(a) == _suit(d):
@@ -118,7 +120,7 @@ def chow_combo(chows: tuple, pair) -> dict:
                 e = _extra([chows[i] for i in idx], rest)
                 if e:
                     out[e] = 1
-            score = sum(all_rows()[k].value for k in out)       # the rows' points (FAN_TABLE)
+            score = sum(all_rows()[k].value for k in out)  # the rows' points (FAN_TABLE)
             if best is None or score > best[0]:
                 best = (score, out)
         if best:
@@ -139,37 +141,75 @@ def chow_combo(chows: tuple, pair) -> dict:
 
 
 def _combo(c, fid):
-    got = c.cache.get("chow_combo")            # once per reading: most chow fans ask
+    got = c.cache.get("chow_combo")  # once per reading: most chow fans ask
     if got is None:
         got = c.cache["chow_combo"] = chow_combo(c.chows, c.pair) if c.form == "regular" and c.chows else {}
     return got.get(fid, 0)
 
 
-@fan(13, "pure_terminal_chows", "一色双龙会", "Pure Terminal Chows", 64,
-     ("all_chows", "seven_pairs", "full_flush", "pure_double_chow", "two_terminal_chows", "one_voided_suit",
-      "no_honors"), group="sets", needs={"chows": 4})
+@fan(
+    13,
+    "pure_terminal_chows",
+    "一色双龙会",
+    "Pure Terminal Chows",
+    64,
+    (
+        "all_chows",
+        "seven_pairs",
+        "full_flush",
+        "pure_double_chow",
+        "two_terminal_chows",
+        "one_voided_suit",
+        "no_honors",
+    ),
+    group="sets",
+    needs={"chows": 4},
+)
 def pure_terminal_chows(c):
     """One suit: 123, 123, 789, 789 and a pair of 5."""
     return _combo(c, "pure_terminal_chows")
 
 
-@fan(14, "quadruple_chow", "一色四同顺", "Quadruple Chow", 48,
-     ("pure_triple_chow", "pure_shifted_pungs", "pure_double_chow", "tile_hog", "seven_pairs"),
-     group="sets", needs={"chows": 4})
+@fan(
+    14,
+    "quadruple_chow",
+    "一色四同顺",
+    "Quadruple Chow",
+    48,
+    ("pure_triple_chow", "pure_shifted_pungs", "pure_double_chow", "tile_hog", "seven_pairs"),
+    group="sets",
+    needs={"chows": 4},
+)
 def quadruple_chow(c):
     """Four identical chows."""
     return _combo(c, "quadruple_chow")
 
 
-@fan(16, "four_pure_shifted_chows", "一色四步高", "Four Pure Shifted Chows", 32, ("pure_shifted_chows",),
-     group="sets", needs={"chows": 4})
+@fan(
+    16,
+    "four_pure_shifted_chows",
+    "一色四步高",
+    "Four Pure Shifted Chows",
+    32,
+    ("pure_shifted_chows",),
+    group="sets",
+    needs={"chows": 4},
+)
 def four_pure_shifted_chows(c):
     """Four chows of one suit, each one (or each two) higher than the last."""
     return _combo(c, "four_pure_shifted_chows")
 
 
-@fan(23, "pure_triple_chow", "一色三同顺", "Pure Triple Chow", 24, ("pure_shifted_pungs", "pure_double_chow"),
-     group="sets", needs={"chows": 3})
+@fan(
+    23,
+    "pure_triple_chow",
+    "一色三同顺",
+    "Pure Triple Chow",
+    24,
+    ("pure_shifted_pungs", "pure_double_chow"),
+    group="sets",
+    needs={"chows": 3},
+)
 def pure_triple_chow(c):
     """Three identical chows."""
     return _combo(c, "pure_triple_chow")
@@ -181,8 +221,16 @@ def pure_straight(c):
     return _combo(c, "pure_straight")
 
 
-@fan(29, "three_suited_terminal_chows", "三色双龙会", "Three-Suited Terminal Chows", 16,
-     ("mixed_double_chow", "two_terminal_chows", "no_honors", "all_chows"), group="sets", needs={"chows": 4})
+@fan(
+    29,
+    "three_suited_terminal_chows",
+    "三色双龙会",
+    "Three-Suited Terminal Chows",
+    16,
+    ("mixed_double_chow", "two_terminal_chows", "no_honors", "all_chows"),
+    group="sets",
+    needs={"chows": 4},
+)
 def three_suited_terminal_chows(c):
     """123 and 789 in two suits, a pair of 5 in the third."""
     return _combo(c, "three_suited_terminal_chows")
@@ -200,7 +248,16 @@ def mixed_straight(c):
     return _combo(c, "mixed_straight")
 
 
-@fan(41, "mixed_triple_chow", "三色三同顺", "Mixed Triple Chow", 8, ("mixed_double_chow",), group="sets", needs={"chows": 3})
+@fan(
+    41,
+    "mixed_triple_chow",
+    "三色三同顺",
+    "Mixed Triple Chow",
+    8,
+    ("mixed_double_chow",),
+    group="sets",
+    needs={"chows": 3},
+)
 def mixed_triple_chow(c):
     """The same chow in all three suits."""
     return _combo(c, "mixed_triple_chow")
@@ -212,8 +269,17 @@ def mixed_shifted_chows(c):
     return _combo(c, "mixed_shifted_chows")
 
 
-@fan(64, "all_chows", "平和", "All Chows", 2, ("no_honors",),
-     group="sets", needs={"chows": 1}, forms=("regular", "knitted_straight"))
+@fan(
+    64,
+    "all_chows",
+    "平和",
+    "All Chows",
+    2,
+    ("no_honors",),
+    group="sets",
+    needs={"chows": 1},
+    forms=("regular", "knitted_straight"),
+)
 def all_chows(c):
     """Four chows and a suited pair (edge/closed/single waits do not matter). With a knitted straight, the
     fourth set being a chow counts too, unless the profile says otherwise."""

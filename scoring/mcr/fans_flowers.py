@@ -3,6 +3,7 @@
 Flowers: 1 point each, added after the hand has reached the 8-point minimum (they never count toward it);
 a flower replacement that wins is 自摸, not 杠上开花. 无番和: the hand scores no fan at all (flowers aside).
 """
+
 from __future__ import annotations
 
 from .fantable import row

@@ -4,11 +4,12 @@ Tile-trait fans (断幺 推不倒 绿一色 字一色 清幺九 混幺九) and n
 apply to 4 sets + pair and to seven pairs; the suit fans (无字 缺一门 混一色 清一色 五门齐) to every shape
 (the special shapes' 不计 lists remove what they imply). Set-based fans (全带幺 全带五 全双刻) need sets.
 """
+
 from __future__ import annotations
 
 from .fantable import fan
 
-GREEN = frozenset((19, 20, 21, 23, 25, 32))                       # 23468s + Green dragon
+GREEN = frozenset((19, 20, 21, 23, 25, 32))  # 23468s + Green dragon
 REVERSIBLE = frozenset((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))  # 1234589p 245689s White
 TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
 HONORS = frozenset(range(27, 34))
@@ -42,34 +43,70 @@ def all_green(c):
     return c.form in _TRAIT_FORMS and c.kinds <= GREEN
 
 
-@fan(8, "all_terminals", "清幺九", "All Terminals", 64,
-     ("all_pungs", "no_honors", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors"),
-     group="tiles", forms=("regular", "seven_pairs"))
+@fan(
+    8,
+    "all_terminals",
+    "清幺九",
+    "All Terminals",
+    64,
+    ("all_pungs", "no_honors", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors"),
+    group="tiles",
+    forms=("regular", "seven_pairs"),
+)
 def all_terminals(c):
     return c.form in _TRAIT_FORMS and c.kinds <= TERMINALS
 
 
-@fan(11, "all_honors", "字一色", "All Honors", 64,
-     ("all_pungs", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors", "one_voided_suit"),
-     group="tiles", forms=("regular", "seven_pairs"))
+@fan(
+    11,
+    "all_honors",
+    "字一色",
+    "All Honors",
+    64,
+    ("all_pungs", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors", "one_voided_suit"),
+    group="tiles",
+    forms=("regular", "seven_pairs"),
+)
 def all_honors(c):
     return c.form in _TRAIT_FORMS and c.kinds <= HONORS
 
 
-@fan(18, "all_terminals_and_honors", "混幺九", "All Terminals and Honors", 32,
-     ("all_pungs", "outside_hand", "pung_terminals_honors"), group="tiles", forms=("regular", "seven_pairs"))
+@fan(
+    18,
+    "all_terminals_and_honors",
+    "混幺九",
+    "All Terminals and Honors",
+    32,
+    ("all_pungs", "outside_hand", "pung_terminals_honors"),
+    group="tiles",
+    forms=("regular", "seven_pairs"),
+)
 def all_terminals_and_honors(c):
     """Only terminals and honours, with both present (all-one-kind is 清幺九 or 字一色)."""
-    return (c.form in _TRAIT_FORMS and c.kinds <= (TERMINALS | HONORS)
-            and not c.kinds <= TERMINALS and not c.kinds <= HONORS)
+    return (
+        c.form in _TRAIT_FORMS
+        and c.kinds <= (TERMINALS | HONORS)
+        and not c.kinds <= TERMINALS
+        and not c.kinds <= HONORS
+    )
 
 
-@fan(21, "all_even_pungs", "全双刻", "All Even Pungs", 24, ("all_pungs", "all_simples", "no_honors"),
-     group="sets", needs={"pungs": 4}, forms=("regular",))
+@fan(
+    21,
+    "all_even_pungs",
+    "全双刻",
+    "All Even Pungs",
+    24,
+    ("all_pungs", "all_simples", "no_honors"),
+    group="sets",
+    needs={"pungs": 4},
+    forms=("regular",),
+)
 def all_even_pungs(c):
     """Four pungs and a pair, all of 2, 4, 6 or 8."""
-    return (c.form == "regular" and len(c.pungs) == 4
-            and all(t < 27 and t % 9 in (1, 3, 5, 7) for t in c.pungs + (c.pair,)))
+    return (
+        c.form == "regular" and len(c.pungs) == 4 and all(t < 27 and t % 9 in (1, 3, 5, 7) for t in c.pungs + (c.pair,))
+    )
 
 
 @fan(22, "full_flush", "清一色", "Full Flush", 24, ("no_honors", "one_voided_suit"), group="tiles")
@@ -103,22 +140,46 @@ def _range_kind(c):
     return None
 
 
-@fan(25, "upper_tiles", "全大", "Upper Tiles", 24, ("no_honors", "upper_four"),
-     group="tiles", forms=("regular", "seven_pairs"))
+@fan(
+    25,
+    "upper_tiles",
+    "全大",
+    "Upper Tiles",
+    24,
+    ("no_honors", "upper_four"),
+    group="tiles",
+    forms=("regular", "seven_pairs"),
+)
 def upper_tiles(c):
     """Only 7, 8 and 9."""
     return _range_fan(c) == "upper_tiles"
 
 
-@fan(26, "middle_tiles", "全中", "Middle Tiles", 24, ("no_honors", "all_simples"),
-     group="tiles", forms=("regular", "seven_pairs"))
+@fan(
+    26,
+    "middle_tiles",
+    "全中",
+    "Middle Tiles",
+    24,
+    ("no_honors", "all_simples"),
+    group="tiles",
+    forms=("regular", "seven_pairs"),
+)
 def middle_tiles(c):
     """Only 4, 5 and 6."""
     return _range_fan(c) == "middle_tiles"
 
 
-@fan(27, "lower_tiles", "全小", "Lower Tiles", 24, ("no_honors", "lower_four"),
-     group="tiles", forms=("regular", "seven_pairs"))
+@fan(
+    27,
+    "lower_tiles",
+    "全小",
+    "Lower Tiles",
+    24,
+    ("no_honors", "lower_four"),
+    group="tiles",
+    forms=("regular", "seven_pairs"),
+)
 def lower_tiles(c):
     """Only 1, 2 and 3."""
     return _range_fan(c) == "lower_tiles"
@@ -153,8 +214,16 @@ def lower_four(c):
     return _range_fan(c) == "lower_four"
 
 
-@fan(40, "reversible_tiles", "推不倒", "Reversible Tiles", 8, ("one_voided_suit",),
-     group="tiles", forms=("regular", "seven_pairs"))
+@fan(
+    40,
+    "reversible_tiles",
+    "推不倒",
+    "Reversible Tiles",
+    8,
+    ("one_voided_suit",),
+    group="tiles",
+    forms=("regular", "seven_pairs"),
+)
 def reversible_tiles(c):
     """Only tiles that look the same upside down: 1234589 dots, 245689 bamboo, White dragon."""
     return c.form in _TRAIT_FORMS and c.kinds <= REVERSIBLE

@@ -4,6 +4,7 @@ Like the chows, the pungs of a reading are scored together (``pung_combo``): a f
 all four; a three-pung pattern lets the fourth pung pair once with one of the three; otherwise every two
 pungs may score.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -70,7 +71,7 @@ def pung_combo(pungs: tuple) -> dict:
                     if e:
                         out[e] = 1
                         break
-            if best is None or all_rows()[f].value > best[0]:     # the row's points (FAN_TABLE)
+            if best is None or all_rows()[f].value > best[0]:  # the row's points (FAN_TABLE)
                 best = (all_rows()[f].value, out)
         if best:
             return best[1]
@@ -83,7 +84,7 @@ def pung_combo(pungs: tuple) -> dict:
 
 
 def _combo(c, fid):
-    got = c.cache.get("pung_combo")            # once per reading: most pung fans ask
+    got = c.cache.get("pung_combo")  # once per reading: most pung fans ask
     if got is None:
         got = c.cache["pung_combo"] = pung_combo(c.pungs) if len(c.pungs) >= 2 else {}
     return got.get(fid, 0)
@@ -93,63 +94,141 @@ def _n_winds(c):
     return sum(1 for t in c.pungs if t in WINDS)
 
 
-@fan(1, "big_four_winds", "大四喜", "Big Four Winds", 88,
-     ("prevalent_wind", "seat_wind", "big_three_winds", "all_pungs", "pung_terminals_honors", "one_voided_suit"),
-     group="sets", needs={"pungs": 4})
+@fan(
+    1,
+    "big_four_winds",
+    "大四喜",
+    "Big Four Winds",
+    88,
+    ("prevalent_wind", "seat_wind", "big_three_winds", "all_pungs", "pung_terminals_honors", "one_voided_suit"),
+    group="sets",
+    needs={"pungs": 4},
+)
 def big_four_winds(c):
     """Pungs of all four winds."""
     return _combo(c, "big_four_winds")
 
 
-@fan(2, "big_three_dragons", "大三元", "Big Three Dragons", 88, ("dragon_pung", "two_dragons_pungs"),
-     group="sets", needs={"pungs": 3})
+@fan(
+    2,
+    "big_three_dragons",
+    "大三元",
+    "Big Three Dragons",
+    88,
+    ("dragon_pung", "two_dragons_pungs"),
+    group="sets",
+    needs={"pungs": 3},
+)
 def big_three_dragons(c):
     """Pungs of all three dragons."""
     return _combo(c, "big_three_dragons")
 
 
-@fan(5, "four_kongs", "四杠", "Four Kongs", 88,
-     ("all_pungs", "three_kongs", "two_concealed_kongs", "two_melded_kongs", "concealed_kong", "melded_kong",
-      "single_wait"), group="sets", needs={"kongs": 4})
+@fan(
+    5,
+    "four_kongs",
+    "四杠",
+    "Four Kongs",
+    88,
+    (
+        "all_pungs",
+        "three_kongs",
+        "two_concealed_kongs",
+        "two_melded_kongs",
+        "concealed_kong",
+        "melded_kong",
+        "single_wait",
+    ),
+    group="sets",
+    needs={"kongs": 4},
+)
 def four_kongs(c):
     return c.n_kongs == 4
 
 
-@fan(9, "little_four_winds", "小四喜", "Little Four Winds", 64,
-     ("big_three_winds", "pung_terminals_honors", "one_voided_suit"), group="sets", needs={"pungs": 3})
+@fan(
+    9,
+    "little_four_winds",
+    "小四喜",
+    "Little Four Winds",
+    64,
+    ("big_three_winds", "pung_terminals_honors", "one_voided_suit"),
+    group="sets",
+    needs={"pungs": 3},
+)
 def little_four_winds(c):
     """Pungs of three winds and a pair of the fourth."""
     return c.pair in WINDS and _n_winds(c) == 3
 
 
-@fan(10, "little_three_dragons", "小三元", "Little Three Dragons", 64, ("dragon_pung", "two_dragons_pungs"),
-     group="sets", needs={"pungs": 2})
+@fan(
+    10,
+    "little_three_dragons",
+    "小三元",
+    "Little Three Dragons",
+    64,
+    ("dragon_pung", "two_dragons_pungs"),
+    group="sets",
+    needs={"pungs": 2},
+)
 def little_three_dragons(c):
     """Pungs of two dragons and a pair of the third."""
     return c.pair in DRAGONS and sum(1 for t in c.pungs if t in DRAGONS) == 2
 
 
-@fan(12, "four_concealed_pungs", "四暗刻", "Four Concealed Pungs", 64, ("concealed_hand", "all_pungs"),
-     group="sets", needs={"concealed_pungs": 4})
+@fan(
+    12,
+    "four_concealed_pungs",
+    "四暗刻",
+    "Four Concealed Pungs",
+    64,
+    ("concealed_hand", "all_pungs"),
+    group="sets",
+    needs={"concealed_pungs": 4},
+)
 def four_concealed_pungs(c):
     return c.n_concealed_pungs == 4
 
 
-@fan(15, "four_pure_shifted_pungs", "一色四节高", "Four Pure Shifted Pungs", 48,
-     ("pure_triple_chow", "pure_shifted_pungs", "pure_double_chow", "all_pungs"), group="sets", needs={"pungs": 4})
+@fan(
+    15,
+    "four_pure_shifted_pungs",
+    "一色四节高",
+    "Four Pure Shifted Pungs",
+    48,
+    ("pure_triple_chow", "pure_shifted_pungs", "pure_double_chow", "all_pungs"),
+    group="sets",
+    needs={"pungs": 4},
+)
 def four_pure_shifted_pungs(c):
     """Four pungs of one suit, each one higher than the last."""
     return _combo(c, "four_pure_shifted_pungs")
 
 
-@fan(17, "three_kongs", "三杠", "Three Kongs", 32,
-     ("two_concealed_kongs", "two_melded_kongs", "concealed_kong", "melded_kong"), group="sets", needs={"kongs": 3})
+@fan(
+    17,
+    "three_kongs",
+    "三杠",
+    "Three Kongs",
+    32,
+    ("two_concealed_kongs", "two_melded_kongs", "concealed_kong", "melded_kong"),
+    group="sets",
+    needs={"kongs": 3},
+)
 def three_kongs(c):
     return c.n_kongs == 3
 
 
-@fan(24, "pure_shifted_pungs", "一色三节高", "Pure Shifted Pungs", 24, ("pure_triple_chow", "pure_double_chow"),
-     group="sets", needs={"pungs": 3})
+@fan(
+    24,
+    "pure_shifted_pungs",
+    "一色三节高",
+    "Pure Shifted Pungs",
+    24,
+    ("pure_triple_chow", "pure_double_chow"),
+    group="sets",
+    needs={"pungs": 3},
+)
 def pure_shifted_pungs(c):
     """Three pungs of one suit, each one higher than the last."""
     return _combo(c, "pure_shifted_pungs")
@@ -161,8 +240,16 @@ def triple_pung(c):
     return _combo(c, "triple_pung")
 
 
-@fan(33, "three_concealed_pungs", "三暗刻", "Three Concealed Pungs", 16, ("two_concealed_pungs",),
-     group="sets", needs={"concealed_pungs": 3})
+@fan(
+    33,
+    "three_concealed_pungs",
+    "三暗刻",
+    "Three Concealed Pungs",
+    16,
+    ("two_concealed_pungs",),
+    group="sets",
+    needs={"concealed_pungs": 3},
+)
 def three_concealed_pungs(c):
     return c.n_concealed_pungs == 3
 
@@ -174,8 +261,16 @@ def big_three_winds(c):
     return _combo(c, "big_three_winds")
 
 
-@fan(42, "mixed_shifted_pungs", "三色三节高", "Mixed Shifted Pungs", 8, ("mixed_double_chow",),
-     group="sets", needs={"pungs": 3})
+@fan(
+    42,
+    "mixed_shifted_pungs",
+    "三色三节高",
+    "Mixed Shifted Pungs",
+    8,
+    ("mixed_double_chow",),
+    group="sets",
+    needs={"pungs": 3},
+)
 def mixed_shifted_pungs(c):
     """Three pungs in three suits, each one higher than the last."""
     return _combo(c, "mixed_shifted_pungs")
@@ -186,8 +281,16 @@ def all_pungs(c):
     return c.form == "regular" and len(c.pungs) == 4
 
 
-@fan(53, "two_concealed_kongs", "双暗杠", "Two Concealed Kongs", 6, ("concealed_kong", "two_concealed_pungs"),
-     group="sets", needs={"kongs": 2})
+@fan(
+    53,
+    "two_concealed_kongs",
+    "双暗杠",
+    "Two Concealed Kongs",
+    6,
+    ("concealed_kong", "two_concealed_pungs"),
+    group="sets",
+    needs={"kongs": 2},
+)
 def two_concealed_kongs(c):
     return c.n_kongs == 2 and c.kongs_concealed == 2
 
@@ -197,8 +300,16 @@ def two_dragons_pungs(c):
     return _combo(c, "two_dragons_pungs")
 
 
-@fan(55, "concealed_kong_and_melded_kong", "阴阳杠", "Concealed Kong and Melded Kong", 5,
-     ("melded_kong", "concealed_kong"), group="sets", needs={"kongs": 2})
+@fan(
+    55,
+    "concealed_kong_and_melded_kong",
+    "阴阳杠",
+    "Concealed Kong and Melded Kong",
+    5,
+    ("melded_kong", "concealed_kong"),
+    group="sets",
+    needs={"kongs": 2},
+)
 def concealed_kong_and_melded_kong(c):
     """Not a fan where concealed kongs add 暗杠 (mcr-wmo-2006.txt 3.8.1 57: 双明杠 4 + 暗杠 2 = 6)."""
     return c.n_kongs == 2 and c.kongs_concealed == 1 and not c.prof.concealed_kongs_add
@@ -263,9 +374,23 @@ def melded_kong(c):
 
 # ---- competition variant house fan ----
 
-@fan(109, "all_odd_pungs", "全单刻", "All Odd Pungs", 24, ("all_pungs", "no_honors"), house=True,
-     group="sets", needs={"pungs": 4}, forms=("regular",))
+
+@fan(
+    109,
+    "all_odd_pungs",
+    "全单刻",
+    "All Odd Pungs",
+    24,
+    ("all_pungs", "no_honors"),
+    house=True,
+    group="sets",
+    needs={"pungs": 4},
+    forms=("regular",),
+)
 def all_odd_pungs(c):
     """Four pungs and a pair, all of 1, 3, 5, 7 or 9."""
-    return (c.form == "regular" and len(c.pungs) == 4
-            and all(t < 27 and t % 9 in (0, 2, 4, 6, 8) for t in c.pungs + (c.pair,)))
+    return (
+        c.form == "regular"
+        and len(c.pungs) == 4
+        and all(t < 27 and t % 9 in (0, 2, 4, 6, 8) for t in c.pungs + (c.pair,))
+    )

@@ -4,6 +4,7 @@
 dropped with a note (never silently), and 和绝张 is derived when the other three copies lie in the hand's own
 melds. The predicates read the checked flags from ``c.flags``.
 """
+
 from __future__ import annotations
 
 from .. import tiles as T
@@ -13,8 +14,14 @@ from .fantable import fan
 
 def situation_flags(hand, prof) -> tuple[dict, list]:
     win = hand.winning_tile
-    f, notes = flags_for(hand.situation, prof, win in hand.concealed, sum(m.tiles.count(win) for m in hand.melds),
-                         any(m.kind == KONG for m in hand.melds), bool(hand.melds))
+    f, notes = flags_for(
+        hand.situation,
+        prof,
+        win in hand.concealed,
+        sum(m.tiles.count(win) for m in hand.melds),
+        any(m.kind == KONG for m in hand.melds),
+        bool(hand.melds),
+    )
     return dict(f), list(notes)
 
 
@@ -23,9 +30,16 @@ def flags_for(sit, prof, in_hand: bool, in_melds: int, has_kong: bool, has_melds
     standing hand holds the winning tile, how many copies of it the melds hold, whether there is a declared
     kong / any meld. The engine caches this on those arguments (the returned dict is shared: read only)."""
     notes: list = []
-    f = {"self_drawn": sit.self_drawn, "last_tile": sit.last_tile, "last_copy": sit.last_copy,
-         "kong_replacement": sit.kong_replacement, "robbing_kong": sit.robbing_kong,
-         "heavenly": sit.heavenly_win, "earthly": sit.earthly_win, "human": sit.human_win}
+    f = {
+        "self_drawn": sit.self_drawn,
+        "last_tile": sit.last_tile,
+        "last_copy": sit.last_copy,
+        "kong_replacement": sit.kong_replacement,
+        "robbing_kong": sit.robbing_kong,
+        "heavenly": sit.heavenly_win,
+        "earthly": sit.earthly_win,
+        "human": sit.human_win,
+    }
     if f["last_copy"] and in_hand:
         f["last_copy"] = False
         notes.append("和绝张 ignored: the hand itself holds a copy of the winning tile")
@@ -38,8 +52,10 @@ def flags_for(sit, prof, in_hand: bool, in_melds: int, has_kong: bool, has_melds
         f["last_copy"] = False
         notes.append("winning tile not set apart: no 边张/坎张/单钓将/和绝张/九莲宝灯 (competition rules)")
     elif not sit.winning_tile_apart:
-        notes.append("winning tile not set apart: no 边张/坎张/单钓将, the wait cannot be checked "
-                     "(mcr-wmo-2006.txt 3.4.28 以便核查)")
+        notes.append(
+            "winning tile not set apart: no 边张/坎张/单钓将, the wait cannot be checked "
+            "(mcr-wmo-2006.txt 3.4.28 以便核查)"
+        )
     if f["kong_replacement"] and not (sit.self_drawn and has_kong):
         f["kong_replacement"] = False
         notes.append("杠上开花 ignored: needs a self-drawn win and a declared kong")
@@ -94,8 +110,9 @@ def melded_hand(c):
     return c.n_claimed == 4 and not c.self_drawn
 
 
-@fan(57, "fully_concealed_hand", "不求人", "Fully Concealed Hand", 4, ("concealed_hand", "self_drawn"),
-     group="situation")
+@fan(
+    57, "fully_concealed_hand", "不求人", "Fully Concealed Hand", 4, ("concealed_hand", "self_drawn"), group="situation"
+)
 def fully_concealed_hand(c):
     """Nothing claimed (concealed kongs allowed), self-drawn."""
     return c.n_claimed == 0 and c.self_drawn
@@ -120,8 +137,18 @@ def self_drawn(c):
 
 # ---- competition variant house fans ----
 
-@fan(101, "heavenly_hand", "天和", "Heavenly Hand", 88, ("self_drawn",), house=True, group="situation",
-     implied=("fully_concealed_hand", "concealed_hand"))
+
+@fan(
+    101,
+    "heavenly_hand",
+    "天和",
+    "Heavenly Hand",
+    88,
+    ("self_drawn",),
+    house=True,
+    group="situation",
+    implied=("fully_concealed_hand", "concealed_hand"),
+)
 def heavenly_hand(c):
     """The dealer wins on the first 14 tiles."""
     return c.flags["heavenly"]

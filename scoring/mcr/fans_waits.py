@@ -13,6 +13,7 @@ Under every profile none of them counts when the winning tile was not set apart 
 False): it is kept apart "以便核查" (mcr-wmo-2006.txt 3.4.28, mcr-1998-table.txt 单放; competition-variant.txt
 行牌 16 不计边、坎、钓), and which tile won, hence the wait, cannot be checked.
 """
+
 from __future__ import annotations
 
 from .fantable import fan
@@ -43,7 +44,7 @@ def _place(sets, pair, win, by_shape):
 
 def _unique_wait(c) -> bool:
     w = regular_waits(c.standing, c.prof.fifth_copy_waits)
-    if len(w) != 1:              # none, or already more than one (seven-pairs waits only add)
+    if len(w) != 1:  # none, or already more than one (seven-pairs waits only add)
         return False
     if c.n_melds == 0:
         w = w | seven_pairs_waits(c.standing)
@@ -61,11 +62,11 @@ def _wait_default(c):
         if c.n_melds == 0:
             rest = [0] * 34
             for kind, t in c.cand.sets:
-                for x in ((t, t + 1, t + 2) if kind == CHOW_SET else (t, t, t)):
+                for x in (t, t + 1, t + 2) if kind == CHOW_SET else (t, t, t):
                     rest[x] += 1
             rest[c.pair] += 2
             if rest[c.win] == 0:
-                return None   # the winning tile completed the knitted straight itself
+                return None  # the winning tile completed the knitted straight itself
             rest[c.win] -= 1
             w = regular_waits(bytes(rest), c.prof.fifth_copy_waits)
             if len(w) != 1:
@@ -89,7 +90,7 @@ def _wait_by_shape(c):
 def wait_kind(c):
     if "wait" not in c.cache:
         if c.flags["heavenly"] or not c.sit.winning_tile_apart:
-            c.cache["wait"] = None      # 天和 has no wait; a tile not set apart cannot be checked (3.4.28)
+            c.cache["wait"] = None  # 天和 has no wait; a tile not set apart cannot be checked (3.4.28)
         else:
             c.cache["wait"] = _wait_by_shape(c) if c.prof.waits_by_shape else _wait_default(c)
     return c.cache["wait"]

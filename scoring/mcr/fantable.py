@@ -14,12 +14,13 @@ included) / kongs / concealed pungs in the reading, and one of the named forms. 
 conditions the reading does not meet; ``tests/test_mcr_fast.py`` checks on random hands that no predicate ever
 scores outside them.
 """
+
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 
-_ROWS: dict[str, "FanDef"] = {}
+_ROWS: dict[str, FanDef] = {}
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,11 @@ class FanDef:
     excludes: tuple = ()
     family: str = ""
     predicate: Callable | None = None
-    house: bool = False          # only in profiles that enable the competition variant's extra fans
-    group: str = "hand"          # what the predicate reads (see context.Ctx.group_key); results cached per group
-    implied: tuple = ()          # house fans: fans the row implies by the 不重复原则 beyond its printed 不计 list
+    house: bool = False  # only in profiles that enable the competition variant's extra fans
+    group: str = "hand"  # what the predicate reads (see context.Ctx.group_key); results cached per group
+    implied: tuple = ()  # house fans: fans the row implies by the 不重复原则 beyond its printed 不计 list
     needs: tuple = (0, 0, 0, 0)  # at least (chows, pungs incl. kongs, kongs, concealed pungs) for a non-zero result
-    forms: tuple = ()            # the forms (shapes.Candidate.form) it can occur in; () = any
+    forms: tuple = ()  # the forms (shapes.Candidate.form) it can occur in; () = any
 
     @property
     def excludes_ids(self) -> tuple:
@@ -46,8 +47,19 @@ class FanDef:
 NEEDS = ("chows", "pungs", "kongs", "concealed_pungs")
 
 
-def fan(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes: tuple = (), house: bool = False,
-        group: str = "hand", implied: tuple = (), needs: dict | None = None, forms: tuple = ()):
+def fan(
+    number: int,
+    id_: str,
+    name_cn: str,
+    name_en: str,
+    value: int,
+    excludes: tuple = (),
+    house: bool = False,
+    group: str = "hand",
+    implied: tuple = (),
+    needs: dict | None = None,
+    forms: tuple = (),
+):
     """Register a table row with the decorated predicate. ``group`` names the part of the context the
     predicate reads ("tiles", "sets", "winds", "situation", "waits"; "hand" = anything, never cached);
     ``needs`` ({"chows": 3} ...) and ``forms`` when it can score at all."""
@@ -59,14 +71,36 @@ def fan(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes:
         if id_ in _ROWS:
             raise ValueError(f"fan {id_} registered twice")
         family = pred.__module__.rsplit(".", 1)[-1].removeprefix("fans_")
-        _ROWS[id_] = FanDef(number, id_, name_cn, name_en, value, tuple(excludes), family, pred, house, group,
-                            tuple(implied), need, tuple(forms))
+        _ROWS[id_] = FanDef(
+            number,
+            id_,
+            name_cn,
+            name_en,
+            value,
+            tuple(excludes),
+            family,
+            pred,
+            house,
+            group,
+            tuple(implied),
+            need,
+            tuple(forms),
+        )
         return pred
+
     return deco
 
 
-def row(number: int, id_: str, name_cn: str, name_en: str, value: int, excludes: tuple = (), family: str = "",
-        house: bool = False):
+def row(
+    number: int,
+    id_: str,
+    name_cn: str,
+    name_en: str,
+    value: int,
+    excludes: tuple = (),
+    family: str = "",
+    house: bool = False,
+):
     """Register a row that has no predicate (无番和, flowers and adjustments are computed by the engine)."""
     _ROWS[id_] = FanDef(number, id_, name_cn, name_en, value, tuple(excludes), family, None, house)
 

@@ -21,19 +21,41 @@ a profile whose predicates read the whole hand) goes to ``engine.score`` unchang
 same in one call; ``_fast`` scores what the core does not take and is the reference ``tests/test_mcr_ccore.py``
 compares it with.
 """
+
 from __future__ import annotations
 
 from itertools import compress
+from typing import Any
 
 from .. import tiles as T
-from ..hand import CHOW, KONG, Meld
+from ..hand import CHOW, KONG, Hand, Meld, Situation
 from ..result import ScoreResult
 from . import ccore, engine, fans_situation
-from .engine import (NOT_WIN, ROWS, _SIT_FIELDS, _add_implied, _apply_excludes, _describe, _fan_hits, _fan_items,
-                     _finish, _flowers_plain, _plain, _plan, _points)
+from .engine import (
+    _SIT_FIELDS,
+    NOT_WIN,
+    ROWS,
+    _add_implied,
+    _apply_excludes,
+    _describe,
+    _fan_hits,
+    _fan_items,
+    _finish,
+    _flowers_plain,
+    _plain,
+    _plan,
+    _points,
+)
 from .profiles import Profile, get_profile
-from .shapes import (CHOW_SET, PUNG_SET, _honors_knitted, _knitted_straight, _seven_pairs,
-                     _thirteen_orphans, regular_from_keys)
+from .shapes import (
+    CHOW_SET,
+    PUNG_SET,
+    _honors_knitted,
+    _knitted_straight,
+    _seven_pairs,
+    _thirteen_orphans,
+    regular_from_keys,
+)
 
 _CACHE_LIMIT = 1 << 15
 _TILES = range(34)
@@ -46,9 +68,61 @@ _WINDS = frozenset(T.WINDS)
 
 class _Ctx:
     """What the predicates read (``context.Ctx``'s attributes), filled once per hand and per reading."""
-    __slots__ = ("hand", "cand", "form", "pair", "knit", "sit", "prof", "win", "self_drawn", "counts", "standing",
-                 "notes", "sets", "chows", "pungs", "kongs_concealed", "kongs_exposed", "n_concealed_pungs",
-                 "n_claimed", "n_melds", "n_kongs", "cache", "kinds", "flags", "flags_key", "meld_sets")
+
+    __slots__ = (
+        "hand",
+        "cand",
+        "form",
+        "pair",
+        "knit",
+        "sit",
+        "prof",
+        "win",
+        "self_drawn",
+        "counts",
+        "standing",
+        "notes",
+        "sets",
+        "chows",
+        "pungs",
+        "kongs_concealed",
+        "kongs_exposed",
+        "n_concealed_pungs",
+        "n_claimed",
+        "n_melds",
+        "n_kongs",
+        "cache",
+        "kinds",
+        "flags",
+        "flags_key",
+        "meld_sets",
+    )
+    hand: Hand
+    cand: Any
+    form: str
+    pair: int | None
+    knit: Any
+    sit: Situation
+    prof: Profile
+    win: int
+    self_drawn: bool
+    counts: Any
+    standing: Any
+    notes: Any
+    sets: list | None
+    chows: tuple[int, ...]
+    pungs: tuple[int, ...]
+    kongs_concealed: int
+    kongs_exposed: int
+    n_concealed_pungs: int
+    n_claimed: int
+    n_melds: int
+    n_kongs: int
+    cache: dict
+    kinds: frozenset[int]
+    flags: dict
+    flags_key: tuple
+    meld_sets: list
 
     def all_sets_and_pair(self):
         out = list(self.meld_sets)
@@ -65,6 +139,7 @@ class _Plan:
     """A profile's predicates by group and its 不计 lists (``engine._plan``), with tables keyed on few values: the
     predicates that can score for a reading's form and numbers of chows, pungs, kongs and concealed pungs (their
     rows' ``needs`` and ``forms``), the Situation flag checks and the situation group's result."""
+
     __slots__ = ("prof", "rows", "situation", "excl", "flags", "chosen", "sit_found")
 
     def __init__(self, prof: Profile):
@@ -73,12 +148,15 @@ class _Plan:
         by = dict(groups)
         self.prof = prof
         self.situation = by.pop("situation", ())
-        self.rows = tuple(tuple((fid, pred, ROWS[fid].needs, ROWS[fid].forms) for fid, pred in by.pop(g, ()))
-                          for g in _GROUPS)
-        if by:                                   # a "hand" group: only the reference path runs it
+        self.rows = tuple(
+            tuple((fid, pred, ROWS[fid].needs, ROWS[fid].forms) for fid, pred in by.pop(g, ())) for g in _GROUPS
+        )
+        if by:  # a "hand" group: only the reference path runs it
             raise ValueError(f"fast path: predicate groups {sorted(by)} are not handled")
-        if any(needs != (0, 0, 0, 0) for _, _, needs, _ in self.rows[0] + tuple(
-                (fid, p, ROWS[fid].needs, ()) for fid, p in self.situation)):
+        if any(
+            needs != (0, 0, 0, 0)
+            for _, _, needs, _ in self.rows[0] + tuple((fid, p, ROWS[fid].needs, ()) for fid, p in self.situation)
+        ):
             raise ValueError("fast path: tiles and situation predicates are run once per form / hand: no needs")
         self.flags: dict = {}
         self.chosen: dict = {}
@@ -88,9 +166,13 @@ class _Plan:
         """Per group, the predicates that can score for ``key`` = (form, chows, pungs, kongs, concealed pungs)."""
         form, nc, np_, nk, ncp = key
         got = self.chosen[key] = tuple(
-            tuple((fid, pred) for fid, pred, (a, b, k, d), forms in rows
-                  if (not forms or form in forms) and nc >= a and np_ >= b and nk >= k and ncp >= d)
-            for rows in self.rows)
+            tuple(
+                (fid, pred)
+                for fid, pred, (a, b, k, d), forms in rows
+                if (not forms or form in forms) and nc >= a and np_ >= b and nk >= k and ncp >= d
+            )
+            for rows in self.rows
+        )
         return got
 
 
@@ -109,8 +191,7 @@ def _after(found: list, excl: dict) -> tuple:
     (engine._apply_excludes)."""
     got = _apply_excludes(dict(found), excl)
     items = _fan_items(got)
-    return (sum(_VALUE[k] * n for k, n in items), items,
-            "all_honors" in got or "all_terminals_and_honors" in got)
+    return (sum(_VALUE[k] * n for k, n in items), items, "all_honors" in got or "all_terminals_and_honors" in got)
 
 
 def _run(preds, c, out: list) -> None:
@@ -130,13 +211,13 @@ def score(hand, profile="default") -> ScoreResult:
     if ccore.ON:
         try:
             res = ccore.score(hand, prof)
-        except Exception:      # odd input: the Python path judges it
+        except Exception:  # odd input: the Python path judges it
             res = None
         if res is not None:
             return res
     try:
         res = _fast(hand, prof)
-    except Exception:          # odd input that passed the quick checks: judged by the reference path
+    except Exception:  # odd input that passed the quick checks: judged by the reference path
         res = None
     return engine.score(hand, prof) if res is None else res
 
@@ -153,14 +234,13 @@ def _fast(hand, prof: Profile):
     win = hand.winning_tile
     flowers = hand.flowers
     sit = hand.situation
-    if (not _plain(hand) or not 0 <= win < 34
-            or sit.seat_wind not in _WINDS or sit.prevalent_wind not in _WINDS):
+    if not _plain(hand) or not 0 <= win < 34 or sit.seat_wind not in _WINDS or sit.prevalent_wind not in _WINDS:
         return None
     if flowers and not _flowers_plain(flowers):
         return None
     # one pass over the tiles: checks, counts, suit keys
-    wc = [0] * 34                       # standing tiles with the winning tile
-    keys = [0, 0, 0, 0]                 # base-5 key per suit (the 4th, honours, stays 0)
+    wc = [0] * 34  # standing tiles with the winning tile
+    keys = [0, 0, 0, 0]  # base-5 key per suit (the 4th, honours, stays 0)
     for t in concealed:
         if t.__class__ is not int or not 0 <= t < 34:
             return None
@@ -169,7 +249,7 @@ def _fast(hand, prof: Profile):
     standing = list(wc)
     wc[win] += 1
     keys[_SUIT[win]] += _R5[win]
-    counts = list(wc)                   # every tile, kongs as 4
+    counts = list(wc)  # every tile, kongs as 4
     n_melds = len(melds)
     n_kongs = kc = n_claimed = n_cp_melds = in_melds = 0
     meld_chows, meld_pungs, meld_sets = [], [], []

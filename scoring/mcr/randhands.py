@@ -5,6 +5,7 @@ Covers 4 sets + pair with chows, pungs, melded/concealed/added kongs, seven pair
 terminals, greens, reversible, low/middle/high numbers ...), random winds and every Situation flag.
 The hands are shapes, not necessarily worth 8 points.
 """
+
 from __future__ import annotations
 
 import random
@@ -29,9 +30,22 @@ _THEMES = {
     "even": tuple(t for t in range(27) if t % 9 in (1, 3, 5, 7)),
     "two_suits": tuple(range(0, 18)),
 }
-_THEME_W = {"any": 10, "one_suit_m": 3, "one_suit_honors": 3, "honors": 1, "terminals_honors": 2, "terminals": 1,
-            "green": 1, "reversible": 1, "low": 1, "high": 1, "middle": 1, "winds_dragons": 2, "even": 1,
-            "two_suits": 3}
+_THEME_W = {
+    "any": 10,
+    "one_suit_m": 3,
+    "one_suit_honors": 3,
+    "honors": 1,
+    "terminals_honors": 2,
+    "terminals": 1,
+    "green": 1,
+    "reversible": 1,
+    "low": 1,
+    "high": 1,
+    "middle": 1,
+    "winds_dragons": 2,
+    "even": 1,
+    "two_suits": 3,
+}
 
 
 def _situation(rng: random.Random, has_kong: bool, noisy: bool = False) -> Situation:
@@ -102,52 +116,56 @@ def _chow_template(rng):
     """Chow-structured hands: straights, shifted/triple chows, terminal chows, all-five, nine gates."""
     s = rng.sample((0, 9, 18), 3)
     k = rng.randrange(11)
-    if k == 0:                                  # nine gates: 1112345678999 + one tile of the suit
+    if k == 0:  # nine gates: 1112345678999 + one tile of the suit
         tiles = [s[0] + r for r in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8)] + [s[0] + rng.randrange(9)]
-        rng.randrange(14)                       # kept: the draws after it stay as they were
+        rng.randrange(14)  # kept: the draws after it stay as they were
         return "nine_gates", tiles, []
-    if k == 1:                                  # 三色双龙会 / 一色双龙会
+    if k == 1:  # 三色双龙会 / 一色双龙会
         if rng.random() < 0.5:
             sets = [(CHOW, s[0]), (CHOW, s[0] + 6), (CHOW, s[1]), (CHOW, s[1] + 6)]
             pair = s[2] + 4
         else:
             sets = [(CHOW, s[0]), (CHOW, s[0] + 6)] * 2
             pair = s[0] + 4
-    elif k == 2:                                # pure straight + one more set
+    elif k == 2:  # pure straight + one more set
         sets = [(CHOW, s[0]), (CHOW, s[0] + 3), (CHOW, s[0] + 6)]
         pair = None
-    elif k == 3:                                # mixed straight
+    elif k == 3:  # mixed straight
         sets = [(CHOW, s[0]), (CHOW, s[1] + 3), (CHOW, s[2] + 6)]
         pair = None
-    elif k == 4:                                # pure shifted chows, step 1 or 2, 3 or 4 chows
+    elif k == 4:  # pure shifted chows, step 1 or 2, 3 or 4 chows
         step = rng.choice((1, 2))
         n = rng.choice((3, 4))
         start = rng.randrange(7 - step * (n - 1))
         sets = [(CHOW, s[0] + start + i * step) for i in range(n)]
         pair = None
-    elif k == 5:                                # mixed shifted chows / pungs
+    elif k == 5:  # mixed shifted chows / pungs
         start = rng.randrange(5)
         kind = rng.choice((CHOW, PUNG))
         sets = [(kind, s[i] + start + i) for i in range(3)]
         pair = None
-    elif k == 6:                                # mixed / pure triple chow
+    elif k == 6:  # mixed / pure triple chow
         r = rng.randrange(7)
         sets = [(CHOW, s[i] + r) for i in range(3)] if rng.random() < 0.5 else [(CHOW, s[0] + r)] * 3
         pair = None
-    elif k == 7:                                # all five
+    elif k == 7:  # all five
         sets = [(rng.choice((CHOW, CHOW, PUNG)), x) for x in (rng.choice(s) + 4 for _ in range(4))]
         sets = [(kd, t - rng.choice((0, 1, 2)) if kd == CHOW else t) for kd, t in sets]
         pair = rng.choice(s) + 4
-    elif k == 8:                                # plain mixed hand with an honour pair (无番和 candidates)
-        sets = [(CHOW, s[0] + rng.randrange(1, 6)), (CHOW, s[1] + rng.randrange(1, 6)),
-                (CHOW, s[2] + rng.randrange(1, 6)), (PUNG, rng.choice(s) + rng.randrange(1, 8))]
+    elif k == 8:  # plain mixed hand with an honour pair (无番和 candidates)
+        sets = [
+            (CHOW, s[0] + rng.randrange(1, 6)),
+            (CHOW, s[1] + rng.randrange(1, 6)),
+            (CHOW, s[2] + rng.randrange(1, 6)),
+            (PUNG, rng.choice(s) + rng.randrange(1, 8)),
+        ]
         pair = rng.choice((27, 28, 29, 30, 31, 32, 33))
-    else:                                       # four random chows (exercise the chow combinations)
+    else:  # four random chows (exercise the chow combinations)
         sets = [(CHOW, rng.choice(s) + rng.randrange(7)) for _ in range(4)]
         pair = None
     counts = [0] * 34
     for kd, t in sets:
-        for x in ((t, t + 1, t + 2) if kd == CHOW else (t, t, t)):
+        for x in (t, t + 1, t + 2) if kd == CHOW else (t, t, t):
             counts[x] += 1
     if pair is None:
         pair = rng.choice(_ALL)
@@ -186,7 +204,7 @@ def _orphans(rng):
 def _honors_knitted(rng):
     knit = rng.choice(KNITTED_STRAIGHTS)
     tiles = list(knit) + list(range(27, 34))
-    if rng.random() < 0.3:       # 七星不靠: all honours, 7 of the 9 knitted tiles
+    if rng.random() < 0.3:  # 七星不靠: all honours, 7 of the 9 knitted tiles
         return rng.sample(list(knit), 7) + list(range(27, 34)), []
     return rng.sample(tiles, 14), []
 
@@ -203,15 +221,18 @@ def _knitted_straight(rng, pool):
     sets = _pick_sets(rng, pool, 1, counts)
     if sets is None:
         return None
-    (kind, t), = sets
+    ((kind, t),) = sets
     standing = list(knit) + [pair, pair]
     melds = []
     if rng.random() < 0.35:
         if kind == CHOW:
             melds.append(Meld(CHOW, t, source=LEFT))
         elif counts[t] == 3 and rng.random() < 0.4:
-            melds.append(Meld(KONG, t, concealed=rng.random() < 0.5, source=None)
-                         if rng.random() < 0.5 else Meld(KONG, t, source=RIGHT))
+            melds.append(
+                Meld(KONG, t, concealed=rng.random() < 0.5, source=None)
+                if rng.random() < 0.5
+                else Meld(KONG, t, source=RIGHT)
+            )
         else:
             melds.append(Meld(PUNG, t, source=ACROSS))
     else:
@@ -240,11 +261,12 @@ def random_hand(rng: random.Random, noisy: bool = False) -> Hand:
         if got is None:
             continue
         standing, melds = got
-        melds = tuple(m if m.kind != KONG or m.concealed or m.source else Meld(KONG, m.tile, concealed=True)
-                      for m in melds)
+        melds = tuple(
+            m if m.kind != KONG or m.concealed or m.source else Meld(KONG, m.tile, concealed=True) for m in melds
+        )
         win_i = rng.randrange(len(standing))
         win = standing[win_i]
-        concealed = tuple(sorted(standing[:win_i] + standing[win_i + 1:]))
+        concealed = tuple(sorted(standing[:win_i] + standing[win_i + 1 :]))
         flowers = tuple(sorted(rng.sample(range(34, 42), rng.choice((0, 0, 0, 1, 2, 3)))))
         sit = _situation(rng, any(m.kind == KONG for m in melds), noisy)
         return Hand(concealed, melds, win, flowers, sit)

@@ -18,11 +18,12 @@ The 4 sets + pair readings and the waits look each suit up in ``suit_table`` (wh
 and how); ``_regular_by_search`` and ``_regular_waits_by_search`` are the plain searches they replace, kept as
 the reference the tests compare them with.
 """
+
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import lru_cache
 from itertools import permutations, product
-from collections import namedtuple
 
 from .suit_table import BITS, RANK, splits
 
@@ -87,9 +88,18 @@ def _regular_by_search(counts: tuple, n_sets: int) -> list:
 
 def suit_keys(counts) -> tuple:
     """The base-5 keys of the three suits' counts (``suit_table``)."""
-    return tuple(counts[b] + 5 * counts[b + 1] + 25 * counts[b + 2] + 125 * counts[b + 3] + 625 * counts[b + 4]
-                 + 3125 * counts[b + 5] + 15625 * counts[b + 6] + 78125 * counts[b + 7] + 390625 * counts[b + 8]
-                 for b in (0, 9, 18))
+    return tuple(
+        counts[b]
+        + 5 * counts[b + 1]
+        + 25 * counts[b + 2]
+        + 125 * counts[b + 3]
+        + 625 * counts[b + 4]
+        + 3125 * counts[b + 5]
+        + 15625 * counts[b + 6]
+        + 78125 * counts[b + 7]
+        + 390625 * counts[b + 8]
+        for b in (0, 9, 18)
+    )
 
 
 def _regular(counts, n_sets: int = 0) -> list:
@@ -109,7 +119,7 @@ def regular_from_keys(keys, counts) -> list:
             continue
         if not (BITS[k >> 3] >> (k & 7)) & 1:
             return []
-        n = sum(counts[b:b + 9])
+        n = sum(counts[b : b + 9])
         if n % 3 == 2:
             if pair_at >= 0:
                 return []
@@ -137,7 +147,7 @@ def regular_from_keys(keys, counts) -> list:
         return [Candidate("regular", a[0][1] + b[0][1] + c[0][1] + hon, pair)]
     out = []
     groups = [parts]
-    if pair_at < 3 and len(parts[pair_at]) > 1:          # the pair's tile varies slowest (as in the search)
+    if pair_at < 3 and len(parts[pair_at]) > 1:  # the pair's tile varies slowest (as in the search)
         groups = []
         for pair_split in parts[pair_at]:
             if groups and groups[-1][pair_at][-1][0] == pair_split[0]:
@@ -277,7 +287,7 @@ def waits_from_keys(keys, counts) -> frozenset:
     for i, b in enumerate((0, 9, 18)):
         k = keys[i]
         if k:
-            n = size[i] = sum(counts[b:b + 9])
+            n = size[i] = sum(counts[b : b + 9])
             pair[i] = n % 3 == 2
             ok[i] = n % 3 != 1 and (BITS[k >> 3] >> (k & 7)) & 1 == 1
     hon = counts[27:34]

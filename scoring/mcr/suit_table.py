@@ -14,15 +14,16 @@ every vector. If the file is missing, the bitmap is built at the first import (a
 (pair rank ascending, then a pung before a chow at each tile), with tile ids offset by ``base``; it is computed on
 first use per key (at most the table's size), by a recursion that enters only branches the bitmap says complete.
 """
+
 from __future__ import annotations
 
 import os
 import zlib
 from itertools import combinations_with_replacement
 
-CHOW_SET, PUNG_SET = 0, 1          # as shapes.CHOW_SET / shapes.PUNG_SET
-RANK = tuple(5 ** r for r in range(9))
-N_KEYS = 5 ** 9
+CHOW_SET, PUNG_SET = 0, 1  # as shapes.CHOW_SET / shapes.PUNG_SET
+RANK = tuple(5**r for r in range(9))
+N_KEYS = 5**9
 FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "suit_table.bin")
 _SETS = tuple((CHOW_SET, r) for r in range(7)) + tuple((PUNG_SET, r) for r in range(9))
 
