@@ -132,13 +132,7 @@ def _meld(value, i: int) -> Meld:
         kind = "kong"
     elif len(ts) == 3 and len(set(ts)) == 1:
         kind = "pung"
-    elif (
-        len(ts) == 3
-        and T.is_suited(ts[0])
-        and ts[1] == ts[0] + 1
-        and ts[2] == ts[0] + 2
-        and T.suit(ts[0]) == T.suit(ts[2])
-    ):
+    elif T.is_run(ts):
         kind = "chow"
     else:
         raise JsonInputError(f"{key}: tiles {shown(value['tiles'])} are not a chow, pung or kong")

@@ -131,13 +131,7 @@ def parse_meld(token: str) -> Meld:
         raise NotationError(f"bad meld {shown(token)}: flowers cannot be melded")
     if len(ts) == 3 and ts[0] == ts[1] == ts[2]:
         kind = PUNG
-    elif (
-        len(ts) == 3
-        and T.is_suited(ts[0])
-        and ts[1] == ts[0] + 1
-        and ts[2] == ts[0] + 2
-        and T.suit(ts[0]) == T.suit(ts[2])
-    ):
+    elif T.is_run(ts):
         kind = CHOW
     elif len(ts) == 4 and len(set(ts)) == 1:
         kind = KONG

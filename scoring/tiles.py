@@ -55,6 +55,13 @@ def is_suited(t: int) -> bool:
     return 0 <= t < 27
 
 
+def is_run(ts) -> bool:
+    """Three tiles, in order, making a chow: one suit, each one more than the one before."""
+    return (
+        len(ts) == 3 and is_suited(ts[0]) and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2 and suit(ts[0]) == suit(ts[2])
+    )
+
+
 def is_honor(t: int) -> bool:
     return 27 <= t < 34
 
