@@ -152,115 +152,156 @@ def _check_seat(s, what: str, i: int) -> None:
         raise SettlementError(f"event {i}: {what} {shown(s)} is not a seat 0..{N_SEATS - 1}")
 
 
-def settle(deal: Deal) -> Settlement:
-    out = Settlement([0] * N_SEATS, [0] * N_SEATS, [])
-    won: list[int] = []
-    barred: set[int] = set()
-    n_winners = 0
-    kong_items: dict[int, list[list[LedgerItem]]] = {s: [] for s in range(N_SEATS)}  # per kong, its payments
+@dataclass
+class _Books:
+    """The running state of a deal being settled: the settlement so far, who won (or left), who is barred, how
+    many have won, and each seat's kongs with their payments (to refund them later)."""
 
-    def pay(kind, payer, payee, amount, note, cause=""):
+    out: Settlement = field(default_factory=lambda: Settlement([0] * N_SEATS, [0] * N_SEATS, []))
+    won: list[int] = field(default_factory=list)
+    barred: set[int] = field(default_factory=set)
+    n_winners: int = 0
+    kong_items: dict[int, list[list[LedgerItem]]] = field(
+        default_factory=lambda: {s: [] for s in range(N_SEATS)}
+    )  # per kong, its payments
+
+    def pay(self, kind, payer, payee, amount, note, cause=""):
+        """Books one payment (nothing when amount is not positive); returns its ledger item, or None."""
         if amount <= 0:
             return None
         item = LedgerItem(kind, payer, payee, amount, note, cause)
-        out.ledger.append(item)
-        out.transfers[payer] -= amount
-        out.transfers[payee] += amount
+        self.out.ledger.append(item)
+        self.out.transfers[payer] -= amount
+        self.out.transfers[payee] += amount
         return item
 
-    def refund(items: Iterable[LedgerItem], why: str, cause: str):
+    def refund(self, items: Iterable[LedgerItem], why: str, cause: str):
+        """Pays back each of items, payee to payer, as a kong refund."""
         for it in items:
-            pay("kong_refund", it.payee, it.payer, it.amount, why, cause)
+            self.pay("kong_refund", it.payee, it.payer, it.amount, why, cause)
 
+
+def settle(deal: Deal) -> Settlement:
+    """Settles a deal: its events in order (kongs, wins, referee events), then the barred players' kong refunds,
+    then the draw, if the deal ended in one. Returns the settlement; raises SettlementError on an impossible deal."""
+    books = _Books()
     for i, ev in enumerate(deal.events):
         if isinstance(ev, Kong):
-            _check_seat(ev.seat, "kong seat", i)
-            if ev.seat in won:
-                raise SettlementError(f"event {i}: seat {ev.seat} already won and cannot kong")
-            if ev.kind not in KONG_KINDS:
-                raise SettlementError(f"event {i}: kong kind {shown(ev.kind)} not one of {', '.join(KONG_KINDS)}")
-            items = []
-            if ev.kind == "melded":
-                _check_seat(ev.discarder, "kong discarder", i)
-                if ev.discarder == ev.seat or ev.discarder in won:
-                    raise SettlementError(f"event {i}: discarder {ev.discarder} cannot feed this kong")
-                items.append(pay("kong", ev.discarder, ev.seat, 2, "刮风: melded kong, discarder pays 2"))
-            else:
-                amount = 2 if ev.kind == "concealed" else (1 if ev.drawn else 0)
-                note = (
-                    "下雨: concealed kong, 2 from each player still in"
-                    if ev.kind == "concealed"
-                    else "下雨: added kong with the drawn tile, 1 from each player still in"
-                )
-                for p in range(N_SEATS):
-                    if p != ev.seat and p not in won:
-                        items.append(pay("kong", p, ev.seat, amount, note))
-            kong_items[ev.seat].append([x for x in items if x is not None])
+            _settle_kong(books, ev, i)
         elif isinstance(ev, Win):
-            if not ev.winners or len(ev.winners) != len(ev.fans):
-                raise SettlementError(f"event {i}: a win needs one fan count per winner")
-            if len(set(ev.winners)) != len(ev.winners):
-                raise SettlementError(f"event {i}: a seat appears twice among the winners")
-            for w in ev.winners:
-                _check_seat(w, "winner", i)
-                if w in won:
-                    raise SettlementError(f"event {i}: seat {w} already won (血战到底: a player wins once)")
-            if any(f < 0 for f in ev.fans):
-                raise SettlementError(f"event {i}: negative fans")
-            if ev.discarder is None:
-                if len(ev.winners) != 1:
-                    raise SettlementError(f"event {i}: a self-drawn win has one winner")
-                if ev.kong_discard:
-                    raise SettlementError(f"event {i}: 杠上炮 needs a discarder")
-            else:
-                _check_seat(ev.discarder, "discarder", i)
-                if ev.discarder in won or ev.discarder in ev.winners:
-                    raise SettlementError(f"event {i}: discarder {ev.discarder} is not a player still in")
-            if any(w in barred for w in ev.winners):
-                raise SettlementError(f"event {i}: a barred player (停和陪打) cannot win")
-            if n_winners + len(ev.winners) > N_SEATS - 1:
-                raise SettlementError(f"event {i}: more than three winners in one deal")
-            for w, f in zip(ev.winners, ev.fans):
-                base = base_points(f)
-                if ev.discarder is None:
-                    for p in range(N_SEATS):
-                        if p != w and p not in won:
-                            pay("win", p, w, base + 1, f"self-draw {f} fan(s): base {base} + 1 from each still in")
-                else:
-                    pay("win", ev.discarder, w, base, f"discard win {f} fan(s): discarder pays base {base}")
-            if ev.kong_discard:
-                if not kong_items[ev.discarder]:
-                    raise SettlementError(f"event {i}: 杠上炮 but seat {ev.discarder} made no kong")
-                refund(kong_items[ev.discarder].pop(), "杠上炮: this kong's points are refunded (退税)", "kong_discard")
-            won.extend(ev.winners)
-            n_winners += len(ev.winners)
+            _settle_win(books, ev, i)
         elif isinstance(ev, (FalseWin, Barred)):
-            _check_seat(ev.seat, "seat", i)
-            if ev.seat in won:
-                raise SettlementError(f"event {i}: seat {ev.seat} is no longer in the deal")
-            if isinstance(ev, FalseWin):
-                out.penalties[ev.seat] -= FALSE_WIN_PENALTY
-                out.ledger.append(
-                    LedgerItem(
-                        "false_win_penalty",
-                        ev.seat,
-                        None,
-                        FALSE_WIN_PENALTY,
-                        "诈和: 第二类 扣当盘副分24分 (第十二条十一（一）)",
-                    )
-                )
-                won.append(ev.seat)  # takes no further part: pays and collects nothing more
-            barred.add(ev.seat)
+            _settle_referee(books, ev, i)
         else:
             raise SettlementError(f"event {i}: unknown event {type(ev).__name__}")
-
-    for p in sorted(barred):  # kong points of a barred/false-win player all go back
-        for items in kong_items[p]:
-            refund(items, "停和陪打/诈和: all kong points of the deal returned", "barred")
-        kong_items[p] = []
+    _refund_barred(books)
     if deal.draw is not None:
-        _settle_draw(deal.draw, won, kong_items, out, pay, refund, barred)
-    return out
+        _settle_draw(deal.draw, books.won, books.kong_items, books.out, books.pay, books.refund, books.barred)
+    return books.out
+
+
+def _settle_kong(books: _Books, ev: Kong, i: int) -> None:
+    """A kong, event i: checks it, books its payments (刮风下雨) and records them as the seat's latest kong."""
+    _check_seat(ev.seat, "kong seat", i)
+    if ev.seat in books.won:
+        raise SettlementError(f"event {i}: seat {ev.seat} already won and cannot kong")
+    if ev.kind not in KONG_KINDS:
+        raise SettlementError(f"event {i}: kong kind {shown(ev.kind)} not one of {', '.join(KONG_KINDS)}")
+    items = []
+    if ev.kind == "melded":
+        _check_seat(ev.discarder, "kong discarder", i)
+        if ev.discarder == ev.seat or ev.discarder in books.won:
+            raise SettlementError(f"event {i}: discarder {ev.discarder} cannot feed this kong")
+        items.append(books.pay("kong", ev.discarder, ev.seat, 2, "刮风: melded kong, discarder pays 2"))
+    else:
+        amount = 2 if ev.kind == "concealed" else (1 if ev.drawn else 0)
+        note = (
+            "下雨: concealed kong, 2 from each player still in"
+            if ev.kind == "concealed"
+            else "下雨: added kong with the drawn tile, 1 from each player still in"
+        )
+        for p in range(N_SEATS):
+            if p != ev.seat and p not in books.won:
+                items.append(books.pay("kong", p, ev.seat, amount, note))
+    books.kong_items[ev.seat].append([x for x in items if x is not None])
+
+
+def _check_win(books: _Books, ev: Win, i: int) -> None:
+    """Raises SettlementError if the win, event i, cannot happen given who has won and who is barred so far."""
+    if not ev.winners or len(ev.winners) != len(ev.fans):
+        raise SettlementError(f"event {i}: a win needs one fan count per winner")
+    if len(set(ev.winners)) != len(ev.winners):
+        raise SettlementError(f"event {i}: a seat appears twice among the winners")
+    for w in ev.winners:
+        _check_seat(w, "winner", i)
+        if w in books.won:
+            raise SettlementError(f"event {i}: seat {w} already won (血战到底: a player wins once)")
+    if any(f < 0 for f in ev.fans):
+        raise SettlementError(f"event {i}: negative fans")
+    if ev.discarder is None:
+        if len(ev.winners) != 1:
+            raise SettlementError(f"event {i}: a self-drawn win has one winner")
+        if ev.kong_discard:
+            raise SettlementError(f"event {i}: 杠上炮 needs a discarder")
+    else:
+        _check_seat(ev.discarder, "discarder", i)
+        if ev.discarder in books.won or ev.discarder in ev.winners:
+            raise SettlementError(f"event {i}: discarder {ev.discarder} is not a player still in")
+    if any(w in books.barred for w in ev.winners):
+        raise SettlementError(f"event {i}: a barred player (停和陪打) cannot win")
+    if books.n_winners + len(ev.winners) > N_SEATS - 1:
+        raise SettlementError(f"event {i}: more than three winners in one deal")
+
+
+def _settle_win(books: _Books, ev: Win, i: int) -> None:
+    """A win, event i: checks it, books each winner's payments, refunds the discarder's last kong on 杠上炮, and
+    marks the winners as out of the deal."""
+    _check_win(books, ev, i)
+    for w, f in zip(ev.winners, ev.fans):
+        base = base_points(f)
+        if ev.discarder is None:
+            for p in range(N_SEATS):
+                if p != w and p not in books.won:
+                    books.pay("win", p, w, base + 1, f"self-draw {f} fan(s): base {base} + 1 from each still in")
+        else:
+            books.pay("win", ev.discarder, w, base, f"discard win {f} fan(s): discarder pays base {base}")
+    if ev.kong_discard:
+        if not books.kong_items[ev.discarder]:
+            raise SettlementError(f"event {i}: 杠上炮 but seat {ev.discarder} made no kong")
+        books.refund(
+            books.kong_items[ev.discarder].pop(), "杠上炮: this kong's points are refunded (退税)", "kong_discard"
+        )
+    books.won.extend(ev.winners)
+    books.n_winners += len(ev.winners)
+
+
+def _settle_referee(books: _Books, ev: FalseWin | Barred, i: int) -> None:
+    """A referee event, event i: a false win is penalised and takes the seat out of the deal; either event bars
+    the seat (its kongs are refunded once all events are settled)."""
+    _check_seat(ev.seat, "seat", i)
+    if ev.seat in books.won:
+        raise SettlementError(f"event {i}: seat {ev.seat} is no longer in the deal")
+    if isinstance(ev, FalseWin):
+        books.out.penalties[ev.seat] -= FALSE_WIN_PENALTY
+        books.out.ledger.append(
+            LedgerItem(
+                "false_win_penalty",
+                ev.seat,
+                None,
+                FALSE_WIN_PENALTY,
+                "诈和: 第二类 扣当盘副分24分 (第十二条十一（一）)",
+            )
+        )
+        books.won.append(ev.seat)  # takes no further part: pays and collects nothing more
+    books.barred.add(ev.seat)
+
+
+def _refund_barred(books: _Books) -> None:
+    """Refunds every kong of each barred or false-win player, in seat order, and forgets those kongs."""
+    for p in sorted(books.barred):  # kong points of a barred/false-win player all go back
+        for items in books.kong_items[p]:
+            books.refund(items, "停和陪打/诈和: all kong points of the deal returned", "barred")
+        books.kong_items[p] = []
 
 
 def _settle_draw(draw, won, kong_items, out: Settlement, pay, refund, barred=frozenset()) -> None:

@@ -403,7 +403,10 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
     is False, a camera index or a URL); ``queue_size``: requests admitted at once per kind of job (photos,
     hands), 503 past it; ``workers``: threads reading photos; ``host``: the address the server is bound to and
     ``allow_hosts`` other names: the Host headers it answers besides localhost's (400 for any other);
-    ``body_timeout``: seconds for a request's whole body to arrive (408 past it)."""
+    ``body_timeout``: seconds for a request's whole body to arrive (408 past it).
+
+    The stages: the live table and the service, the bare app (lifespan, static files, guard, headers, refusals),
+    then the routes, in order: the pages, /healthz, /api/read, /api/score, /api/events."""
     if max_upload_mb <= 0 or queue_size < 1 or workers < 1 or not body_timeout > 0:
         raise UsageError("max_upload_mb, queue_size, workers and body_timeout must be positive")
     live = None
@@ -413,7 +416,19 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
                          kind, rules, profile, realtime)
     svc = Service(detector if detector is not None else (live.detector if live else None), max_upload_mb,
                   queue_size, workers, live)
+    app = _bare_app(svc, live, host, allow_hosts, body_timeout)
+    _add_pages(app)
+    _add_healthz(app, svc, live, queue_size, max_upload_mb)
+    _add_read(app, svc)
+    _add_score(app, svc)
+    _add_events(app, live)
+    return app
 
+
+def _bare_app(svc: Service, live, host: str, allow_hosts: tuple[str, ...], body_timeout: float) -> FastAPI:
+    """The app without its routes. Reads the service and the live table (started with the app, the service closed
+    when it stops), the bound host, the other names allowed and the body deadline; returns the FastAPI app with
+    its state, the static files, the guard and the security headers, and the refusals of errors as JSON."""
     @asynccontextmanager
     async def lifespan(app):
         if live is not None:
@@ -440,18 +455,28 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
     async def on_http_error(request: Request, e: StarletteHTTPException):
         return refuse(e.status_code, str(e.detail), getattr(e, "headers", None))
 
-    def page(name: str, framed: bool) -> FileResponse:
-        csp = PAGE_CSP + ("" if framed else "; frame-ancestors 'none'")
-        return FileResponse(STATIC / name, headers={"Content-Security-Policy": csp, "Cache-Control": "no-cache"})
+    return app
 
+
+def _page(name: str, framed: bool) -> FileResponse:
+    """A static page (name, in STATIC) with its Content-Security-Policy; framed: other sites may frame it."""
+    csp = PAGE_CSP + ("" if framed else "; frame-ancestors 'none'")
+    return FileResponse(STATIC / name, headers={"Content-Security-Policy": csp, "Cache-Control": "no-cache"})
+
+
+def _add_pages(app: FastAPI) -> None:
+    """Adds GET / (the upload page, never framed) and GET /overlay (the overlay, framed by OBS) to app."""
     @app.get("/", include_in_schema=False)
     async def index():
-        return page("index.html", framed=False)
+        return _page("index.html", framed=False)
 
     @app.get("/overlay", include_in_schema=False)
     async def overlay():
-        return page("overlay.html", framed=True)
+        return _page("overlay.html", framed=True)
 
+
+def _add_healthz(app: FastAPI, svc: Service, live, queue_size: int, max_upload_mb: float) -> None:
+    """Adds GET /healthz to app. Reads the service's counts, the live table's, and the limits it was made with."""
     @app.get("/healthz")
     async def healthz():
         """Liveness, the version, the queues and the live source's counts."""
@@ -461,6 +486,9 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
             out["live"] = {**live.stats, "events": live.seq, "ended": live.ended, "error": live.error}
         return out
 
+
+def _add_read(app: FastAPI, svc: Service) -> None:
+    """Adds POST /api/read to app: a photo read through the service's queue of photos."""
     @app.post("/api/read")
     async def api_read(request: Request):
         """Multipart form: ``photo`` (an image file, at most max_upload_mb) and the fields ``rules`` (mcr,
@@ -491,6 +519,9 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
         svc.served += 1
         return JSONResponse(got)
 
+
+def _add_score(app: FastAPI, svc: Service) -> None:
+    """Adds POST /api/score to app: a hand given as JSON, scored through the service's queue of hands."""
     @app.post("/api/score")
     async def api_score(request: Request):
         """JSON: {"hand": NOTATION} or the structured form ({"concealed": "123m...", "melds": [...],
@@ -519,6 +550,9 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
             got["id"] = body["id"]
         return JSONResponse(got)
 
+
+def _add_events(app: FastAPI, live) -> None:
+    """Adds GET /api/events to app: the live table's events as server-sent events (404 without a live table)."""
     @app.get("/api/events")
     async def api_events(request: Request):
         """Server-sent events of the live table (``mjtable serve --source``): first a ``snapshot`` (every seat's
@@ -527,33 +561,34 @@ def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float
         if live is None:
             return refuse(404, "no live source: start the server with --source VIDEO|CAMERA|URL")
         sub, snap = live.subscribe(asyncio.get_running_loop())
+        return EventSourceResponse(_event_stream(live, sub, snap), ping=15, headers={"Cache-Control": "no-cache"})
 
-        async def stream():
-            try:
-                last = snap["seq"]
-                yield {"event": "snapshot", "id": str(last), "data": json.dumps(snap, ensure_ascii=False)}
-                if snap["source_ended"]:
-                    yield {"event": "end", "id": str(last), "data": "{}"}
-                    return
-                while True:
-                    ev = await sub.get()
-                    if ev is not None and ev.get("type") == "resync":      # fell behind: start again
-                        snap2 = live.snapshot()
-                        last = snap2["seq"]
-                        yield {"event": "snapshot", "id": str(last), "data": json.dumps(snap2, ensure_ascii=False)}
-                        continue
-                    if ev["seq"] <= last:
-                        continue
-                    last = ev["seq"]
-                    yield {"event": ev["type"], "id": str(last), "data": json.dumps(ev, ensure_ascii=False)}
-                    if ev["type"] == "end":
-                        return
-            finally:
-                live.unsubscribe(sub)
 
-        return EventSourceResponse(stream(), ping=15, headers={"Cache-Control": "no-cache"})
-
-    return app
+async def _event_stream(live, sub, snap):
+    """The server-sent events of one subscriber: reads the live table, the subscriber's queue and the snapshot it
+    was given; yields the snapshot, then each event newer than the last sent (a new snapshot when the subscriber
+    fell behind), until the end. Unsubscribes when done."""
+    try:
+        last = snap["seq"]
+        yield {"event": "snapshot", "id": str(last), "data": json.dumps(snap, ensure_ascii=False)}
+        if snap["source_ended"]:
+            yield {"event": "end", "id": str(last), "data": "{}"}
+            return
+        while True:
+            ev = await sub.get()
+            if ev is not None and ev.get("type") == "resync":      # fell behind: start again
+                snap2 = live.snapshot()
+                last = snap2["seq"]
+                yield {"event": "snapshot", "id": str(last), "data": json.dumps(snap2, ensure_ascii=False)}
+                continue
+            if ev["seq"] <= last:
+                continue
+            last = ev["seq"]
+            yield {"event": ev["type"], "id": str(last), "data": json.dumps(ev, ensure_ascii=False)}
+            if ev["type"] == "end":
+                return
+    finally:
+        live.unsubscribe(sub)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, **kw) -> None:

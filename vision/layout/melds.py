@@ -36,7 +36,10 @@ from .rows import _describe, _label_axis, _median, _Near, _Tile
 
 def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optional[str]]:
     """Interpret a group as a meld. Returns the meld on the table and a problem message (or None).
-    guess: allow the readings that complete a group from part of it (not for a piece cut from a longer run)."""
+    guess: allow the readings that complete a group from part of it (not for a piece cut from a longer run).
+
+    The stages: the group as laid (flat tiles, stacked tiles, the sideways one), the refusals no reading can
+    mend, then a concealed kong (_read_concealed_kong) or a claimed meld (_read_claimed)."""
     added = [t for t in g if t.added]
     flat = [t for t in g if not t.added]
     tiles = tuple(None if t.back else t.kind for t in flat)
@@ -52,60 +55,111 @@ def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optiona
     n = len(flat) + len(added)
     face_down = tiles.count(None)
     if face_down or (sideways is None and n == 4 and not added):
-        # a concealed kong: four tiles, at least one face down, the face-up ones alike
-        problem = None
-        if guess and not sides and not added and n == 3 and len(set(shown)) == 1:
-            # three of a concealed kong's four: one tile was not found; its place completes the pattern
-            # (face down at both ends, or face up at both ends)
-            k = shown[0]
-            full = {(None, k, k): (None, k, k, None), (k, k, None): (None, k, k, None),
-                    (k, None, None): (k, None, None, k),
-                    (None, None, k): (k, None, None, k)}.get(tiles)
-            if full is not None:
-                return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
-                        f"concealed kong [{_codes(full)}]: one of its tiles not found (read from the three shown)")
-        if (len(sides) == 1 and tiles[sides[0]] is None and not added and set(shown) <= {T.WHITE}
-                and (n == 3 or n == 4 and face_down in (1, 4))):
-            # a claimed set of white dragons whose sideways tile, or all of whose tiles, were taken for backs
-            # (the face is blank in some sets; no face-down tile lies sideways in a meld)
-            full = (T.WHITE,) * len(tiles)
-            meld = Meld(PUNG if n == 3 else KONG, T.WHITE, concealed=False, source=source_of_sideways(sides[0], n))
-            return (replace(mot, tiles=full, meld=meld),
-                    f"meld {desc}: read as [{_codes(full)}] (blank white dragons taken for backs: no face-down "
-                    f"tile lies sideways in a meld)")
-        if sides or n != 4:
-            problem = f"meld {desc}: face-down tiles but not a concealed kong of 4"
-        elif not shown:
-            problem = f"concealed kong {desc}: no tile face up, cannot tell which"
-        elif len(set(shown)) != 1 or not face_down:
-            problem = (f"concealed kong {desc}: face-up tiles differ" if face_down
-                       else f"meld {desc}: no sideways tile")
-            fix = _repair_meld(flat, _concealed_kong)
-            if fix is not None:
-                kinds, changed = fix
-                tiles = tuple(None if k == T.BACK else k for k in kinds)
-                shown = [k for k in tiles if k is not None]
-                return (replace(mot, tiles=tiles, meld=Meld(KONG, shown[0], concealed=True)),
-                        f"{problem} as read; read as [{_codes(tiles)}] ({changed})")
-        if problem:
-            return mot, problem
-        k = shown[0]
-        if k == T.WHITE and tiles not in ((None, k, k, None), (k, None, None, k)) and face_down == 3:
-            # a white dragon's face is blank in some sets: one face up among three backs is a kong shown face
-            # down at both ends, one of its middle faces taken for a back
-            full = (None, k, k, None)
-            return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
-                    f"concealed kong {desc}: read as [{_codes(full)}] (a blank white dragon taken for a back)")
-        if face_down == 1:
-            # a concealed kong is laid with two faces and two backs, the ends alike: three faces and one back
-            # is one back read as a face (a pale back taken for a blank white dragon, say). The back shown says
-            # which: at an end, both ends are backs; in the middle, both middles are
-            full = (None, k, k, None) if tiles[0] is None or tiles[3] is None else (k, None, None, k)
-            return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
-                    f"concealed kong {desc}: read as [{_codes(full)}] (two faces and two backs, ends alike)")
-        return replace(mot, meld=Meld(KONG, k, concealed=True)), None
+        return _read_concealed_kong(mot, flat, added, sides, shown, guess)
     if sideways is None:
         return mot, f"meld {desc}: no sideways tile"
+    return _read_claimed(mot, flat, added, shown, sideways, guess)
+
+
+def _read_concealed_kong(mot: MeldOnTable, flat: list[_Tile], added: list[_Tile], sides: list[int],
+                         shown: list[int], guess: bool) -> tuple[MeldOnTable, Optional[str]]:
+    """A group with a face-down tile, or four tiles none sideways: a concealed kong (four tiles, at least one
+    face down, the face-up ones alike). Reads the meld as laid (mot), its flat and stacked tiles, the places of
+    its sideways tiles and the kinds shown; returns the meld read and its problem (or None): completed from part
+    of it (_kong_from_part), refused or mended (_kong_problem), or read as laid (_kong_as_laid)."""
+    n = len(flat) + len(added)
+    face_down = mot.tiles.count(None)
+    read = _kong_from_part(mot, added, sides, shown, n, face_down, guess)
+    if read is None:
+        read = _kong_problem(mot, flat, sides, shown, n, face_down)
+    if read is None:
+        read = _kong_as_laid(mot, shown[0], face_down)
+    return read
+
+
+def _kong_from_part(mot: MeldOnTable, added: list[_Tile], sides: list[int], shown: list[int], n: int,
+                    face_down: int, guess: bool) -> Optional[tuple[MeldOnTable, Optional[str]]]:
+    """A concealed kong one of whose tiles was not found, or a claimed set of white dragons taken for backs.
+    Reads the meld as laid, its stacked tiles, sideways places, kinds shown, tile count and face-down count;
+    returns the meld completed with its note, or None when neither reading applies."""
+    tiles = mot.tiles
+    desc = f"[{_codes(tiles)}]"
+    if guess and not sides and not added and n == 3 and len(set(shown)) == 1:
+        # three of a concealed kong's four: one tile was not found; its place completes the pattern
+        # (face down at both ends, or face up at both ends)
+        k = shown[0]
+        full = {(None, k, k): (None, k, k, None), (k, k, None): (None, k, k, None),
+                (k, None, None): (k, None, None, k),
+                (None, None, k): (k, None, None, k)}.get(tiles)
+        if full is not None:
+            return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
+                    f"concealed kong [{_codes(full)}]: one of its tiles not found (read from the three shown)")
+    if (len(sides) == 1 and tiles[sides[0]] is None and not added and set(shown) <= {T.WHITE}
+            and (n == 3 or n == 4 and face_down in (1, 4))):
+        # a claimed set of white dragons whose sideways tile, or all of whose tiles, were taken for backs
+        # (the face is blank in some sets; no face-down tile lies sideways in a meld)
+        full = (T.WHITE,) * len(tiles)
+        meld = Meld(PUNG if n == 3 else KONG, T.WHITE, concealed=False, source=source_of_sideways(sides[0], n))
+        return (replace(mot, tiles=full, meld=meld),
+                f"meld {desc}: read as [{_codes(full)}] (blank white dragons taken for backs: no face-down "
+                f"tile lies sideways in a meld)")
+    return None
+
+
+def _kong_problem(mot: MeldOnTable, flat: list[_Tile], sides: list[int], shown: list[int], n: int,
+                  face_down: int) -> Optional[tuple[MeldOnTable, Optional[str]]]:
+    """What keeps a group from being a concealed kong. Reads the meld as laid, its flat tiles, sideways places,
+    kinds shown, tile count and face-down count; returns the meld with its problem, the meld mended from the
+    detections' candidates when faces differ (with the problem and the change), or None when it is a kong."""
+    desc = f"[{_codes(mot.tiles)}]"
+    problem = None
+    if sides or n != 4:
+        problem = f"meld {desc}: face-down tiles but not a concealed kong of 4"
+    elif not shown:
+        problem = f"concealed kong {desc}: no tile face up, cannot tell which"
+    elif len(set(shown)) != 1 or not face_down:
+        problem = (f"concealed kong {desc}: face-up tiles differ" if face_down
+                   else f"meld {desc}: no sideways tile")
+        fix = _repair_meld(flat, _concealed_kong)
+        if fix is not None:
+            kinds, changed = fix
+            tiles = tuple(None if k == T.BACK else k for k in kinds)
+            shown = [k for k in tiles if k is not None]
+            return (replace(mot, tiles=tiles, meld=Meld(KONG, shown[0], concealed=True)),
+                    f"{problem} as read; read as [{_codes(tiles)}] ({changed})")
+    if problem:
+        return mot, problem
+    return None
+
+
+def _kong_as_laid(mot: MeldOnTable, k: int, face_down: int) -> tuple[MeldOnTable, Optional[str]]:
+    """A concealed kong of k. Reads the meld as laid and its face-down count; returns the kong, its faces and
+    backs set right (with a note) when one back or one face was misread."""
+    tiles = mot.tiles
+    desc = f"[{_codes(tiles)}]"
+    if k == T.WHITE and tiles not in ((None, k, k, None), (k, None, None, k)) and face_down == 3:
+        # a white dragon's face is blank in some sets: one face up among three backs is a kong shown face
+        # down at both ends, one of its middle faces taken for a back
+        full = (None, k, k, None)
+        return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
+                f"concealed kong {desc}: read as [{_codes(full)}] (a blank white dragon taken for a back)")
+    if face_down == 1:
+        # a concealed kong is laid with two faces and two backs, the ends alike: three faces and one back
+        # is one back read as a face (a pale back taken for a blank white dragon, say). The back shown says
+        # which: at an end, both ends are backs; in the middle, both middles are
+        full = (None, k, k, None) if tiles[0] is None or tiles[3] is None else (k, None, None, k)
+        return (replace(mot, tiles=full, meld=Meld(KONG, k, concealed=True)),
+                f"concealed kong {desc}: read as [{_codes(full)}] (two faces and two backs, ends alike)")
+    return replace(mot, meld=Meld(KONG, k, concealed=True)), None
+
+
+def _read_claimed(mot: MeldOnTable, flat: list[_Tile], added: list[_Tile], shown: list[int], sideways: int,
+                  guess: bool) -> tuple[MeldOnTable, Optional[str]]:
+    """A claimed meld (one sideways tile, every tile face up). Reads the meld as laid, its flat and stacked tiles,
+    the kinds shown and the sideways place; returns the chow, pung or kong with its source seat (mended from the
+    candidates, or from the odd tile out when guess, with a note), or the meld with its problem."""
+    tiles = mot.tiles
+    desc = f"[{_codes(tiles)}]"
     note = None
     kind = _set_kind(shown)
     if kind is None:

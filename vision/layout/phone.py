@@ -7,6 +7,7 @@ from typing import Optional
 import numpy as np
 from mjtable.scoring import tiles as T
 from mjtable.scoring.table import (
+    MeldOnTable,
     PlayerArea,
     TableState,
 )
@@ -34,6 +35,7 @@ from .melds import (
 )
 from .rows import (
     _dedupe,
+    _Frame,
     _describe,
     _direction_votes,
     _frame,
@@ -63,9 +65,36 @@ def _cut_by_frame(dets: list[Detection], kept: list[int], frame: Optional[tuple[
 
 
 def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) -> Layout:
-    """Read a phone photo of one player's finished hand. frame: the image's (width, height), when known."""
+    """Read a phone photo of one player's finished hand. frame: the image's (width, height), when known.
+
+    The stages, in order: keep the boxes worth reading, frame them (angle, rows, flowers), group the rows into
+    melds and the rest, set aside what is no tile of the hand, read the melds, pick the concealed tiles and the
+    winning tile, then fill the self seat and say where every detection went."""
     if not dets:
         raise LayoutError("no tiles detected")
+    kept, placed, unplaced = _phone_kept(dets, frame)
+    core, flowers, fr, theta = _phone_frame(dets, kept, placed, unplaced)
+    groups, shadows = _phone_groups(core, fr, unplaced)
+    groups, loose_backs, far_backs = _phone_backs_apart(groups, core, shadows)
+    melds, rest = _phone_melds(groups, fr, unplaced)
+    rest, in_row = _phone_backs_in_row(rest)
+    rest, notes, stray = _phone_set_aside(rest, core, loose_backs, far_backs, in_row, shadows)
+    mots = _phone_read_melds(melds, notes)
+    n_melds = len(melds)
+    expected = 13 - 3 * n_melds
+    rest = _phone_drop_weakest(rest, expected, stray, notes)
+    concealed, winning = _phone_hand(rest, expected, n_melds, fr, stray, notes)
+    _phone_stray_notes(stray, notes)
+    area, flowers = _phone_area(concealed, winning, mots, flowers, core, stray, notes)
+    _phone_placed(placed, concealed, melds, winning, flowers, stray)
+    table = TableState(players=[area], unplaced=unplaced + notes)
+    return Layout(table, [placed[i] for i in sorted(placed)], PHONE, math.degrees(theta))
+
+
+def _phone_kept(dets: list[Detection], frame: Optional[tuple[int, int]]
+                ) -> tuple[list[int], dict[int, Placed], list[str]]:
+    """Stage 1, the boxes worth reading. Reads the detections and the frame's size; returns the indices kept, the
+    placements of the boxes dropped (duplicates, boxes cut by the frame) and the notes saying so."""
     kept, dropped = _dedupe(dets)
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
@@ -77,6 +106,14 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
             x1, y1, x2, y2 = dets[i].box
             unplaced.append(f"weak narrow box {T.code(dets[i].kind)} at ({(x1 + x2) / 2:.0f},{(y1 + y2) / 2:.0f}) "
                             f"on the frame's edge: a tile or an object cut by the frame, not placed")
+    return kept, placed, unplaced
+
+
+def _phone_frame(dets: list[Detection], kept: list[int], placed: dict[int, Placed], unplaced: list[str]
+                 ) -> tuple[list[_Tile], list[_Tile], _Frame, float]:
+    """Stage 2, the frame. Reads the kept detections; returns the core tiles (no flowers, half boxes merged), the
+    flowers (rotated and sized into the frame), the frame and its angle, the hand's bottom edge down. Places the
+    merged half boxes as duplicates and adds the flower and half-box notes to unplaced."""
     tiles = _tiles(dets, kept)
     unplaced += _flowers_beside_flowers(tiles) + _flowers_inside_rows(tiles)
     flowers = [t for t in tiles if T.is_flower(t.kind)]
@@ -98,7 +135,14 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
     _rotate(flowers, theta)
     for t in flowers:
         t.w = fr.k * t.s
+    return core, flowers, fr, theta
 
+
+def _phone_groups(core: list[_Tile], fr: _Frame, unplaced: list[str]
+                  ) -> tuple[list[list[_Tile]], list[tuple[_Tile, str]]]:
+    """Stage 3, the groups. Reads the core tiles and the frame's groups (which it changes: stacked tiles move to
+    their meld); returns the groups, runs of melds split into melds, and the shadows found between melds with why.
+    Notes on merged pairs go to unplaced."""
     # stacked tiles (added kong) leave their row and join the meld below them
     for t in _stack_added(core, fr.theta):
         for g in fr.groups:
@@ -120,7 +164,14 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
             groups += parts
         elif g:
             groups.append(g)
+    return groups, shadows
 
+
+def _phone_backs_apart(groups: list[list[_Tile]], core: list[_Tile], shadows: list[tuple[_Tile, str]]
+                       ) -> tuple[list[list[_Tile]], list[list[_Tile]], list[list[_Tile]]]:
+    """Stage 4, face-down boxes that are no meld. Reads the groups and the core tiles; returns the groups left,
+    the lone face-down groups and the face-down groups far from the hand. A face-down box beside one face-up tile
+    leaves its group and joins the shadows."""
     loose_backs = [g for g in groups if _lone_backs(g)]
     # face-down tiles far from every other tile: an object on the table, not a concealed kong of this hand
     far_backs = [g for g in groups if all(t.back for t in g) and g not in loose_backs
@@ -133,6 +184,13 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
             t = next(t for t in g if t.back)
             g.remove(t)
             shadows.append((t, "beside a lone tile: a meld is three or four tiles; a shadow, not a tile"))
+    return groups, loose_backs, far_backs
+
+
+def _phone_melds(groups: list[list[_Tile]], fr: _Frame, unplaced: list[str]
+                 ) -> tuple[list[list[_Tile]], list[list[_Tile]]]:
+    """Stage 5, melds and the rest. Reads the groups and the frame's rows; returns the meld groups and the other
+    groups (the hand row, tiles apart). Notes on merged pairs inside melds go to unplaced."""
     # a set of three or four face-up tiles apart in a row of melds, one of them clearly the widest along the
     # row: a claimed meld whose sideways tile the labels missed (a face alike turned a quarter: 1p, 8s, 5z)
     is_meld = [_is_meld_group(g) for g in groups]
@@ -144,35 +202,59 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
     rest = [g for g, m in zip(groups, is_meld) if not m]
     for g in melds:                 # a meld cut from a longer run of melds may be an added kong seen as one box
         _split_merged_pair(g, fr.theta, unplaced)
+    return melds, rest
+
+
+def _phone_backs_in_row(rest: list[list[_Tile]]) -> tuple[list[list[_Tile]], list[_Tile]]:
+    """Stage 6, face-down boxes inside the hand row. Reads the groups that are no meld; returns them without
+    those boxes (split where a box bridged a gap) and the boxes taken out."""
     # the concealed tiles of a finished hand are shown face up: a face-down box inside the hand row (a shadow,
     # say) is not a tile of it, and the space it bridged may be the gap before the winning tile
     in_row = [t for g in rest for t in g if t.back and len(g) > 1]
     if in_row:
         rest = [h for g in rest for h in (_split_groups([t for t in g if not t.back]) if len(g) > 1 else [g])
                 if h]
-    area = PlayerArea(seat="self")
+    return rest, in_row
+
+
+def _phone_set_aside(rest: list[list[_Tile]], core: list[_Tile], loose_backs: list[list[_Tile]],
+                     far_backs: list[list[_Tile]], in_row: list[_Tile], shadows: list[tuple[_Tile, str]]
+                     ) -> tuple[list[list[_Tile]], list[str], list[_Tile]]:
+    """Stage 7, what is no tile of the hand. Reads the groups that are no meld, the core tiles and the boxes set
+    aside by stages 3, 4 and 6; returns the groups left (lone tiles far from all others taken out), the notes on
+    the boxes set aside, and the stray tiles (those boxes and the lone far tiles)."""
     notes: list[str] = [f"face-down tile(s) {', '.join(_describe(t) for t in g)} are not a concealed kong "
                         f"(4 tiles): not placed" for g in loose_backs]
     notes += [f"face-down tiles {', '.join(_describe(t) for t in g)} lie far from the hand: not placed"
               for g in far_backs]
-    loose_backs += far_backs
+    set_aside = loose_backs + far_backs
     notes += [f"face-down box {_describe(t)} inside the concealed row: not a tile of the hand" for t in in_row]
-    loose_backs.append(in_row)
+    set_aside.append(in_row)
     notes += [f"box {_describe(t)} {why}" for t, why in shadows]
-    loose_backs.append([t for t, _ in shadows])
+    set_aside.append([t for t, _ in shadows])
     stray: list[_Tile] = [t for g in rest if len(g) == 1 for t in g if _isolated(t, core)]
-    stray += [t for g in loose_backs for t in g]
+    stray += [t for g in set_aside for t in g]
     rest = [g for g in rest if not (len(g) == 1 and g[0] in stray)]
+    return rest, notes, stray
 
+
+def _phone_read_melds(melds: list[list[_Tile]], notes: list[str]) -> list[MeldOnTable]:
+    """Stage 8, the melds read. Reads the meld groups; returns one meld of the table per group, in order, and adds
+    each meld's problem, if any, to notes."""
     mots = []
     for g in melds:
         mot, problem = _read_meld(g)
         mots.append(mot)
         if problem:
             notes.append(problem)
-    n_melds = len(melds)
-    expected = 13 - 3 * n_melds
+    return mots
 
+
+def _phone_drop_weakest(rest: list[list[_Tile]], expected: int, stray: list[_Tile], notes: list[str]
+                        ) -> list[list[_Tile]]:
+    """Stage 9, one tile too many. Reads the groups that are no meld and the number of concealed tiles the melds
+    leave; returns the groups, without the least sure detection when there is one tile too many and it is much
+    less sure than the rest (then it joins stray, with a note)."""
     # one tile too many for the melds shown and one detection much less sure than the rest: drop it, and say so
     loose = [t for g in rest for t in g]
     if len(loose) == expected + 2 and len(loose) >= 3:
@@ -183,6 +265,14 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
             stray.append(weakest)
             notes.append(f"dropped the least sure detection {_describe(weakest)} "
                          f"(confidence {weakest.det.confidence:.2f}): one tile too many in the hand")
+    return rest
+
+
+def _phone_hand(rest: list[list[_Tile]], expected: int, n_melds: int, fr: _Frame, stray: list[_Tile],
+                notes: list[str]) -> tuple[list[_Tile], Optional[_Tile]]:
+    """Stage 10, the concealed tiles and the winning tile. Reads the groups that are no meld, the number of
+    concealed tiles expected and of melds, and the frame's rows; returns the concealed tiles in reading order and
+    the winning tile (None when none is seen). Single tiles beyond the hand join stray; notes say what is amiss."""
     multi = [g for g in rest if len(g) > 1]
     singles = [g[0] for g in rest if len(g) == 1]
     main = max(multi, key=len) if multi else None
@@ -212,6 +302,12 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
         notes.append(f"hand shows {len(concealed)} concealed tile(s)"
                      f"{' + winning tile' if winning is not None else ''} with {n_melds} meld(s);"
                      f" a finished hand needs {expected} + 1")
+    return concealed, winning
+
+
+def _phone_stray_notes(stray: list[_Tile], notes: list[str]) -> None:
+    """Stage 11, the stray tiles said. Reads the stray tiles; adds to notes one line for each stray tile that no
+    note names yet."""
     said = "\n".join(notes)                 # every note so far, searched once per tile
     for t in stray:
         d = _describe(t)
@@ -219,6 +315,13 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
             notes.append(f"tile {d} is not part of the hand")
             said += "\n" + notes[-1]
 
+
+def _phone_area(concealed: list[_Tile], winning: Optional[_Tile], mots: list[MeldOnTable], flowers: list[_Tile],
+                core: list[_Tile], stray: list[_Tile], notes: list[str]) -> tuple[PlayerArea, list[_Tile]]:
+    """Stage 12, the self seat. Reads the concealed tiles, the winning tile, the melds read and the flowers;
+    returns the player's area (a declared win) and the flowers kept. Flowers far from every tile join stray, with
+    a note; notes on the flowers themselves go to notes."""
+    area = PlayerArea(seat="self")
     area.concealed = tuple(t.kind for t in concealed if not t.back)
     area.concealed_face_down = sum(t.back for t in concealed)
     area.melds = tuple(mots)
@@ -232,7 +335,13 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
     flowers.sort(key=lambda t: (round(t.v / max(t.w, 1e-6)), t.u))
     area.flowers = _distinct_flowers(flowers, notes)
     area.declared_win = True
+    return area, flowers
 
+
+def _phone_placed(placed: dict[int, Placed], concealed: list[_Tile], melds: list[list[_Tile]],
+                  winning: Optional[_Tile], flowers: list[_Tile], stray: list[_Tile]) -> None:
+    """Stage 13, where every box went. Reads the tiles of each part of the hand and the stray tiles; records in
+    placed, by detection index, each one's seat and role (a later role overrides an earlier one)."""
     for t in concealed:
         placed[t.i] = Placed(t.det, "self", "concealed", t.side)
     for n, g in enumerate(melds):
@@ -244,5 +353,3 @@ def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) 
         placed[t.i] = Placed(t.det, "self", "flower", t.side)
     for t in stray:
         placed[t.i] = Placed(t.det, None, "unplaced", t.side)
-    table = TableState(players=[area], unplaced=unplaced + notes)
-    return Layout(table, [placed[i] for i in sorted(placed)], PHONE, math.degrees(theta))
