@@ -256,3 +256,6 @@ def test_many_violations_at_once_on_a_table_are_checks():
     assert {f.severity for f in gate(three[:2], table)} == {"violation"}
     phone = Trust(TRUSTED, "phone", seats=assess(layout(14, seat="left")).seats)
     assert {f.severity for f in gate(three, phone)} == {"violation"}
+    from_file = assess(layout(14, kind="overhead", seat="left"))          # boxes from a file say no view
+    assert from_file.read_as is None and from_file.table
+    assert {f.severity for f in gate(three, from_file)} == {CHECK}

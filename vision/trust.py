@@ -60,6 +60,12 @@ class Trust:
     reasons: tuple[str, ...] = ()
     advice: tuple[str, ...] = ()
     seats: tuple[SeatTrust, ...] = ()
+    kind: Optional[str] = None          # the layout's kind: phone, or overhead for any whole table
+
+    @property
+    def table(self) -> bool:
+        """A whole table (however the detections came: a file of boxes says no view)."""
+        return self.read_as in TABLE_VIEWS or self.kind in TABLE_VIEWS
 
     def seat(self, name: Optional[str]) -> Optional[SeatTrust]:
         return next((s for s in self.seats if s.seat == name), None)
@@ -129,7 +135,7 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
         state = DOUBTFUL if doubtful or not seats else TRUSTED
         reasons += [f"{s.seat}: {'; '.join(s.reasons)}" for s in doubtful]
     advice = () if state == TRUSTED else _advice(seats, read_as, frame, state)
-    return Trust(state, read_as, tuple(reasons), advice, seats)
+    return Trust(state, read_as, tuple(reasons), advice, seats, layout.kind)
 
 
 def _advice(seats: tuple[SeatTrust, ...], read_as: Optional[str], frame, state: str) -> tuple[str, ...]:
@@ -164,7 +170,7 @@ def gate(findings: list[Finding], trust: Optional[Trust]) -> list[Finding]:
         return list(findings)
     out = _gate_each(findings, trust)
     many = [f for f in out if f.severity == "violation"]
-    if trust.read_as in TABLE_VIEWS and len(many) >= MANY_VIOLATIONS:
+    if trust.table and len(many) >= MANY_VIOLATIONS:
         why = f"{len(many)} violations at once on one table: a table read wrongly is likelier than a game played so"
         out = [_checked(f, why) if f.severity == "violation" else f for f in out]
     return out
