@@ -22,6 +22,7 @@ the reference the tests compare them with.
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations, product
 
@@ -110,7 +111,7 @@ def _regular(counts, n_sets: int = 0) -> list:
 
 def regular_from_keys(keys, counts) -> list:
     """``_regular`` with the suits' keys already known (``counts`` gives the sizes and the honours)."""
-    parts = []
+    parts: list[Sequence[tuple]] = []  # per suit: its (pair tile or None, sets) readings
     pair_at = -1
     for i, b in enumerate((0, 9, 18)):
         k = keys[i]
@@ -141,20 +142,22 @@ def regular_from_keys(keys, counts) -> list:
     if pair_at < 0:
         return []
     hon = tuple(hon_sets)
-    a, b, c = parts
-    if len(a) == 1 and len(b) == 1 and len(c) == 1:
+    p0, p1, p2 = parts
+    if len(p0) == 1 and len(p1) == 1 and len(p2) == 1:
         pair = hon_pair if pair_at == 3 else parts[pair_at][0][0]
-        return [Candidate("regular", a[0][1] + b[0][1] + c[0][1] + hon, pair)]
+        return [Candidate("regular", p0[0][1] + p1[0][1] + p2[0][1] + hon, pair)]
     out = []
     groups = [parts]
     if pair_at < 3 and len(parts[pair_at]) > 1:  # the pair's tile varies slowest (as in the search)
         groups = []
+        run: list[tuple] = []  # the pair suit's readings of the last group (groups[-1][pair_at])
         for pair_split in parts[pair_at]:
-            if groups and groups[-1][pair_at][-1][0] == pair_split[0]:
-                groups[-1][pair_at].append(pair_split)
+            if groups and run[-1][0] == pair_split[0]:
+                run.append(pair_split)
             else:
+                run = [pair_split]
                 g = list(parts)
-                g[pair_at] = [pair_split]
+                g[pair_at] = run
                 groups.append(g)
     for g in groups:
         for (pa, sa), (pb, sb), (pc, sc) in product(*g):
