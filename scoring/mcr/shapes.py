@@ -169,19 +169,19 @@ def regular_from_keys(keys, counts) -> list:
 _EMPTY = ((None, ()),)
 
 
-def _seven_pairs(counts: tuple) -> list:
+def _seven_pairs(counts: Sequence[int]) -> list:
     if sum(counts) == 14 and all(c in (0, 2, 4) for c in counts):
         return [Candidate("seven_pairs")]
     return []
 
 
-def _thirteen_orphans(counts: tuple) -> list:
+def _thirteen_orphans(counts: Sequence[int]) -> list:
     if sum(counts) == 14 and all(counts[t] >= 1 for t in ORPHANS) and sum(counts[t] for t in ORPHANS) == 14:
         return [Candidate("thirteen_orphans")]
     return []
 
 
-def _honors_knitted(counts: tuple) -> list:
+def _honors_knitted(counts: Sequence[int]) -> list:
     if sum(counts) != 14 or max(counts) > 1:
         return []
     suited = [t for t in range(27) if counts[t]]
@@ -193,7 +193,7 @@ def _honors_knitted(counts: tuple) -> list:
     return []
 
 
-def _knitted_straight(counts: tuple, n_melds: int) -> list:
+def _knitted_straight(counts: Sequence[int], n_melds: int) -> list:
     if n_melds > 1:
         return []
     out = []
