@@ -110,15 +110,17 @@ def wrong_chow_case(mt: MeldOnTable) -> str:
     second paragraph), ``wrong_chow_tile`` when they wait on another tile than the one taken (its third);
     any other meld that is no set stays ``not_a_set``."""
     ts = mt.tiles
+    known = [t for t in ts if t is not None]  # equals ts exactly when no tile is face down
     if (
         len(ts) != 3
         or mt.sideways is None
-        or any(t is None or not T.is_suited(t) for t in ts)
-        or len({T.suit(t) for t in ts}) != 1
-        or len(set(ts)) != 3
+        or len(known) != len(ts)
+        or any(not T.is_suited(t) for t in known)
+        or len({T.suit(t) for t in known}) != 1
+        or len(set(known)) != 3
     ):
         return "not_a_set"
-    a, b = sorted(t for i, t in enumerate(ts) if i != mt.sideways)
+    a, b = sorted(t for i, t in enumerate(known) if i != mt.sideways)
     return "wrong_chow_tile" if b - a in (1, 2) else "wrong_chow_pair"
 
 
@@ -415,6 +417,7 @@ def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: int | None, self_dra
     if sc.result is None or sc.result.is_win:
         return out
     h, r = sc.hand, sc.result
+    assert h is not None  # score_area sets the hand whenever it sets a result
     if rs == "sichuan":
         tiles = h.all_tiles()
         suits = {T.suit(t) for t in tiles}
@@ -439,6 +442,7 @@ def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: int | None, self_dra
         return out
     d = tenpai_distance(h)
     if d == 0:
+        assert h.winning_tile is not None  # hands_of gives every candidate Hand a winning tile
         out.append(
             _finding(
                 rs,
@@ -548,9 +552,8 @@ def review(table: TableState, situation: Situation, rules: str = "mcr", profile:
         _validate(p)
     winners = [p for p in table.players if declared(p)]
     scores = {p.seat: score_area(p, situation, rules, profile) for p in winners}
-    win_ok = {
-        s: bool(a.result and a.result.is_win and hand_size(table.player(s)) in (14, None)) for s, a in scores.items()
-    }
+    by_seat = {p.seat: p for p in winners}  # the same areas table.player(s) finds: the seats are unique
+    win_ok = {s: bool(a.result and a.result.is_win and hand_size(by_seat[s]) in (14, None)) for s, a in scores.items()}
     out = _check_copies(table, rs)
     for p in table.players:
         out += _check_melds(p, rs, bool(winners))

@@ -116,7 +116,7 @@ def to_json_line(out: dict, surrogates: bool = True) -> tuple[str, bool]:
     return _SURROGATE.sub("\ufffd", text) if surrogates else text, "error" in out
 
 
-def _error(line_no: int, message: str, ident) -> dict:
+def _error(line_no: int | None, message: str, ident) -> dict:
     out = {"line": line_no, "error": message}
     if ident is not None:
         out["id"] = ident

@@ -28,6 +28,7 @@ Unknown keys are an error (a misspelt flag must not be silently ignored).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from mjtable.errors import shown
 
@@ -196,7 +197,7 @@ def situation_from_dict(d: dict, base: Situation | None = None) -> Situation:
 
 def _situation(d: dict, base: Situation | None) -> Situation:
     s = base or Situation()
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}  # Situation field -> value checked by _bool/_wind/_void (keys vary: no TypedDict)
     for k in _BOOL_FLAGS:
         if k in d:
             changes[k] = _bool(d[k], k)

@@ -145,7 +145,7 @@ def parse_meld(token: str) -> Meld:
 
 
 def format_meld(m: Meld) -> str:
-    mark = "" if m.concealed else _MARK_OF.get(m.source, "?")
+    mark = "" if m.concealed else "?" if m.source is None else _MARK_OF.get(m.source, "?")
     return f"[{format_tiles(m.tiles)}{mark}{'+' if m.added else ''}]"
 
 
@@ -203,7 +203,7 @@ def chinese_tiles(tiles) -> str:
 
 
 def chinese_hand(h: Hand) -> str:
-    src = {LEFT: "上家", ACROSS: "对家", RIGHT: "下家"}
+    src: dict[str | None, str] = {LEFT: "上家", ACROSS: "对家", RIGHT: "下家"}  # None: KeyError, as any bad source
     parts = ["手牌: " + chinese_tiles(sorted(h.concealed))]
     for m in h.melds:
         kind = {"chow": "吃", "pung": "碰", "kong": "杠"}[m.kind]

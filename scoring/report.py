@@ -80,8 +80,9 @@ def _hand_blocks(a: AreaScore, rules: str) -> list[Block]:
     if a.note:
         out.append(Block("p", f"注 Note: {a.note}"))
     r = a.result
+    assert r is not None  # score_area sets a result whenever it sets the hand
     unit = "番" if rules == "sichuan" else "分"
-    rows = [(f.name_cn, f.name_en, str(f.value), str(f.count), str(f.points)) for f in r.fans]
+    rows: list[tuple[str, ...]] = [(f.name_cn, f.name_en, str(f.value), str(f.count), str(f.points)) for f in r.fans]
     if not r.is_win:
         out.append(Block("p", f"**不成和 Not a valid win:** {r.reason}"))
         if rows:
@@ -148,13 +149,9 @@ def build(
         blocks.append(Block("h2", "识别说明 Reading notes (not placed, or read with a correction)"))
         blocks.append(Block("list", items=[(u, []) for u in table.unplaced]))
     blocks.append(Block("h2", "签字 Signatures"))
-    blocks.append(
-        Block(
-            "sign",
-            rows=[("裁判员 Referee", ""), ("日期 Date", "")]
-            + [(f"选手 Player {SEAT_CN[s]} ({s})", "") for s in ("self", "right", "across", "left")],
-        )
-    )
+    sign_rows: list[tuple[str, ...]] = [("裁判员 Referee", ""), ("日期 Date", "")]
+    sign_rows += [(f"选手 Player {SEAT_CN[s]} ({s})", "") for s in ("self", "right", "across", "left")]
+    blocks.append(Block("sign", rows=sign_rows))
     return blocks
 
 

@@ -23,7 +23,7 @@ its clause and the ruling's penalty quoted (``fact_findings``), whatever the pro
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from .result import Finding
@@ -352,7 +352,7 @@ def _warns(f: Finding) -> bool:
     return f.severity == "warning" and f.seat == SUBJECT  # the audit's warnings to the player judged
 
 
-def fact_findings(facts: tuple[str, ...], findings: list[Finding] = ()) -> list[Finding]:
+def fact_findings(facts: tuple[str, ...], findings: Sequence[Finding] = ()) -> list[Finding]:
     """The findings of the referee facts (names as ``parse_fact`` reads them), then, with ``warnings_before=N``,
     ruling 12's escalation: the k-th warning among ``findings`` and these is the player's (N+k)-th in the 局, and
     from the second on costs 10 points per warning before it. ValueError for a fact that cannot be read."""

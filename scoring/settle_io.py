@@ -165,7 +165,8 @@ def priced_win(where: str, winners: tuple[int, ...], fans, hands, discarder: int
 
 
 def parse_text(text: str) -> Deal:
-    events, draw = [], {}
+    events: list[Kong | Win | FalseWin | Barred] = []
+    draw = {}
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -223,7 +224,7 @@ def parse_json(text: str) -> Deal:
         raise DealError(f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     if not isinstance(d, dict) or not isinstance(d.get("events", []), list):
         raise DealError('want a JSON object {"events": [...], "draw": {...}}')
-    events = []
+    events: list[Kong | Win | FalseWin | Barred] = []
     for i, ev in enumerate(d.get("events", [])):
         where = f"event {i}"
         if not isinstance(ev, dict) or len(ev) != 1:

@@ -266,6 +266,7 @@ def _settle_win(books: _Books, ev: Win, i: int) -> None:
         else:
             books.pay("win", ev.discarder, w, base, f"discard win {f} fan(s): discarder pays base {base}")
     if ev.kong_discard:
+        assert ev.discarder is not None  # _check_win: 杠上炮 needs a discarder
         if not books.kong_items[ev.discarder]:
             raise SettlementError(f"event {i}: 杠上炮 but seat {ev.discarder} made no kong")
         books.refund(

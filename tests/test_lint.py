@@ -4,8 +4,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -23,9 +21,6 @@ def test_ruff_format_scoring():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-# TEMPORARY (issue #44, in progress on branch lint): mypy still reports errors in scoring/. strict: the test
-# fails as soon as mypy passes, so the marker is removed then.
-@pytest.mark.xfail(strict=True, reason="issue #44: mypy errors left in scoring/")
 def test_mypy_scoring():
     r = _run("mypy", "scoring/")
     assert r.returncode == 0, r.stdout + r.stderr

@@ -28,7 +28,7 @@ from .engine import _ORDER, _SIT_FIELDS, FAN_TABLE, NOT_WIN, _finish, _flowers_p
 from .profiles import Profile
 
 try:
-    from . import _ccore
+    from . import _ccore  # type: ignore[attr-defined]  # optional C extension, no stubs; absent if not built
 except ImportError:  # not built: the Python path scores every hand
     _ccore = None
 

@@ -48,6 +48,10 @@ class Ctx:
     ``melded`` True for a set declared on the table.
     """
 
+    # set by the engine after construction (the Situation flags checked once per hand: fans_situation.flags_for)
+    flags: dict
+    flags_key: tuple
+
     def __init__(
         self,
         hand: Hand,
@@ -56,8 +60,8 @@ class Ctx:
         standing: tuple,
         prof,
         notes: list,
-        meld_key: tuple = None,
-        structure: tuple = None,
+        meld_key: tuple | None = None,
+        structure: tuple | None = None,
     ):
         sit = hand.situation
         self.hand = hand

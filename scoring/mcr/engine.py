@@ -78,7 +78,7 @@ class _Plan:
         groups, self.excl = _plan(prof)
         self.prof = prof
         self.serial = next(_SERIAL)
-        self.groups = tuple((_SLOT[g], preds, {}) for g, preds in groups)
+        self.groups: tuple[tuple[int, tuple, dict], ...] = tuple((_SLOT[g], preds, {}) for g, preds in groups)
         self.after: dict = {}
         self.flags: dict = {}
 
@@ -214,6 +214,7 @@ def _count(plan: _Plan, keys: tuple, make_ctx) -> tuple:
     ids = []
     got_all = []
     ctx = None
+    got: tuple | None
     for slot, preds, memo in plan.groups:
         if slot == _HAND:
             if ctx is None:
@@ -565,6 +566,7 @@ def _best_reading(ti: _Tiles, sit: Situation, sid: int, plan: _Plan):
                 pts, items = _points(found), _fan_items(found)
         if best is None or pts > best[0]:
             best = (pts, items, i)
+    assert best is not None  # ti.cands is not empty: one reading per candidate, the first one sets best
     pts, items, i = best
     return pts, items, ti.describe(i), notes
 
@@ -671,6 +673,7 @@ def is_winning_shape(hand: Hand) -> bool:
             return False
     except (TypeError, ValueError, AttributeError, IndexError):
         return False
+    assert hand.winning_tile is not None  # Hand.problems reports a missing winning tile
     c = list(_counts(hand.concealed))
     c[hand.winning_tile] += 1
     return bool(candidates(bytes(c), len(hand.melds)))

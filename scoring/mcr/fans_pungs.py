@@ -63,7 +63,7 @@ def pung_combo(pungs: tuple) -> dict:
             f = _three_pungs(*(pungs[i] for i in idx))
             if not f:
                 continue
-            out = {f: 1}
+            out: dict = {f: 1}
             if n == 4:
                 free = [pungs[i] for i in range(4) if i not in idx][0]
                 for i in idx:
@@ -75,7 +75,7 @@ def pung_combo(pungs: tuple) -> dict:
                 best = (all_rows()[f].value, out)
         if best:
             return best[1]
-    out: dict = {}
+    out = {}
     for a, b in combinations(pungs, 2):
         f = _two_pungs(a, b)
         if f:

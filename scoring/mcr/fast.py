@@ -394,6 +394,7 @@ def _fast(hand, prof: Profile):
                 pts, items = _points(done), _fan_items(done)
         if best is None or pts > best[0]:
             best = (pts, items, i)
+    assert best is not None  # cands is not empty (returned NOT_WIN above): the first one sets best
     base, items, i = best
     desc = _describe(cands[i], melds, tuple(sorted(concealed)), win)
     return _finish(prof, list(_fan_hits(items)), base, len(flowers), self_drawn, desc, notes)

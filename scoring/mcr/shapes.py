@@ -22,6 +22,7 @@ the reference the tests compare them with.
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations, product
 
@@ -110,7 +111,7 @@ def _regular(counts, n_sets: int = 0) -> list:
 
 def regular_from_keys(keys, counts) -> list:
     """``_regular`` with the suits' keys already known (``counts`` gives the sizes and the honours)."""
-    parts = []
+    parts: list[Sequence[tuple]] = []  # per suit: its (pair tile or None, sets) readings
     pair_at = -1
     for i, b in enumerate((0, 9, 18)):
         k = keys[i]
@@ -141,20 +142,22 @@ def regular_from_keys(keys, counts) -> list:
     if pair_at < 0:
         return []
     hon = tuple(hon_sets)
-    a, b, c = parts
-    if len(a) == 1 and len(b) == 1 and len(c) == 1:
+    p0, p1, p2 = parts
+    if len(p0) == 1 and len(p1) == 1 and len(p2) == 1:
         pair = hon_pair if pair_at == 3 else parts[pair_at][0][0]
-        return [Candidate("regular", a[0][1] + b[0][1] + c[0][1] + hon, pair)]
+        return [Candidate("regular", p0[0][1] + p1[0][1] + p2[0][1] + hon, pair)]
     out = []
     groups = [parts]
     if pair_at < 3 and len(parts[pair_at]) > 1:  # the pair's tile varies slowest (as in the search)
         groups = []
+        run: list[tuple] = []  # the pair suit's readings of the last group (groups[-1][pair_at])
         for pair_split in parts[pair_at]:
-            if groups and groups[-1][pair_at][-1][0] == pair_split[0]:
-                groups[-1][pair_at].append(pair_split)
+            if groups and run[-1][0] == pair_split[0]:
+                run.append(pair_split)
             else:
+                run = [pair_split]
                 g = list(parts)
-                g[pair_at] = [pair_split]
+                g[pair_at] = run
                 groups.append(g)
     for g in groups:
         for (pa, sa), (pb, sb), (pc, sc) in product(*g):
@@ -166,19 +169,19 @@ def regular_from_keys(keys, counts) -> list:
 _EMPTY = ((None, ()),)
 
 
-def _seven_pairs(counts: tuple) -> list:
+def _seven_pairs(counts: Sequence[int]) -> list:
     if sum(counts) == 14 and all(c in (0, 2, 4) for c in counts):
         return [Candidate("seven_pairs")]
     return []
 
 
-def _thirteen_orphans(counts: tuple) -> list:
+def _thirteen_orphans(counts: Sequence[int]) -> list:
     if sum(counts) == 14 and all(counts[t] >= 1 for t in ORPHANS) and sum(counts[t] for t in ORPHANS) == 14:
         return [Candidate("thirteen_orphans")]
     return []
 
 
-def _honors_knitted(counts: tuple) -> list:
+def _honors_knitted(counts: Sequence[int]) -> list:
     if sum(counts) != 14 or max(counts) > 1:
         return []
     suited = [t for t in range(27) if counts[t]]
@@ -190,7 +193,7 @@ def _honors_knitted(counts: tuple) -> list:
     return []
 
 
-def _knitted_straight(counts: tuple, n_melds: int) -> list:
+def _knitted_straight(counts: Sequence[int], n_melds: int) -> list:
     if n_melds > 1:
         return []
     out = []
