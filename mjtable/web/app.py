@@ -37,7 +37,6 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sse_starlette.sse import EventSourceResponse
-from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from mjtable import __version__, pipeline
@@ -53,7 +52,7 @@ from mjtable.errors import (
 )
 from mjtable.scoring.rulings import Facts, check_facts
 
-from .guard import Guard, SlowBody, allowed_hosts
+from .guard import Guard, SecurityHeaders, SlowBody, allowed_hosts
 from .upload import BrokenUpload, FormError, TooLarge, read_upload
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -369,29 +368,8 @@ class Service:
         return {"result": pipeline.read_notation(text, sit, rules, profile, facts=facts).to_dict()}
 
 
-SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 PAGE_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
             "object-src 'none'; base-uri 'none'; form-action 'self'")
-
-
-class SecurityHeaders:
-    """Plain ASGI middleware (streams pass through untouched): nosniff and no referrer on every answer."""
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-
-        async def send_with_headers(message):
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for k, v in SECURITY_HEADERS.items():
-                    headers.setdefault(k, v)
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(detector=None, source: Optional[str] = None, max_upload_mb: float = 20.0, queue_size: int = 64,

@@ -11,6 +11,8 @@ line per refused request, and no traceback ever.
 * Every answer of 400 or more is logged as one line (the client, the method and path, the status, the
   refusal's message) on the ``mjtable.serve`` logger; an unexpected exception is answered 500 and logged as one
   line with its type, never with a traceback.
+* Security headers (SecurityHeaders, outermost): nosniff and no referrer on every answer, the guard's own
+  refusals included.
 """
 from __future__ import annotations
 
@@ -139,3 +141,26 @@ def _message(body: bytes) -> str:
         return str(said["error"]) if isinstance(said, dict) and "error" in said else "(no message)"
     except (ValueError, TypeError):
         return "(no message)"
+
+
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+
+class SecurityHeaders:
+    """Plain ASGI middleware (streams pass through untouched): nosniff and no referrer on every answer."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for k, v in SECURITY_HEADERS.items():
+                    headers.setdefault(k, v)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
