@@ -19,6 +19,9 @@ A hand is scored with the Sichuan engine in the win's situation (``self``: self-
 discard, 杠上花 self-drawn; ``last``: 海底; ``robbing``: 抢杠); a typed count must agree with it. The void suit
 is not known here: a hand holding three suits is refused, the 定缺 is the audit's to check.
 
+A first line ``mode 2v2`` or ``mode 2v2-duplicate`` (JSON ``"mode"``) makes the deal a 2V2 one, read by
+settle_io_2v2; ``mode individual`` is the default.
+
 JSON: ``{"events": [{"kong": {"seat": 1, "kind": "concealed"}}, {"win": {"winners": [2], "fans": [3],
 "discarder": 0, "kong_discard": false}}, {"win": {"winners": [1], "hand": "1112223334455m +5m"}},
 {"false_win": 2}, {"barred": 3}], "draw": {"0": {"hand": "333p44p55p
@@ -29,13 +32,14 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
 
 from mjtable.errors import BadHandError, shown
 
 from . import tiles as T
 from .hand import Situation
 from .notation import NotationError, parse_hand, parse_tiles
-from .settlement import Barred, Deal, EndHand, FalseWin, Kong, Settlement, SettlementError, Win
+from .settlement import Barred, Deal, EndHand, FalseWin, Kong, LedgerItem, Settlement, SettlementError, Win
 from .sichuan import score
 
 S = "sichuan-sbr-2025.txt"
@@ -217,16 +221,28 @@ def _win_json(v: dict, where: str) -> Win:
     return priced_win(where, tuple(_seat(s, where) for s in v["winners"]), fans, hands, disc, mods)
 
 
-def parse_json(text: str) -> Deal:
+def load_json(text: str) -> dict:
+    """The deal's JSON object; DealError for invalid JSON or anything but an object."""
     try:
         d = json.loads(text)
     except json.JSONDecodeError as e:
         raise DealError(f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    if not isinstance(d, dict) or not isinstance(d.get("events", []), list):
+    if not isinstance(d, dict):
         raise DealError('want a JSON object {"events": [...], "draw": {...}}')
+    return d
+
+
+def parse_json(text: str) -> Deal:
+    return deal_of_json(load_json(text))
+
+
+def deal_of_json(d: dict, where_: str = "") -> Deal:
+    """A deal from its JSON object's "events" and "draw" (``where_`` prefixes each message, e.g. a room)."""
+    if not isinstance(d.get("events", []), list):
+        raise DealError(f'{where_}want a JSON object {{"events": [...], "draw": {{...}}}}')
     events: list[Kong | Win | FalseWin | Barred] = []
     for i, ev in enumerate(d.get("events", [])):
-        where = f"event {i}"
+        where = f"{where_}event {i}"
         if not isinstance(ev, dict) or len(ev) != 1:
             raise DealError(
                 f'{where}: want one of {{"kong": ...}}, {{"win": ...}}, {{"false_win": SEAT}}, {{"barred": SEAT}}'
@@ -251,8 +267,11 @@ def parse_json(text: str) -> Deal:
         except (KeyError, TypeError, ValueError) as e:
             raise DealError(f"{where}: {kind}: bad or missing field {e}") from None
     draw = {}
-    for seat, h in (d.get("draw") or {}).items():
-        where = f"draw seat {seat}"
+    draw_obj = d.get("draw") or {}
+    if not isinstance(draw_obj, dict):
+        raise DealError(f'{where_}"draw": want {{SEAT: {{"hand": NOTATION, ...}}}}')
+    for seat, h in draw_obj.items():
+        where = f"{where_}draw seat {seat}"
         if not isinstance(h, dict) or not isinstance(h.get("hand"), str):
             raise DealError(f'{where}: want {{"hand": NOTATION, "void_suit": m|p|s, "discards": TILES}}')
         draw[_seat(seat, where)] = _end_hand(h["hand"], h.get("void_suit"), h.get("discards", ""), where)
@@ -264,25 +283,39 @@ def parse_deal(text: str) -> Deal:
     return parse_json(text) if text.lstrip().startswith("{") else parse_text(text)
 
 
-def clause_of(it) -> str:
+def clause_of(it: LedgerItem) -> str:
     """The clause of one ledger item (by its kind, and its cause where the clause depends on it)."""
     return CLAUSES.get(f"{it.kind}:{it.cause}") or CLAUSES.get(it.kind, S)
 
 
-def settle_text(s: Settlement) -> str:
+def seat_lines(s: Settlement, penalties: str = "penalties are paid to nobody") -> list[str]:
+    """The per-seat table: transfers, penalties, net, the zero-sum total and any draw statuses."""
     lines = ["seat   transfers  penalties   net"]
     lines += [f"{p:>4} {s.transfers[p]:>10} {s.penalties[p]:>10} {s.net[p]:>5}" for p in range(4)]
-    lines.append(f"total {sum(s.transfers):>9} (transfers sum to zero; penalties are paid to nobody)")
+    lines.append(f"total {sum(s.transfers):>9} (transfers sum to zero; {penalties})")
     if s.statuses:
         lines.append("draw: " + ", ".join(f"seat {p} {st}" for p, st in sorted(s.statuses.items())))
-    lines.append("ledger:")
+    return lines
+
+
+def ledger_lines(s: Settlement, clause: Callable[[LedgerItem], str] = clause_of) -> list[str]:
+    lines = ["ledger:"]
     for it in s.ledger:
         to = "penalty" if it.payee is None else f"-> seat {it.payee}"
-        lines.append(f"  seat {it.payer} {to}: {it.amount}  {it.note}  [{clause_of(it)}]")
-    return "\n".join(lines) + "\n"
+        lines.append(f"  seat {it.payer} {to}: {it.amount}  {it.note}  [{clause(it)}]")
+    return lines
 
 
-def settle_dict(s: Settlement) -> dict:
+def settle_text(s) -> str:
+    """The settlement as text: an individual deal's Settlement, or a 2V2 table or board (settle_io_2v2)."""
+    if not isinstance(s, Settlement):
+        from .settle_io_2v2 import result_text
+
+        return result_text(s)
+    return "\n".join(seat_lines(s) + ledger_lines(s)) + "\n"
+
+
+def settlement_dict(s: Settlement, clause: Callable[[LedgerItem], str] = clause_of) -> dict:
     return {
         "transfers": s.transfers,
         "penalties": s.penalties,
@@ -295,18 +328,38 @@ def settle_dict(s: Settlement) -> dict:
                 "payee": it.payee,
                 "amount": it.amount,
                 "note": it.note,
-                "clause": clause_of(it),
+                "clause": clause(it),
             }
             for it in s.ledger
         ],
     }
 
 
+def settle_dict(s) -> dict:
+    """The settlement as one JSON object: an individual deal's, or a 2V2 table's or board's (settle_io_2v2)."""
+    if not isinstance(s, Settlement):
+        from .settle_io_2v2 import result_dict
+
+        return result_dict(s)
+    return settlement_dict(s)
+
+
 def settle(text: str):
-    """Text or JSON -> Settlement; DealError (exit 6) for a deal that cannot be read or cannot have happened."""
+    """Text or JSON -> Settlement, or for a deal that declares a 2V2 mode (``mode 2v2``, ``mode 2v2-duplicate``)
+    a TeamTable or a Board (settle_io_2v2); DealError (exit 6) for a deal that cannot be read or cannot have
+    happened."""
+    from .settle_io_2v2 import read_mode, settle_2v2
+
+    mode, body = read_mode(text)
+    if mode != "individual":
+        return settle_2v2(mode, body)
+    deal = deal_of_json(body) if isinstance(body, dict) else parse_text(body)
+    return run_settle(deal)
+
+
+def run_settle(deal: Deal) -> Settlement:
     from .settlement import settle as run
 
-    deal = parse_deal(text)
     try:
         return run(deal)
     except SettlementError as e:

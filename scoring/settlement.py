@@ -21,12 +21,13 @@ If the wall ran out with two or more players still in (流局), ``Deal.draw`` gi
 the settlement then checks 花猪 and 大叫 and refunds the kongs of players who are not tenpai.
 
 ``settle(deal)`` returns point transfers (always summing to zero), referee penalties (主动花猪 deductions,
-which are not paid to anyone) and an itemised ledger.
+which are not paid to anyone) and an itemised ledger. The 2V2 supplement's settlement (teams, its deal end and
+花猪) is mjtable.scoring.settlement_2v2, built on the same steps; ``imp`` below is its IMP table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from mjtable.errors import shown
@@ -196,7 +197,7 @@ def settle(deal: Deal) -> Settlement:
             raise SettlementError(f"event {i}: unknown event {type(ev).__name__}")
     _refund_barred(books)
     if deal.draw is not None:
-        _settle_draw(deal.draw, books.won, books.kong_items, books.out, books.pay, books.refund, books.barred)
+        _settle_draw(deal.draw, books)
     return books.out
 
 
@@ -276,23 +277,23 @@ def _settle_win(books: _Books, ev: Win, i: int) -> None:
     books.n_winners += len(ev.winners)
 
 
-def _settle_referee(books: _Books, ev: FalseWin | Barred, i: int) -> None:
-    """A referee event, event i: a false win is penalised and takes the seat out of the deal; either event bars
-    the seat (its kongs are refunded once all events are settled)."""
+def _penalise(books: _Books, seat: int, kind: str, amount: int, note: str, cause: str = "") -> None:
+    """A referee deduction: taken from the seat's deal points and paid to nobody (a ledger item with no payee)."""
+    books.out.penalties[seat] -= amount
+    books.out.ledger.append(LedgerItem(kind, seat, None, amount, note, cause))
+
+
+FALSE_WIN_NOTE = "诈和: 第二类 扣当盘副分24分 (第十二条十一（一）)"
+
+
+def _settle_referee(books: _Books, ev: FalseWin | Barred, i: int, note: str = FALSE_WIN_NOTE, cause: str = "") -> None:
+    """A referee event, event i: a false win is penalised (its ledger note and cause as given) and takes the seat
+    out of the deal; either event bars the seat (its kongs are refunded once all events are settled)."""
     _check_seat(ev.seat, "seat", i)
     if ev.seat in books.won:
         raise SettlementError(f"event {i}: seat {ev.seat} is no longer in the deal")
     if isinstance(ev, FalseWin):
-        books.out.penalties[ev.seat] -= FALSE_WIN_PENALTY
-        books.out.ledger.append(
-            LedgerItem(
-                "false_win_penalty",
-                ev.seat,
-                None,
-                FALSE_WIN_PENALTY,
-                "诈和: 第二类 扣当盘副分24分 (第十二条十一（一）)",
-            )
-        )
+        _penalise(books, ev.seat, "false_win_penalty", FALSE_WIN_PENALTY, note, cause)
         books.won.append(ev.seat)  # takes no further part: pays and collects nothing more
     books.barred.add(ev.seat)
 
@@ -305,40 +306,45 @@ def _refund_barred(books: _Books) -> None:
         books.kong_items[p] = []
 
 
-def _settle_draw(draw, won, kong_items, out: Settlement, pay, refund, barred=frozenset()) -> None:
-    """流局结算 (第十条三) + kong refunds of players not tenpai (第十条一（三）)."""
-    still_in = [p for p in range(N_SEATS) if p not in won]
+def _individual_pig(books: _Books, seat: int, hand: EndHand) -> None:
+    """主动花猪 at a draw: 第二类, 24 deal points deducted (第十二条十（一）)."""
+    suit = SUIT_CN.get(hand.void_suit, "?") if hand.void_suit is not None else "?"
+    _penalise(
+        books, seat, "pig_penalty", ACTIVE_PIG_PENALTY, f"主动花猪 (holds void suit {suit}): 第二类 扣当盘副分24分"
+    )
+
+
+def _settle_draw(
+    draw: dict[int, EndHand],
+    books: _Books,
+    status_of: Callable[[EndHand], tuple[str, tuple[int, int] | None]] = draw_status,
+    pig: Callable[[_Books, int, EndHand], None] = _individual_pig,
+) -> None:
+    """流局结算 (第十条三) + kong refunds of players not tenpai (第十条一（三）). ``status_of`` reads a standing
+    hand's status, ``pig`` books an active pig's penalty: the 2V2 supplement gives its own of both."""
+    out = books.out
+    still_in = [p for p in range(N_SEATS) if p not in books.won]
     if sorted(draw) != still_in:
         raise SettlementError(f"draw: end hands given for seats {sorted(draw)}, players still in are {still_in}")
     if len(still_in) < 2:
         raise SettlementError("draw: a deal with three winners is over, there is no draw settlement")
     prices = {}
     for p in still_in:
-        st, best = draw_status(draw[p])
+        st, best = status_of(draw[p])
         out.statuses[p] = st
-        if best is not None and p not in barred:  # a barred player cannot charge others (不能查其他选手的叫)
+        if best is not None and p not in books.barred:  # a barred player cannot charge others (不能查其他选手的叫)
             prices[p] = best
     for p in still_in:
         if out.statuses[p] == PIG_ACTIVE:
-            suit = SUIT_CN.get(draw[p].void_suit, "?")
-            out.penalties[p] -= ACTIVE_PIG_PENALTY
-            out.ledger.append(
-                LedgerItem(
-                    "pig_penalty",
-                    p,
-                    None,
-                    ACTIVE_PIG_PENALTY,
-                    f"主动花猪 (holds void suit {suit}): 第二类 扣当盘副分24分",
-                )
-            )
+            pig(books, p, draw[p])
     for p in still_in:
         if out.statuses[p] == TENPAI:  # incl. a barred player who is tenpai: not charged either
             continue
-        for items in kong_items[p]:
-            refund(items, "流局未听牌: kong points refunded (第十条一（三）)", "not_ready")
-        kong_items[p] = []
+        for items in books.kong_items[p]:
+            books.refund(items, "流局未听牌: kong points refunded (第十条一（三）)", "not_ready")
+        books.kong_items[p] = []
         for q, (fans, wait) in sorted(prices.items()):
-            pay(
+            books.pay(
                 "cha_da_jiao",
                 p,
                 q,

@@ -1,4 +1,5 @@
-"""``mjtable settle [DEAL]``: settle a Sichuan SBR 2025 deal from its events (mjtable.scoring.settle_io)."""
+"""``mjtable settle [DEAL]``: settle a Sichuan SBR 2025 deal from its events (mjtable.scoring.settle_io), or a 2V2
+deal or duplicate board under the supplement (mjtable.scoring.settle_io_2v2)."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,9 @@ from . import Parser
 def main(argv: list[str]) -> int:
     ap = Parser(prog="mjtable settle", description="Settle a Sichuan SBR 2025 deal (血战到底: 刮风下雨, wins, "
                  "流局 查花猪/查大叫, penalties) from its events, as JSON or the short text form of "
-                 "mjtable.scoring.settle_io; a zero-sum table, each line citing its clause.")
+                 "mjtable.scoring.settle_io; a zero-sum table, each line citing its clause. A deal whose first "
+                 "line is 'mode 2v2' (JSON \"mode\": \"2v2\") is settled under the 2V2 supplement for two teams, "
+                 "'mode 2v2-duplicate' as a duplicate board with its IMP (mjtable.scoring.settle_io_2v2).")
     ap.add_argument("deal", nargs="?", default="-", help="file with the deal's events (default: stdin)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     a = ap.parse_args(argv)
