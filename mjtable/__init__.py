@@ -40,8 +40,9 @@ def read(image, rules: str = "mcr", profile: str | None = None, kind: str = "aut
 
     ``image``: a file path, the bytes of an image file, or a BGR uint8 array. ``rules``: "mcr" or "sichuan";
     ``profile``: the rule profile (None: the default); ``kind``: "auto", "phone" or "overhead". Situation
-    keywords: seat_wind, round_wind ("E" "S" "W" "N"), self_drawn, last_tile, kong_replacement, robbing_kong,
-    last_copy, void_suit ("m" "p" "s"), after_kong_discard. Returns a mjtable.pipeline.Reading; raises
+    keywords, one name each (docs/python-api.md): seat_wind, prevalent_wind ("E" "S" "W" "N"), self_drawn,
+    last_tile, kong_replacement, robbing_kong, last_copy, winning_tile_apart, heavenly_win, earthly_win,
+    human_win (True/False), void_suit ("m" "p" "s"), after_kong_discard. Returns a mjtable.pipeline.Reading; raises
     MjtableError subclasses (InputError, UnreadableError, ModelError, UsageError) for what cannot be read.
     """
     global _DETECTOR

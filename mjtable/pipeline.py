@@ -52,29 +52,17 @@ def __getattr__(name: str):
 
 
 HAND_GROUPS = ("concealed", "winning", "flower")    # and "meld:<i>": the groups a scored hand is made of
-WINDS = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
-VOID = {"m": T.MAN, "p": T.PIN, "s": T.SOU}
 
 
 # ------------------------------------------------------------------------------------------ inputs
 
 
-def situation(seat_wind: str = "E", round_wind: str = "E", self_drawn: bool = False, last_tile: bool = False,
-              kong_replacement: bool = False, robbing_kong: bool = False, last_copy: bool = False,
-              void_suit: Optional[str] = None, after_kong_discard: bool = False, heavenly_hand: bool = False,
-              earthly_hand: bool = False, human_hand: bool = False,
-              winning_tile_not_apart: bool = False) -> Situation:
-    """How the hand was won, from the CLI's and the API's words: winds E/S/W/N, void suit m/p/s."""
-    try:
-        return Situation(self_drawn=bool(self_drawn), seat_wind=WINDS[str(seat_wind).upper()],
-                         prevalent_wind=WINDS[str(round_wind).upper()], last_tile=bool(last_tile),
-                         kong_replacement=bool(kong_replacement), robbing_kong=bool(robbing_kong),
-                         last_copy=bool(last_copy), void_suit=None if void_suit is None else VOID[void_suit],
-                         after_kong_discard=bool(after_kong_discard), heavenly_win=bool(heavenly_hand),
-                         earthly_win=bool(earthly_hand), human_win=bool(human_hand),
-                         winning_tile_apart=not winning_tile_not_apart)
-    except KeyError as e:
-        raise UsageError(f"bad situation value {shown(e.args[0])} (winds E S W N, void suit m p s)") from None
+def situation(**fields) -> Situation:
+    """How the hand was won, from keywords (mjtable.scoring.situation_model: one name each, docs/python-api.md):
+    ``situation(seat_wind="S", self_drawn=True)``. SituationError (a UsageError, exit code 2) for an unknown name
+    or a bad value."""
+    from mjtable.scoring.situation_model import situation as read
+    return read(fields)
 
 
 def check_rules(rules: str, profile: Optional[str]) -> str:

@@ -55,7 +55,10 @@ class Meld:
 
 @dataclass(frozen=True)
 class Situation:
-    """How the hand was won. Winds are tile ids (T.EAST..T.NORTH)."""
+    """How the hand was won. Winds are tile ids (T.EAST..T.NORTH).
+
+    The field names are the situation's vocabulary in every front end; they are read, old names included, by
+    mjtable.scoring.situation_model (situation_fields.FIELDS)."""
 
     self_drawn: bool = False  # 自摸
     seat_wind: int = T.EAST  # 门风

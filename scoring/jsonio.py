@@ -13,22 +13,21 @@ or structured::
                "[777z^]"],                                            # or a meld in notation
      "winning_tile": "6p" | 14, "flowers": "15f" | [34, 38]}
 
-plus, with either form, the situation and rules (all optional)::
+plus, with either form, the situation (mjtable.scoring.situation_fields.FIELDS, one name each, the table of
+docs/python-api.md) and the rules, all optional::
 
     "self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy", "winning_tile_apart",
-    "after_kong_discard": true/false;  "seat_wind", "prevalent_wind": "E"|"S"|"W"|"N" (or east.., or 27..30);
-    "void_suit": "m"|"p"|"s";  "rules": "mcr"|"sichuan";  "profile": "default"|"competition"|"sbr2025"...;
-    "id": anything (echoed in the output);
+    "heavenly_win", "earthly_win", "human_win", "after_kong_discard": true/false;
+    "seat_wind", "prevalent_wind": "E"|"S"|"W"|"N" (or east.., or 27..30);  "void_suit": "m"|"p"|"s";
+    "rules": "mcr"|"sichuan";  "profile": "default"|"competition"|"sbr2025"...;  "id": anything (echoed);
     "referee_facts": ["early_draw", "warnings_before=1", ...] (MCR: incidents the referee saw,
     mjtable.scoring.rulings.FACTS; batch output then has "findings").
 
-Unknown keys are an error (a misspelt flag must not be silently ignored).
+The situation's old names (round_wind, heavenly_hand, earthly_hand, human_hand, winning_tile_not_apart) are
+still read, deprecated, for the 0.2 release. Unknown keys are an error (a misspelt flag must not be silently ignored).
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
-from typing import Any
 
 from mjtable.errors import shown
 
@@ -37,45 +36,18 @@ from .engines import DEFAULT_PROFILE
 from .hand import MELD_KINDS, SOURCES, Hand, Meld, Situation
 from .notation import NotationError, format_hand, parse_hand, parse_meld, parse_tiles
 from .result import Finding, ScoreResult
+from .situation import SituationError
+from .situation_fields import CANONICAL, NAMES, fields_of, situation_from_fields
 
 
 class JsonInputError(ValueError):
     """A JSON hand we cannot read; the message names the key and the problem."""
 
 
-_BOOL_FLAGS = (
-    "self_drawn",
-    "last_tile",
-    "kong_replacement",
-    "robbing_kong",
-    "last_copy",
-    "winning_tile_apart",
-    "after_kong_discard",
-)
-_WIND_KEYS = ("seat_wind", "prevalent_wind")
 _HAND_KEYS = ("concealed", "melds", "winning_tile", "flowers")
-_OTHER_KEYS = ("hand", "void_suit", "rules", "profile", "id", "referee_facts")
-KNOWN_KEYS = frozenset(_BOOL_FLAGS + _WIND_KEYS + _HAND_KEYS + _OTHER_KEYS)
-
-_WINDS = {}
-for _i, _names in enumerate(
-    (("e", "east", "1z", "东"), ("s", "south", "2z", "南"), ("w", "west", "3z", "西"), ("n", "north", "4z", "北"))
-):
-    for _n in _names:
-        _WINDS[_n] = T.EAST + _i
-_SUITS = {
-    "m": T.MAN,
-    "p": T.PIN,
-    "s": T.SOU,
-    "man": T.MAN,
-    "pin": T.PIN,
-    "sou": T.SOU,
-    "万": T.MAN,
-    "饼": T.PIN,
-    "筒": T.PIN,
-    "条": T.SOU,
-    "索": T.SOU,
-}
+_OTHER_KEYS = ("hand", "rules", "profile", "id", "referee_facts")
+KNOWN_KEYS = frozenset(_HAND_KEYS + _OTHER_KEYS) | NAMES
+_SHOWN_KEYS = ", ".join(sorted(_HAND_KEYS + _OTHER_KEYS + CANONICAL))  # the old names are left unsaid
 
 
 def _tiles(value, key: str) -> list[int]:
@@ -157,56 +129,31 @@ def _bool(value, key: str) -> bool:
     return value
 
 
-def _wind(value, key: str) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and value in T.WINDS:
-        return value
-    if isinstance(value, str) and value.strip().lower() in _WINDS:
-        return _WINDS[value.strip().lower()]
-    raise JsonInputError(f"{key}: want E, S, W or N, got {shown(value)}")
+_SITUATIONS: dict = {}  # the situation fields' values -> (Situation, their types): few distinct ones
 
 
-def _void(value) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and value in (T.MAN, T.PIN, T.SOU):
-        return value
-    if isinstance(value, str) and value.strip().lower() in _SUITS:
-        return _SUITS[value.strip().lower()]
-    raise JsonInputError(f"void_suit: want m, p or s, got {shown(value)}")
+def situation_from_dict(d: dict) -> Situation:
+    """The situation of a JSON hand (mjtable.scoring.situation_fields: canonical names, old ones accepted);
+    JsonInputError naming the field. Shared between lines that give the same values."""
+    key = tuple([kv for kv in d.items() if kv[0] in NAMES])
+    types = tuple([type(kv[1]) for kv in key])
+    try:
+        got = _SITUATIONS.get(key)
+    except TypeError:  # a list or an object as a value: read_fields says what
+        return _situation(d)
+    if got is not None and got[1] == types:  # 1 and True are equal keys but not equal input
+        return got[0]
+    made = _situation(d)
+    if len(_SITUATIONS) < 4096:
+        _SITUATIONS[key] = (made, types)
+    return made
 
 
-_SIT_KEYS = _BOOL_FLAGS + _WIND_KEYS + ("void_suit",)
-_ABSENT = object()
-_SITUATIONS: dict = {}  # the situation keys' values -> (Situation, their types): few distinct ones
-
-
-def situation_from_dict(d: dict, base: Situation | None = None) -> Situation:
-    if base is None:
-        key = tuple([d.get(k, _ABSENT) for k in _SIT_KEYS])
-        types = tuple(map(type, key))
-        try:
-            got = _SITUATIONS.get(key)
-        except TypeError:  # a list or an object as a flag: _situation says what
-            return _situation(d, None)
-        if got is not None and got[1] == types:  # 1 and True are equal keys but not equal input
-            return got[0]
-        made = _situation(d, None)
-        if len(_SITUATIONS) < 4096:
-            _SITUATIONS[key] = (made, types)
-        return made
-    return _situation(d, base)
-
-
-def _situation(d: dict, base: Situation | None) -> Situation:
-    s = base or Situation()
-    changes: dict[str, Any] = {}  # Situation field -> value checked by _bool/_wind/_void (keys vary: no TypedDict)
-    for k in _BOOL_FLAGS:
-        if k in d:
-            changes[k] = _bool(d[k], k)
-    for k in _WIND_KEYS:
-        if k in d:
-            changes[k] = _wind(d[k], k)
-    if d.get("void_suit") is not None:
-        changes["void_suit"] = _void(d["void_suit"])
-    return Situation(**changes) if base is None else replace(s, **changes)
+def _situation(d: dict) -> Situation:
+    try:
+        return situation_from_fields({k: v for k, v in d.items() if k in NAMES})
+    except SituationError as e:
+        raise JsonInputError(str(e)) from None
 
 
 def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
@@ -218,9 +165,7 @@ def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
         raise JsonInputError(f"want a JSON object per hand, got {type(d).__name__}")
     unknown = set(d) - KNOWN_KEYS
     if unknown:
-        raise JsonInputError(
-            f"unknown key(s) {shown(', '.join(sorted(unknown)))} (known: {', '.join(sorted(KNOWN_KEYS))})"
-        )
+        raise JsonInputError(f"unknown key(s) {shown(', '.join(sorted(unknown)))} (known: {_SHOWN_KEYS})")
     rules = d.get("rules", "mcr")
     if rules not in DEFAULT_PROFILE:
         raise JsonInputError(f"rules: want one of {', '.join(DEFAULT_PROFILE)}, got {shown(rules)}")
@@ -257,15 +202,7 @@ def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
 
 def hand_to_dict(hand: Hand) -> dict:
     """The hand in notation plus its situation (the inverse of hand_from_dict, notation form)."""
-    s = hand.situation
-    out: dict[str, object] = {"hand": format_hand(hand)}
-    for k in _BOOL_FLAGS:
-        out[k] = getattr(s, k)
-    out["seat_wind"] = T.WIND_NAMES[s.seat_wind - T.EAST]
-    out["prevalent_wind"] = T.WIND_NAMES[s.prevalent_wind - T.EAST]
-    if s.void_suit is not None:
-        out["void_suit"] = T.SUIT_LETTERS[s.void_suit]
-    return out
+    return {"hand": format_hand(hand), **fields_of(hand.situation)}
 
 
 def fan_to_dict(f) -> dict:

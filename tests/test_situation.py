@@ -84,15 +84,15 @@ HAND = "123m456p678s234s5z +5z"
 
 
 @pytest.mark.parametrize("argv,code,words", [
-    ([HAND, "--profile", "competition", "--heavenly-hand", "--self-drawn"], 0, "天和"),
-    ([HAND, "--profile", "competition", "--earthly-hand", "--seat-wind", "S"], 0, "地和"),
-    ([HAND, "--profile", "competition", "--human-hand"], 0, "人和"),
-    ([HAND, "--heavenly-hand", "--self-drawn"], 2, "house fans"),
-    ([HAND, "--profile", "competition", "--heavenly-hand", "--self-drawn", "--seat-wind", "S"], 2, "dealer"),
-    ([HAND, "--profile", "competition", "--heavenly-hand"], 2, "dealer"),
-    ([HAND, "--profile", "competition", "--earthly-hand"], 2, "non-dealer"),
-    ([HAND, "--profile", "competition", "--earthly-hand", "--human-hand", "--seat-wind", "S"], 2, "exclude each other"),
-    (["123m456p234s5z [678s<] +5z", "--profile", "competition", "--human-hand"], 2, "claimed meld"),
+    ([HAND, "--profile", "competition", "--heavenly-win", "--self-drawn"], 0, "天和"),
+    ([HAND, "--profile", "competition", "--earthly-win", "--seat-wind", "S"], 0, "地和"),
+    ([HAND, "--profile", "competition", "--human-win"], 0, "人和"),
+    ([HAND, "--heavenly-win", "--self-drawn"], 2, "house fans"),
+    ([HAND, "--profile", "competition", "--heavenly-win", "--self-drawn", "--seat-wind", "S"], 2, "dealer"),
+    ([HAND, "--profile", "competition", "--heavenly-win"], 2, "dealer"),
+    ([HAND, "--profile", "competition", "--earthly-win"], 2, "non-dealer"),
+    ([HAND, "--profile", "competition", "--earthly-win", "--human-win", "--seat-wind", "S"], 2, "exclude each other"),
+    (["123m456p234s5z [678s<] +5z", "--profile", "competition", "--human-win"], 2, "claimed meld"),
 ])
 def test_first_deal_flags(argv, code, words, capsys):
     got = cli.main(["score", *argv])
@@ -106,7 +106,7 @@ def test_winning_tile_not_apart_loses_the_wait_fans_in_every_profile_3_4_28(caps
     for profile in ("default", "wmo2006"):
         assert cli.main(["score", "123m456p789s11z13s +2s", "--profile", profile]) == 0
         assert "坎张" in capsys.readouterr().out
-        assert cli.main(["score", "123m456p789s11z13s +2s", "--profile", profile, "--winning-tile-not-apart"]) == 0
+        assert cli.main(["score", "123m456p789s11z13s +2s", "--profile", profile, "--no-winning-tile-apart"]) == 0
         out = capsys.readouterr().out
         assert "坎张" not in out and "3.4.28" in out
 
@@ -114,7 +114,7 @@ def test_winning_tile_not_apart_loses_the_wait_fans_in_every_profile_3_4_28(caps
 def test_winning_tile_not_apart_loses_the_wait_fans_in_competition(capsys):
     assert cli.main(["score", "123m456p789s11z13s +2s", "--profile", "competition"]) == 0
     assert "坎张" in capsys.readouterr().out
-    assert cli.main(["score", "123m456p789s11z13s +2s", "--profile", "competition", "--winning-tile-not-apart"]) == 0
+    assert cli.main(["score", "123m456p789s11z13s +2s", "--profile", "competition", "--no-winning-tile-apart"]) == 0
     assert "坎张" not in capsys.readouterr().out
 
 

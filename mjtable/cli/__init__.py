@@ -1,6 +1,6 @@
 """mjtable: from a photo (or text notation) to the hand, its score and the referee's findings.
 
-    mjtable photo.jpg [--rules mcr|sichuan] [--profile NAME] [--seat-wind E] [--round-wind E] [--self-drawn]
+    mjtable photo.jpg [--rules mcr|sichuan] [--profile NAME] [--seat-wind E] [--prevalent-wind E] [--self-drawn]
                       [--kind auto|phone|overhead] [--json] [--annotate out.png] [-v]
     mjtable score "123m456p11z [345m<] [777z^] +6p" [same situation flags] [--json]
     mjtable audit photo.jpg [--format md|html] [--out report.md] [same flags]
@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, Optional
 
 from mjtable.errors import (EXIT_CODES, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MjtableError,
                             OutputError, UsageError, SHOWN, shown)
-from mjtable import pipeline
-from mjtable.pipeline import VOID, WINDS
 from mjtable.scoring import tiles as T
 from mjtable.scoring.engines import RULES
 from mjtable.scoring.hand import Hand
 from mjtable.scoring.notation import chinese_hand, format_hand
 from mjtable.scoring.rulings import FACTS, WARNINGS_BEFORE, Facts, check_facts
+from mjtable.scoring.situation import SituationError
+from mjtable.scoring.situation_fields import FIELDS, FLAG, WIND
 from mjtable.scoring.table import MeldOnTable
 
 if TYPE_CHECKING:
@@ -108,22 +108,7 @@ def add_common(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--profile",
                     help="rule profile: mcr default, competition, competition_literal, mcr1998, wmo2006; "
                          "sichuan sbr2025 (docs/profiles.md)")
-    ap.add_argument("--seat-wind", choices=sorted(WINDS), default="E", type=str.upper, help="门风 (default E)")
-    ap.add_argument("--round-wind", choices=sorted(WINDS), default="E", type=str.upper, help="圈风 (default E)")
-    ap.add_argument("--self-drawn", action="store_true", help="自摸: won on a self-drawn tile")
-    ap.add_argument("--last-tile", action="store_true", help="won on the last tile (妙手回春/海底捞月)")
-    ap.add_argument("--kong-replacement", action="store_true", help="杠上开花")
-    ap.add_argument("--robbing-kong", action="store_true", help="抢杠和")
-    ap.add_argument("--last-copy", action="store_true", help="和绝张: the winning tile is the last copy")
-    ap.add_argument("--after-kong-discard", action="store_true", help="Sichuan 杠上炮")
-    ap.add_argument("--void-suit", choices=sorted(VOID), help="Sichuan 定缺 suit")
-    ap.add_argument("--heavenly-hand", action="store_true", help="天和 (competition profile): East, self-drawn")
-    ap.add_argument("--earthly-hand", action="store_true",
-                    help="地和 (competition profile): on East's first discard")
-    ap.add_argument("--human-hand", action="store_true", help="人和 (competition profile): ready from the deal")
-    ap.add_argument("--winning-tile-not-apart", action="store_true",
-                    help="the winning tile was not set apart: no 边/坎/钓 (3.4.28); competition profiles: "
-                         "no 绝张/九莲宝灯 either")
+    add_situation(ap)
     ap.add_argument("--referee-profile", choices=("rules", "rulings"), default="rules",
                     help="penalties as the rule text gives them (rules), or graded by the referee rulings 8 and 10 "
                          "by what happened (rulings)")
@@ -137,6 +122,25 @@ def add_common(ap: argparse.ArgumentParser) -> None:
         ap.add_argument(name, dest=dest, action="store_const", const=value, default=None, help=what)
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     ap.add_argument("-v", "--verbose", action="store_true", help="also print timings")
+
+
+def add_situation(ap: argparse.ArgumentParser) -> None:
+    """The situation's flags, one for each field of mjtable.scoring.situation_fields.FIELDS (--name-with-dashes;
+    a field true by default has --no-NAME), with the old names as aliases (deprecated, kept for the 0.2 release)."""
+    for f in FIELDS:
+        flags = [_flag(f.name, f.default is True)] + [_flag(n) for n in f.aliases] + \
+                ([_flag(f.inverted)] if f.inverted else [])
+        old = f" ({', '.join(flags[1:])}: old name, deprecated)" if flags[1:] else ""
+        if f.kind == FLAG:
+            ap.add_argument(*flags, dest=f.name, action="store_const", const=not f.default, default=None,
+                            help=f.help + old)
+        else:
+            ap.add_argument(*flags, dest=f.name, default=None, metavar="E|S|W|N" if f.kind == WIND else "m|p|s",
+                            help=f.help + old)
+
+
+def _flag(name: str, negated: bool = False) -> str:
+    return ("--no-" if negated else "--") + name.replace("_", "-")
 
 
 def add_facts(ap: argparse.ArgumentParser) -> None:
@@ -186,9 +190,16 @@ def referee_from_args(a) -> dict:
 
 
 def situation_from_args(a):
-    return pipeline.situation(a.seat_wind, a.round_wind, a.self_drawn, a.last_tile, a.kong_replacement,
-                              a.robbing_kong, a.last_copy, a.void_suit, a.after_kong_discard, a.heavenly_hand,
-                              a.earthly_hand, a.human_hand, a.winning_tile_not_apart)
+    """The Situation of the parsed flags, read by the situation model (a bad value: exit 2, naming the flag)."""
+    from mjtable.scoring.situation_model import situation
+    given = {f.name: getattr(a, f.name) for f in FIELDS if getattr(a, f.name) is not None}
+    try:
+        return situation(given, text=True)
+    except SituationError as e:
+        name, sep, rest = str(e).partition(": ")
+        if not sep or name not in given:
+            raise
+        raise SituationError(f"{_flag(name)}: {rest}") from None
 
 
 # ------------------------------------------------------------------------------------------ output

@@ -51,6 +51,8 @@ from mjtable.errors import (
     UsageError,
 )
 from mjtable.scoring.rulings import Facts, check_facts
+from mjtable.scoring.situation_fields import CANONICAL, FIELDS, FLAG, NAMES
+from mjtable.scoring.situation_model import situation
 
 from .guard import Guard, SecurityHeaders, SlowBody, allowed_hosts
 from .upload import BrokenUpload, FormError, TooLarge, read_upload
@@ -86,13 +88,10 @@ STATUS: tuple[tuple[type, int], ...] = (
     (OutputError, 500),
 )
 
-FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy", "after_kong_discard",
-         "heavenly_hand", "earthly_hand", "human_hand", "winning_tile_not_apart")
-WIND_FIELDS = ("seat_wind", "round_wind")
-OPTION_FIELDS = ("rules", "profile", "void_suit") + WIND_FIELDS + FLAGS
-ALIASES = {"prevalent_wind": "round_wind"}          # the JSON hand form's name (mjtable.scoring.jsonio)
+# The situation's fields: mjtable.scoring.situation_fields (one name each; the old names still read, deprecated)
+FLAGS = tuple(f.name for f in FIELDS if f.kind == FLAG)
+OPTION_FIELDS = ("rules", "profile") + CANONICAL
 HAND_KEYS = ("concealed", "melds", "winning_tile", "flowers")
-TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 
 
 def status_of(e: Exception) -> int:
@@ -120,47 +119,21 @@ def refusal(e: Exception) -> JSONResponse:
     return refuse(500, f"internal error: {type(e).__name__}")
 
 
-def _flag(name: str, v) -> bool:
-    if isinstance(v, bool):
-        return v
-    s = str(v).strip().lower()
-    if s in TRUE:
-        return True
-    if s in FALSE or s == "":
-        return False
-    raise UsageError(f"{name}: want true or false, got {one_line(repr(v), 40)}")
-
-
-def options(fields: dict, allowed: tuple[str, ...] = ()) -> tuple[str, Optional[str], object]:
-    """(rules, profile, Situation) from form or JSON fields; UsageError (422) names an unknown or bad one."""
-    kw: dict = {}
-    f = {ALIASES.get(k, k): v for k, v in fields.items()}
-    unknown = sorted(set(f) - set(OPTION_FIELDS) - set(allowed))
+def options(fields: dict) -> tuple[str, Optional[str], object]:
+    """(rules, profile, Situation) from form or JSON fields, the situation read by the situation model (values as
+    words: true/false/on/off/1/0, E S W N, m p s; empty is the default); UsageError (422) names an unknown or bad
+    field."""
+    f = dict(fields)
+    unknown = sorted(set(f) - set(OPTION_FIELDS) - NAMES)
     if unknown:
-        raise UsageError(f"unknown field(s) {', '.join(map(repr, unknown))} "
-                         f"(known: {', '.join(OPTION_FIELDS + allowed)})")
-    if "winning_tile_apart" in allowed and "winning_tile_apart" in f:    # the JSON hand form's flag
-        f.setdefault("winning_tile_not_apart", not _flag("winning_tile_apart", f.pop("winning_tile_apart")))
-    for k in FLAGS:
-        if k in f:
-            kw[k] = _flag(k, f[k])
-    for k in WIND_FIELDS:
-        v = f.get(k)
-        if v not in (None, ""):
-            if not isinstance(v, str) or v.strip().upper() not in pipeline.WINDS:
-                raise UsageError(f"{k}: want E, S, W or N, got {one_line(repr(v), 40)}")
-            kw[k] = v.strip().upper()
-    v = f.get("void_suit")
-    if v not in (None, ""):
-        if not isinstance(v, str) or v.strip().lower() not in pipeline.VOID:
-            raise UsageError(f"void_suit: want m, p or s, got {one_line(repr(v), 40)}")
-        kw["void_suit"] = v.strip().lower()
-    rules, profile = f.get("rules"), f.get("profile")
+        raise UsageError(f"unknown field(s) {', '.join(map(repr, unknown))} (known: {', '.join(OPTION_FIELDS)})")
+    rules, profile = f.pop("rules", None), f.pop("profile", None)
+    sit = situation(f, text=True)
     if not (rules is None or isinstance(rules, str)) or not (profile is None or isinstance(profile, str)):
         raise UsageError("rules and profile: want names")
     rules, profile = rules or "mcr", profile or None
     pipeline.check_rules(rules, profile)
-    return rules, profile, pipeline.situation(**kw)
+    return rules, profile, sit
 
 
 def referee_facts(fields: dict, rules: str, form: bool = False):
@@ -470,10 +443,11 @@ def _add_read(app: FastAPI, svc: Service) -> None:
     @app.post("/api/read")
     async def api_read(request: Request):
         """Multipart form: ``photo`` (an image file, at most max_upload_mb) and the fields ``rules`` (mcr,
-        sichuan), ``profile``, ``kind`` (auto, phone, overhead), ``seat_wind``, ``round_wind`` (E S W N),
-        ``void_suit`` (m p s) and the flags ``self_drawn``, ``last_tile``, ``kong_replacement``,
-        ``robbing_kong``, ``last_copy``, ``after_kong_discard``, ``heavenly_hand``, ``earthly_hand``,
-        ``human_hand``, ``winning_tile_not_apart`` (true/false), ``referee_facts`` (MCR: fact names joined by
+        sichuan), ``profile``, ``kind`` (auto, phone, overhead), the situation's fields (``seat_wind``,
+        ``prevalent_wind`` (E S W N), ``void_suit`` (m p s), the flags ``self_drawn``, ``last_tile``,
+        ``kong_replacement``, ``robbing_kong``, ``last_copy``, ``winning_tile_apart``, ``heavenly_win``,
+        ``earthly_win``, ``human_win``, ``after_kong_discard`` (true/false): mjtable.scoring.situation_fields,
+        the old names still read), ``referee_facts`` (MCR: fact names joined by
         commas, mjtable.scoring.rulings.FACTS). Answers {"result": what ``mjtable --json``
         prints, with every tile's box, kind, probability and next two likeliest kinds, "annotated": the photo
         with what was read drawn on it, as a JPEG data URL}."""
@@ -504,8 +478,7 @@ def _add_score(app: FastAPI, svc: Service) -> None:
     async def api_score(request: Request):
         """JSON: {"hand": NOTATION} or the structured form ({"concealed": "123m...", "melds": [...],
         "winning_tile": "6p", "flowers": "15f"}), with ``rules``, ``profile`` and the situation fields of
-        /api/read (``prevalent_wind`` and ``winning_tile_apart`` are taken too; ``referee_facts`` as a list of
-        names) -> {"result": ...}."""
+        /api/read (``referee_facts`` as a list of names) -> {"result": ...}."""
         size = request.headers.get("content-length")
         if size is not None and size.strip().isdigit() and int(size) > MAX_JSON:
             raise TooLarge("request larger than 64 KB")
@@ -518,9 +491,8 @@ def _add_score(app: FastAPI, svc: Service) -> None:
         if not isinstance(body, dict):
             raise UsageError('want a JSON object: {"hand": NOTATION, ...situation}')
         text = hand_notation(body)
-        rules, prof, sit = options({k: v for k, v in body.items() if k not in HAND_KEYS + ("hand", "id",
-                                                                                           "referee_facts")},
-                                   ("winning_tile_apart",))
+        rules, prof, sit = options({k: v for k, v in body.items()
+                                    if k not in HAND_KEYS + ("hand", "id", "referee_facts")})
         facts = referee_facts(body, rules)
         svc.scores.enter()
         got = await svc.run(svc.scores, "score", svc.score_hand, text, rules, prof, sit, facts)

@@ -9,9 +9,10 @@ function rulesAndProfile() { return $("ruleset").value.split("/"); }
 function situation() {
   const f = new FormData($("read"));
   const [rules, profile] = rulesAndProfile();
-  const s = {rules, profile, seat_wind: f.get("seat_wind"), round_wind: f.get("round_wind")};
+  const s = {rules, profile, seat_wind: f.get("seat_wind"), prevalent_wind: f.get("prevalent_wind")};
   for (const k of ["self_drawn", "last_tile", "kong_replacement", "robbing_kong", "last_copy", "after_kong_discard",
-                   "heavenly_hand", "earthly_hand", "human_hand", "winning_tile_not_apart"]) s[k] = f.get(k) === "true";
+                   "heavenly_win", "earthly_win", "human_win"]) s[k] = f.get(k) === "true";
+  s.winning_tile_apart = f.get("winning_tile_apart") !== "false";   // the box is ticked when it was not
   if (rules === "sichuan" && f.get("void_suit")) s.void_suit = f.get("void_suit");
   const facts = refereeFacts(f, rules);
   if (facts.length) s.referee_facts = facts;
