@@ -190,11 +190,13 @@ def referee_from_args(a) -> dict:
 
 
 def situation_from_args(a):
-    """The Situation of the parsed flags, read by the situation model (a bad value: exit 2, naming the flag)."""
-    from mjtable.scoring.situation_model import situation
+    """The Situation of the parsed flags (a bad value: exit 2, naming the flag). Read by the plain reader of the
+    one vocabulary, which gives what the pydantic situation model gives (tests/test_situation_model.py) without
+    pydantic's import time at every command's start."""
+    from mjtable.scoring.situation_fields import situation_from_fields
     given = {f.name: getattr(a, f.name) for f in FIELDS if getattr(a, f.name) is not None}
     try:
-        return situation(given, text=True)
+        return situation_from_fields(given, text=True)
     except SituationError as e:
         name, sep, rest = str(e).partition(": ")
         if not sep or name not in given:
