@@ -140,7 +140,7 @@ def _job(args):
     return write_scene(*args)
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m mjtable.datasets.generate", description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--kind", choices=("phone", "overhead", "seat", "grid", "mixed"), default="mixed",
@@ -164,7 +164,11 @@ def main(argv=None) -> int:
     ap.add_argument("--clutter", action="store_true",
                     help="objects beside the tiles (score sheets, coins, dice, sticks, hands, phones) and a "
                          "camera's glare, shadows and colour (needs the training extra's albumentations)")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     if a.portrait and a.kind != "seat":
         print("error: --portrait is for --kind seat", file=sys.stderr)
         return 2

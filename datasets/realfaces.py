@@ -39,6 +39,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from mjtable.vision.labels import row_to_box
+
+from .realphotos import source_photo, split_sources
+
 ROOT = Path(__file__).resolve().parent.parent
 BANK = ROOT / "data" / "realfaces"
 BANK_VERSION = 1          # bumped when the crops change: generated real tables record it (datasets.generate)
@@ -61,7 +65,6 @@ def shared_dir() -> Path:
 def photo_boxes(label_text: str, mapping: dict[int, int], size: tuple[int, int]) -> list[tuple]:
     """(tile id, x1, y1, x2, y2) in pixels of a (w, h) image from YOLO rows (boxes or polygons); rows of
     unknown classes are dropped."""
-    from mjtable.scripts.prepare_detector_data import row_to_box
     w, h = size
     out = []
     for line in label_text.splitlines():
@@ -180,7 +183,6 @@ class Split:
 def split_chinese(originals: list[str], heldout: float = 0.25, seed: int = 0) -> Split:
     """The split of the Chinese originals (file names of photos/images): scripts/prepare_real_chinese's by source
     photo (the same call, so the held-out photos are those no detector trained on), widened to their sets."""
-    from mjtable.scripts.prepare_detector_data import source_photo, split_sources
     held = split_sources(originals, heldout, seed)
     sets = upload_sets(sorted({source_photo(f) for f in originals}))
     return Split(sets, held, {sets[n] for n in held})
@@ -188,7 +190,6 @@ def split_chinese(originals: list[str], heldout: float = 0.25, seed: int = 0) ->
 
 def riichi_train(files: list[str], heldout: float = 0.2, seed: int = 0) -> list[str]:
     """The riichi photos of scripts/prepare_detector_data's training split (held out by source photo)."""
-    from mjtable.scripts.prepare_detector_data import source_photo, split_sources
     held = split_sources(files, heldout, seed)
     return [f for f in files if source_photo(f) not in held]
 
@@ -228,7 +229,6 @@ def bank_photo(out: Path, index: dict, img: np.ndarray, boxes: list[tuple], spli
 
 def add_chinese(src: Path, out: Path, index: dict, heldout: float, seed: int, det=None) -> Split:
     """The Chinese originals into the bank, split by set (module doc)."""
-    from mjtable.scripts.prepare_detector_data import source_photo
     from mjtable.vision.names import load_names
     mapping = load_names(src / "data.yaml")
     files = sorted(p.name for p in (src / "photos" / "images").glob("*.jpg"))

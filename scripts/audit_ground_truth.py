@@ -1,7 +1,7 @@
 """Audit generated scenes two ways and print the finding counts side by side.
 
-    python -m mjtable.scripts.audit_ground_truth [--gt data/synth/test/gt] [--rules mcr|sichuan] [--profile NAME]
-                                         [--limit N]
+    python -m scripts.audit_ground_truth [--gt data/synth/test/gt] [--rules mcr|sichuan] [--profile NAME]
+                                 [--limit N]
 
 Reference (baseline): the audit run on the ground-truth table state of each scene.
 Compared: the audit run on the table state the layout parser rebuilds from the ground-truth boxes
@@ -24,13 +24,17 @@ from mjtable.vision.layout import parse
 from mjtable.vision.types import Detection
 
 
-def main() -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gt", default="data/synth/test/gt")
     ap.add_argument("--rules", default="mcr", choices=["mcr", "sichuan"])
     ap.add_argument("--profile", default=None)
     ap.add_argument("--limit", type=int, default=0)
-    a = ap.parse_args()
+    return ap
+
+
+def main() -> int:
+    a = build_parser().parse_args()
     files = sorted(glob.glob(os.path.join(a.gt, "*.json")))[: a.limit or None]
     if not files:
         print(f"no ground-truth JSON under {a.gt}", file=sys.stderr)

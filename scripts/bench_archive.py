@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Archive throughput: `mjtable archive` on a LocalCluster against the single-process command line, same files.
 
-    python -m mjtable.scripts.bench_archive [--copies 30] [--workers 2] [--photos DIR] [--skip-cli]
+    python -m scripts.bench_archive [--copies 30] [--workers 2] [--photos DIR] [--skip-cli]
 
 The photos are the bundled examples (two phone photos and one overhead table), each copied ``--copies`` times
 into a temporary folder (or every photo under ``--photos``). Over those same files, in one run, it measures:
@@ -98,13 +98,17 @@ def archive(folder: Path, out: Path, workers: int) -> tuple[float, float, str]:
     return t1 - t0, t1 - (up[0] or t0), "".join(lines)
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--copies", type=int, default=30, help="copies of each bundled example photo (default 30)")
     ap.add_argument("--photos", help="use every photo under this folder instead")
     ap.add_argument("--workers", type=int, default=2, help="LocalCluster worker processes (default 2)")
     ap.add_argument("--skip-cli", action="store_true", help="leave out the one-process-per-photo loop")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     import pyarrow.parquet as pq
     with tempfile.TemporaryDirectory(prefix="bench_archive_") as tmp:
         folder = Path(tmp, "photos")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Peak memory and time of `mjtable batch` on a large file of mixed lines.
 
-    python -m mjtable.scripts.bench_batch_memory [--lines 100000] [--huge-mb 200] [--limit-mb 500]
+    python -m scripts.bench_batch_memory [--lines 100000] [--huge-mb 200] [--limit-mb 500]
 
 Writes a temporary file of ``--lines`` lines: mostly valid hands (JSON objects with notation, some with ids and
 situations), with bad notation, bad JSON, an impossible hand and a non-object among them, and one huge line of
@@ -51,12 +51,16 @@ def write_input(path: str, lines: int, huge_mb: int) -> int:
     return bad
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lines", type=int, default=100_000)
     ap.add_argument("--huge-mb", type=int, default=200, help="size of the one line without a newline (MB)")
     ap.add_argument("--limit-mb", type=int, default=500, help="exit 1 when the peak is over this")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "hands.jsonl")
         bad = write_input(src, a.lines, a.huge_mb)

@@ -7,7 +7,7 @@ run as the runtime runs it (its classifier, refiner and the view guessed). Print
 tiles found at IoU 0.5 whatever their kind, found tiles read as the right kind, boxes that match no tile (per
 frame), and mAP50. The clutter's cost is the difference between the two versions.
 
-    python -m mjtable.scripts.bench_clutter [--seed 9301] [--n 100] [--kind phone|overhead|seat]
+    python -m scripts.bench_clutter [--seed 9301] [--n 100] [--kind phone|overhead|seat]
         [--locator A.onnx B.onnx ...] [--json]
 """
 from __future__ import annotations
@@ -17,9 +17,9 @@ import json
 import sys
 from pathlib import Path
 
-
+from mjtable.datasets.benchsets import TRAINING_SEEDS
 from mjtable.scoring import tiles as T
-from mjtable.scripts.bench_seat_view import agnostic_matches, as_arrays
+from mjtable.vision.compare import agnostic_matches, as_arrays
 from mjtable.vision.detector import LOCATOR, TileDetector
 from mjtable.vision.metrics import DetectionEvaluator
 
@@ -47,7 +47,7 @@ def measure(det: TileDetector, frames) -> dict:
             "stray_per_frame": stray / max(len(frames), 1), "map50": ev.result().map50, "tiles": n_gt}
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=9301)
     ap.add_argument("--n", type=int, default=100)
@@ -55,11 +55,14 @@ def main(argv=None) -> int:
     ap.add_argument("--locator", type=Path, nargs="+", default=[LOCATOR],
                     help="general locators (float ONNX; the int8 one beside each is used when there is one)")
     ap.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     if a.n <= 0:
         print("bench_clutter: --n must be > 0", file=sys.stderr)
         return 2
-    from mjtable.scripts.bench_e2e import TRAINING_SEEDS
     if a.seed in TRAINING_SEEDS:
         print(f"bench_clutter: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}", file=sys.stderr)
         return 2

@@ -16,8 +16,8 @@ by side in one run:
 With --without PART (bench_e2e's parts, e.g. looks), the detector without that part is measured in the same run
 beside the whole one.
 
-    python -m mjtable.scripts.bench_doubt [--sets DIR ...] [--phone 200] [--seed 113] [--models DIR]
-                                          [--without PART ...] [--json]
+    python -m scripts.bench_doubt [--sets DIR ...] [--phone 200] [--seed 113] [--models DIR]
+                                  [--without PART ...] [--json]
 """
 from __future__ import annotations
 
@@ -26,58 +26,24 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
-from mjtable.scoring import tiles as T
+from mjtable.datasets.benchsets import TRAINING_SEEDS, WITHOUT, ensure_scenes
+from mjtable.vision.compare import LIMITS, crop_beliefs, hand_figures, score_key, tile_beliefs, tile_figures
 from mjtable.vision.types import DOUBT
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ("data/cmd/heldout", "data/camerash_photos/heldout", "data/synth/test")
-LIMITS = (0.5, DOUBT, 0.7, 0.8, 0.9)
 CROPS = "data/camerash/heldout"           # the Camerash crops of the held-out tile sets (prepare_real_chinese)
 
 
-def tile_beliefs(dets, gt_boxes: np.ndarray, gt_kinds: np.ndarray) -> list[tuple[bool, float]]:
-    """(read right, probability of the kind read) of each face-up labelled tile a detection found at IoU >= 0.5
-    (bench_seat_view.agnostic_matches: each detection matched once, surest first). A face-up tile read as a back
-    counts as read wrong and certain: the output never names a back doubtful."""
-    from mjtable.scripts.bench_seat_view import agnostic_matches
-    match = agnostic_matches(np.asarray(gt_boxes, np.float64).reshape(-1, 4),
-                             np.array([d.box for d in dets], np.float64).reshape(-1, 4),
-                             np.array([d.confidence for d in dets], np.float64))
-    return [(dets[m].kind == k, 1.0 if dets[m].kind == T.BACK else dets[m].kind_p)
-            for m, k in zip(match, gt_kinds) if m >= 0 and k != T.BACK]
-
-
-def tile_figures(beliefs: list[tuple[bool, float]], limits=LIMITS) -> dict:
-    right = np.array([p for ok, p in beliefs if ok])
-    wrong = np.array([p for ok, p in beliefs if not ok])
-    return {"right": len(right), "wrong": len(wrong),
-            "caught": {str(t): float((wrong < t).mean()) if len(wrong) else None for t in limits},
-            "false_alarm": {str(t): float((right < t).mean()) if len(right) else None for t in limits}}
-
-
 def measure_set(det, folder: Path) -> list[tuple[bool, float]]:
-    from mjtable.vision.evaluate import list_samples, read_yolo_rows
+    from mjtable.vision.evaluate import list_samples
     from mjtable.vision.images import load_image
-    mapping = {t: t for t in range(T.N_CLASSES)}
+    from mjtable.vision.labels import read_yolo
     out = []
     for s in list_samples(folder):
         img = load_image(s.image)
-        boxes, kinds, _ = read_yolo_rows(s.label, mapping, img.shape[1], img.shape[0])
+        boxes, kinds = read_yolo(s.label, img.shape[1], img.shape[0])
         out += tile_beliefs(det.detect(img), boxes, kinds)
-    return out
-
-
-def crop_beliefs(det, folder: Path) -> list[tuple[bool, float]]:
-    """(read right, probability of the kind read) of each labelled crop of folder, pasted on cloth and read as a
-    located box of a photo of a hand (evaluate_crops)."""
-    from mjtable.scripts import evaluate_crops
-    from mjtable.scripts.prepare_real_chinese import read_crop_labels
-    out = []
-    for img, box, truth in evaluate_crops.crops_on_cloth(read_crop_labels(folder)):
-        p = evaluate_crops.kind_probs(det, img, box)
-        out.append((int(p.argmax()) == truth, float(p.max())))
     return out
 
 
@@ -86,7 +52,6 @@ def hand_outcomes(det, gts: list[Path]) -> list[tuple[bool, bool, float]]:
     scene."""
     from mjtable.datasets.ground_truth import from_json, phone_hand
     from mjtable.scoring.mcr import score
-    from mjtable.scripts.bench_e2e import score_key
     from mjtable.vision.images import load_image
     from mjtable.pipeline import read_image
     out = []
@@ -103,20 +68,7 @@ def hand_outcomes(det, gts: list[Path]) -> list[tuple[bool, bool, float]]:
     return out
 
 
-def hand_figures(outcomes, limits=LIMITS) -> dict:
-    right = [low for ok, _, low in outcomes if ok]
-    wrong = [(scored, low) for ok, scored, low in outcomes if not ok]
-    res = {"hands": len(outcomes), "right": len(right), "wrong": len(wrong), "warned": {}, "silent": {},
-           "false_alarm": {}}
-    for t in limits:
-        silent = sum(scored and low >= t for scored, low in wrong)
-        res["silent"][str(t)] = silent
-        res["warned"][str(t)] = len(wrong) - silent
-        res["false_alarm"][str(t)] = sum(low < t for low in right)
-    return res
-
-
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", type=Path, nargs="*", default=[ROOT / s for s in SETS],
                     help="labelled photo folders (images/, labels/ in tile ids)")
@@ -128,8 +80,11 @@ def main(argv=None) -> int:
     ap.add_argument("--without", nargs="+", default=[], help="also measure the detector without these parts "
                     "(bench_e2e's --without)")
     ap.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
-    from mjtable.scripts.bench_e2e import TRAINING_SEEDS, WITHOUT, ensure_scenes
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     if any(k not in WITHOUT for k in a.without):
         print(f"bench_doubt: --without takes {', '.join(sorted(WITHOUT))}", file=sys.stderr)
         return 2

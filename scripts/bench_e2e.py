@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """Photo to score, end to end, on generated scenes the detector was not trained on.
 
-    python -m mjtable.scripts.bench_e2e [--phone 200] [--overhead 100] [--seed 20261122] [--data data] [--no-cold]
-                                [--overhead-size 1080 640 ...] [--seat N] [--told-kind] [--allow-seen]
-                                [--without router vote refiner odd-back overhead-classifier]
+    python -m scripts.bench_e2e [--phone 200] [--overhead 100] [--seed 20261122] [--data data] [--no-cold]
+                        [--overhead-size 1080 640 ...] [--seat N] [--told-kind] [--allow-seen]
+                        [--without router vote refiner odd-back overhead-classifier]
 
 Generates (once) DATA/bench_phone_SEED and DATA/bench_overhead_SEED[_SIZE] with mjtable.datasets.generate (the overhead
 scenes at each --overhead-size: the same tables, photographed at that resolution), then for every scene,
@@ -27,8 +27,6 @@ parser's own ceiling. Nothing here is a test; it prints numbers.
 from __future__ import annotations
 
 import argparse
-import json
-import shutil
 import statistics
 import subprocess
 import sys
@@ -36,142 +34,18 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from mjtable.datasets.generate import LABELS_VERSION
-from mjtable.datasets.render import DEFAULT_BOXES
+from mjtable.cli import to_text
+from mjtable.datasets.benchsets import TRAINING_SEEDS, WITHOUT, ensure_scenes
 from mjtable.datasets.ground_truth import from_json, phone_hand
+from mjtable.pipeline import read_image
 from mjtable.scoring import tiles as T
 from mjtable.scoring.audit import review
-from mjtable.scoring.table import PlayerArea
-from mjtable.cli import to_text
-from mjtable.pipeline import read_image
+from mjtable.vision.compare import FixedDetector, area_key, findings_key, hand_key, score_key, tile_match, wrong_fields
 from mjtable.vision.types import Detection
 
 ROOT = Path(__file__).resolve().parents[1]
 
 GOALS = {"phone": 0.95, "overhead": 0.90, "seat": 0.90, "ms": 100.0}
-# parts of the detector a run can leave out (--without): TileDetector argument set to None, and what it is
-WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the general locator decides the kind"),
-           "vote": ("vote", "box voting in the locator's non-maximum suppression (mjtable.vision.detector.vote_boxes)"),
-           "refiner": ("refiner", "box refiner (models/tile_refiner.onnx): boxes as the locator gives them"),
-           "odd-back": ("odd_back", "back colour check (mjtable.vision.detector.odd_backs)"),
-           "overhead-classifier": ("overhead_classifier",
-                                   "overhead classifier (models/tile_classifier_overhead.onnx)"),
-           "seat-view": ("seat_view", "second reading of a table shot from a seat by the seat models "
-                                      "(TileDetector.seat_view)"),
-           "far-table": ("far_table", "overhead locator's look at a frame of small tiles (TileDetector.far_table)"),
-           "looks": ("looks", "more looks at each tile of a photo of a hand or a seat view (TileDetector.looks): "
-                                "one look")}
-# seeds of the sets the models were trained or validated on (models/README.md): their scenes are not unseen
-TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 103: "synth/train4",
-                  104: "synth/train5", 105: "synth/train6", 106: "synth/train7", 200: "synth/grid",
-                  900: "synth/mix900 (phone)", 901: "synth/mix900 (overhead)",
-                  9001: "synth/test (validation)", 300: "synth/seat300 (tables seen from a seat)",
-                  301: "synth/seat301 (tables seen from a seat)",
-                  9101: "synth/val (the overhead classifier's validation)",
-                  910: "synth/clut910 (phone, --clutter)", 911: "synth/clut910 (overhead, --clutter)",
-                  310: "synth/seatp310 (tables seen from a seat, upright frames, --clutter)",
-                  500: "synth/realseat500 (real faces, seat views)", 501: "synth/realseatp501 (real faces, upright)",
-                  502: "synth/realover502 (real faces, top-down)"}
-
-
-class Boxes:
-    """A 'detector' that returns fixed detections (the ground-truth boxes)."""
-
-    def __init__(self, dets):
-        self.dets = dets
-
-    def detect(self, img, kind="auto"):
-        return list(self.dets)
-
-
-def labels_current(out: Path) -> bool:
-    """Were the scenes in out labelled by the generator as it labels now (mjtable.datasets.generate.LABELS_VERSION)?"""
-    try:
-        made = json.loads((out / "generator.json").read_text())
-    except (OSError, ValueError):
-        return False
-    return (made.get("labels") == LABELS_VERSION and made.get("boxes") == DEFAULT_BOXES
-            and made.get("art", "packaged") == "packaged")
-
-
-def ensure_scenes(out: Path, kind: str, n: int, seed: int, imgsz: int = 640, portrait: bool = False) -> list[Path]:
-    """The first n scenes' ground truth in out, generated when missing or labelled by an older generator."""
-    current = labels_current(out)
-    gts = sorted((out / "gt").glob("*.json")) if (out / "gt").is_dir() and current else []
-    if len(gts) < n:
-        if not current and out.is_dir():
-            shutil.rmtree(out)
-        cmd = [sys.executable, "-m", "mjtable.datasets.generate", "--out", str(out), "--kind", kind, "--n", str(n),
-               "--seed", str(seed), "--workers", "2", "--imgsz", str(imgsz)] + (["--portrait"] if portrait else [])
-        print("generating:", " ".join(cmd), file=sys.stderr)
-        subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        gts = sorted((out / "gt").glob("*.json"))
-    return gts[:n]
-
-
-def meld_key(m):
-    mm = m.meld
-    return (m.tiles, m.sideways, None if mm is None else (mm.kind, mm.tile, mm.concealed, mm.source))
-
-
-FIELDS = ("concealed", "melds", "winning tile", "flowers", "face-down in hand", "discards", "exposed")
-
-
-def wrong_fields(got: PlayerArea | None, want: PlayerArea, overhead: bool) -> list[str]:
-    """Which parts of a seat were read wrong (all of them when the seat was not read at all)."""
-    a, b = area_key(got, overhead), area_key(want, overhead)
-    if a is None:
-        return ["seat not read"]
-    return [f for f, x, y in zip(FIELDS, a, b) if x != y]
-
-
-def area_key(p: PlayerArea | None, overhead: bool):
-    if p is None:
-        return None
-    k = (None if p.concealed is None else tuple(sorted(p.concealed)), tuple(meld_key(m) for m in p.melds),
-         p.winning_tile, tuple(sorted(p.flowers)))
-    if overhead:
-        k += (p.concealed_face_down, tuple(p.discards), tuple(sorted(p.exposed)))
-    return k
-
-
-def hand_key(p: PlayerArea | None):
-    """A seat's hand alone, as the issue defines a whole hand: concealed tiles (on an overhead frame, how many lie
-    face down), melds with their tiles and sources, winning tile, flowers; not the river nor exposed tiles."""
-    k = area_key(p, True)
-    return None if k is None else k[:5]
-
-
-def score_key(r):
-    if r is None:
-        return None
-    return (r.is_win, r.total, r.base, tuple(sorted((f.id, f.count) for f in r.fans)),
-            tuple(sorted(r.payments.items())))
-
-
-def findings_key(fs):
-    return sorted((f.kind, f.seat or "") for f in fs)
-
-
-def tile_match(dets, objects) -> tuple[int, int, int, int]:
-    """(ground-truth tiles, found at IoU >= 0.5, of which right kind, extra detections)."""
-    from mjtable.vision.metrics import box_iou
-    ious = box_iou([o.box for o in objects], [d.box for d in dets]) if objects and dets else None
-    used = set()
-    found = right = 0
-    for n, o in enumerate(objects):
-        best, bi = 0.5, None
-        for i, d in enumerate(dets):
-            if i in used:
-                continue
-            iou = ious[n, i]
-            if iou >= best:
-                best, bi = iou, i
-        if bi is not None:
-            used.add(bi)
-            found += 1
-            right += dets[bi].kind == o.kind
-    return len(objects), found, right, len(dets) - len(used)
 
 
 def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
@@ -191,7 +65,7 @@ def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
         else:
             from mjtable.scoring.mcr import score
             gt_score = score_key(score(phone_hand(gt), "default"))
-        runs = [("gt", Boxes(gt_dets))] + ([("model", detector)] if detector is not None else [])
+        runs = [("gt", FixedDetector(gt_dets))] + ([("model", detector)] if detector is not None else [])
         for name, det in runs:
             t0 = time.perf_counter()
             img = load_image(photo)
@@ -235,7 +109,7 @@ def pct(a, n):
     return f"{100.0 * a / n:5.1f}%" if n else "   - "
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--phone", type=int, default=200)
     ap.add_argument("--overhead", type=int, default=100)
@@ -260,7 +134,11 @@ def main(argv=None) -> int:
                     help="a folder of models under the committed models' file names, used in their place")
     ap.add_argument("--allow-seen", action="store_true",
                     help="measure a seed that made a training or validation set anyway (its scenes are not unseen)")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     if a.seed in TRAINING_SEEDS and not a.allow_seen:
         print(f"bench_e2e: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}; its scenes are not unseen "
               f"(use another seed, or --allow-seen to measure it anyway)", file=sys.stderr)

@@ -2,7 +2,7 @@
 end to end beside the 640x480 originals in the same run, and the decoding at reduced scale (mjtable.vision.detector
 .load_image) beside decoding the whole file.
 
-    python -m mjtable.scripts.bench_large_photo [--n 40] [--seed 20261122] [--size 4032x3024]
+    python -m scripts.bench_large_photo [--n 40] [--seed 20261122] [--size 4032x3024]
 
 Blown-up scenes are softer than a real 12 MP photo (no new detail), so the accuracy column says that the
 reduced decoding loses nothing the 640 px original had; the time columns are what a phone photo costs.
@@ -18,23 +18,27 @@ from pathlib import Path
 
 import cv2
 
-from mjtable.datasets.ground_truth import from_json
-from mjtable.scripts.bench_e2e import area_key
 from mjtable.cli import to_text
+from mjtable.datasets.ground_truth import from_json
+from mjtable.pipeline import read_image
+from mjtable.vision.compare import area_key
 from mjtable.vision.detector import TileDetector
 from mjtable.vision.images import load_image
-from mjtable.pipeline import read_image
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=40)
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--data", type=Path, default=ROOT / "data")
     ap.add_argument("--size", default="4032x3024")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     w, h = (int(v) for v in a.size.lower().split("x"))
     gts = sorted((a.data / f"bench_phone_{a.seed}" / "gt").glob("*.json"))[:a.n]
     if not gts:

@@ -1,6 +1,6 @@
 """Benchmark: MCR scoring speed in process, the scorer against its reference path and pymahjonggb, on the same hands.
 
-    python -m mjtable.scripts.bench_mcr [--n 20000] [--seed 1]
+    python -m scripts.bench_mcr [--n 20000] [--seed 1]
 
 Single-threaded; prints hands/s and the ratio to pymahjonggb for:
 
@@ -10,7 +10,7 @@ Single-threaded; prints hands/s and the ratio to pymahjonggb for:
 * ``engine.score``, the reference path (per-group caches), caches emptied first.
 
 For the side-by-side figures of the issue (whole process and 100,000 unseen hands, results compared hand by hand)
-use ``python -m mjtable.scripts.bench_mcr_oracle``. pymahjonggb is imported here only (benchmark / tests).
+use ``python -m scripts.bench_mcr_oracle``. pymahjonggb is imported here only (benchmark / tests).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from MahjongGB import MahjongFanCalculator
 
 from mjtable.scoring.mcr import clear_caches, engine, score
 from mjtable.scoring.mcr.randhands import random_hands
-from mjtable.scripts.mcr_ref import ref_args
+from mjtable.scoring.mcr.reference import ref_args
 
 
 def rate(fn, items) -> float:
@@ -32,11 +32,15 @@ def rate(fn, items) -> float:
     return len(items) / (time.perf_counter() - t0)
 
 
-def main() -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
+    return ap
+
+
+def main() -> int:
+    a = build_parser().parse_args()
     hands = random_hands(a.n, a.seed)
     args = [ref_args(h) for h in hands]
 

@@ -1,7 +1,7 @@
 """Benchmark: MCR scoring speed of mjtable against the reference engine pymahjonggb, side by side on the same
 freshly generated hands (a new seed each run unless ``--seed`` is given; the seed is printed).
 
-    python -m mjtable.scripts.bench_mcr_oracle [--seed S] [--process-hands 1000] [--hands 100000] [--runs 5]
+    python -m scripts.bench_mcr_oracle [--seed S] [--process-hands 1000] [--hands 100000] [--runs 5]
 
 * Whole process: the hands are written as JSON lines (``mjtable.scoring.jsonio`` notation form); ``mjtable batch``
   and ``scripts/mcr_gb_batch.py`` (pymahjonggb in a plain Python process that reads the same file) each run as a
@@ -45,7 +45,7 @@ from mjtable.scoring.jsonio import hand_to_dict
 from mjtable.scoring.mcr import PROFILES, ccore, clear_caches, score
 from mjtable.scoring.mcr.randhands import random_hand
 from mjtable.scoring.situation import SituationError, check
-from mjtable.scripts.mcr_ref import ref_args
+from mjtable.scoring.mcr.reference import ref_args
 
 GB_BATCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcr_gb_batch.py")
 FIFTH = dataclasses.replace(PROFILES["default"], name="default+fifth_copy_waits", fifth_copy_waits=True)
@@ -163,7 +163,7 @@ def in_process(hands) -> tuple:
     return t_mine, t_gb, t_py, diff
 
 
-def main() -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=None, help="default: a new random seed (printed)")
     ap.add_argument("--process-hands", type=int, default=1000)
@@ -172,7 +172,11 @@ def main() -> int:
     ap.add_argument("--no-bytecode-cache", action="store_true",
                     help="run the processes in the environment as it is (sources compiled on every start if "
                          "PYTHONDONTWRITEBYTECODE is set)")
-    a = ap.parse_args()
+    return ap
+
+
+def main() -> int:
+    a = build_parser().parse_args()
     seed = secrets.randbelow(2 ** 31) if a.seed is None else a.seed
     print(f"seed {seed} (hands of seed and seed + 1 are new to every test and table; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")

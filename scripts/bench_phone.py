@@ -14,7 +14,7 @@ make them from shared/data, and this script runs them when their folders are mis
   hands the legal reading (vision.legal) offers another reading for, and of those how many it fixes (the offered
   reading scores as the truth does) and breaks (the hand was scored right as read).
 
-    python -m mjtable.scripts.bench_phone [--phone 200] [--seed 113] [--json]
+    python -m scripts.bench_phone [--phone 200] [--seed 113] [--json]
 """
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ class Recorder:
 
 def photo_tiles(rec: Recorder, img: np.ndarray, gt_boxes: np.ndarray, gt_kinds: np.ndarray) -> list:
     """The Tiles of one photo's labelled face-up tiles (None for one not found or read as a back)."""
-    from mjtable.scripts.bench_seat_view import agnostic_matches
+    from mjtable.vision.compare import agnostic_matches
     from mjtable.vision.images import unstretch
     img, sx, sy = unstretch(img)
     rec.rows = []
@@ -92,24 +92,24 @@ def photo_tiles(rec: Recorder, img: np.ndarray, gt_boxes: np.ndarray, gt_kinds: 
 
 
 def set_photos(rec: Recorder, folder: Path) -> list[list]:
-    from mjtable.vision.evaluate import list_samples, read_yolo_rows
+    from mjtable.vision.evaluate import list_samples
     from mjtable.vision.images import load_image
-    mapping = {t: t for t in range(T.N_CLASSES)}
+    from mjtable.vision.labels import read_yolo
     out = []
     for s in list_samples(folder):
         img = load_image(s.image)
-        boxes, kinds, _ = read_yolo_rows(s.label, mapping, img.shape[1], img.shape[0])
+        boxes, kinds = read_yolo(s.label, img.shape[1], img.shape[0])
         out.append(photo_tiles(rec, img, boxes, kinds))
     return out
 
 
 def crop_photos(rec: Recorder, folder: Path) -> list[list]:
     """Each held-out Camerash crop on cloth as a photo of one tile, read as evaluate_crops reads it."""
-    from mjtable.scripts import evaluate_crops
-    from mjtable.scripts.prepare_real_chinese import read_crop_labels
+    from mjtable.vision.evaluate import crops_on_cloth, kind_probs
+    from mjtable.vision.labels import read_crop_labels
     out = []
-    for img, box, truth in evaluate_crops.crops_on_cloth(read_crop_labels(folder)):
-        p = evaluate_crops.kind_probs(rec.det, img, box)
+    for img, box, truth in crops_on_cloth(read_crop_labels(folder)):
+        p = kind_probs(rec.det, img, box)
         face = np.where(np.arange(len(p)) == T.BACK, -1.0, p)
         out.append([Tile(int(truth), int(face.argmax()), p, "phone")])
     return out
@@ -173,7 +173,7 @@ def hand_outcomes(det, gts: list[Path]) -> list[dict]:
 
     from mjtable.datasets.ground_truth import from_json, phone_hand
     from mjtable.scoring.mcr import score
-    from mjtable.scripts.bench_e2e import score_key
+    from mjtable.vision.compare import score_key
     from mjtable.vision.images import load_image
     from mjtable.vision.legal import legal_reading
     from mjtable.pipeline import read_image
@@ -214,7 +214,7 @@ def ensure_sets(sets: dict[str, Path]) -> dict[str, Path]:
     for name, folder in sets.items():
         rel = folder.relative_to(ROOT).as_posix() if folder.is_relative_to(ROOT) else ""
         if not folder.exists() and rel in PREPARE:
-            subprocess.run([sys.executable, "-m", f"mjtable.scripts.{PREPARE[rel]}"], check=False,
+            subprocess.run([sys.executable, "-m", f"scripts.{PREPARE[rel]}"], cwd=ROOT, check=False,
                            stdout=subprocess.DEVNULL)
     found = {n: f for n, f in sets.items() if (f / "images").is_dir()}
     for n in sets.keys() - found.keys():
@@ -222,14 +222,18 @@ def ensure_sets(sets: dict[str, Path]) -> dict[str, Path]:
     return found
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--phone", type=int, default=200, help="rendered phone photos for the whole-hand figures")
     ap.add_argument("--seed", type=int, default=113)
     ap.add_argument("--data", type=Path, default=ROOT / "data")
     ap.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
-    from mjtable.scripts.bench_e2e import TRAINING_SEEDS, ensure_scenes
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
+    from mjtable.datasets.benchsets import TRAINING_SEEDS, ensure_scenes
     from mjtable.vision.detector import TileDetector
     if a.phone and a.seed in TRAINING_SEEDS:
         print(f"bench_phone: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}", file=sys.stderr)

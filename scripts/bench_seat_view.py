@@ -21,7 +21,7 @@ Printed per way: tiles found at IoU 0.5 whatever their kind (class-agnostic reca
 seat of the camera, across = the far one), the share of found tiles read as the right kind, boxes that match no tile,
 mAP50 and the median ms per frame.
 
-    python -m mjtable.scripts.bench_seat_view [--seed 4242] [--n 40] [--imgsz 1280] [--portrait] [--clutter]
+    python -m scripts.bench_seat_view [--seed 4242] [--n 40] [--imgsz 1280] [--portrait] [--clutter]
         [--models DIR ...] [--json]
 
 --portrait: the tables photographed with the phone upright (9:16, --imgsz the height, the tiles smaller);
@@ -38,8 +38,10 @@ from pathlib import Path
 import numpy as np
 
 from mjtable.scoring import tiles as T
+from mjtable.datasets.benchsets import TRAINING_SEEDS
+from mjtable.vision.compare import agnostic_matches, as_arrays
 from mjtable.vision.detector import TileDetector, models_in
-from mjtable.vision.metrics import DetectionEvaluator, box_iou
+from mjtable.vision.metrics import DetectionEvaluator
 
 SEATS = ("self", "right", "across", "left")       # the camera sits at "self": "across" is the far seat
 WAYS = {"runtime": dict(kind="auto"), "runtime, no seat models": dict(kind="auto", seat_models=False),
@@ -54,29 +56,6 @@ WAYS = {"runtime": dict(kind="auto"), "runtime, no seat models": dict(kind="auto
 def scenes(seed: int, n: int, imgsz: int, portrait: bool = False, clutter: bool = False):
     from mjtable.datasets.generate import make_scene
     return [make_scene("seat", seed, i, imgsz, clutter=clutter, portrait=portrait)[:2] for i in range(n)]
-
-
-def agnostic_matches(gt_boxes: np.ndarray, pred_boxes: np.ndarray, conf: np.ndarray) -> np.ndarray:
-    """For each ground-truth tile, the index of the prediction matched to it at IoU >= 0.5 (greedy by
-    confidence, class-agnostic), or -1."""
-    match = np.full(len(gt_boxes), -1)
-    if not len(gt_boxes) or not len(pred_boxes):
-        return match
-    iou = box_iou(pred_boxes, gt_boxes)
-    for p in np.argsort(-conf, kind="stable"):
-        cand = np.where(match >= 0, -1.0, iou[p])
-        j = int(np.argmax(cand))
-        if cand[j] >= 0.5:
-            match[j] = p
-    return match
-
-
-def as_arrays(dets, gt):
-    """(boxes, kinds, confidences) of detections and (boxes, kinds) of a scene's tiles, as arrays."""
-    return (np.array([d.box for d in dets], np.float64).reshape(-1, 4), np.array([d.kind for d in dets], np.int64),
-            np.array([d.confidence for d in dets], np.float64),
-            np.array([o.box for o in gt.objects], np.float64).reshape(-1, 4),
-            np.array([o.kind for o in gt.objects], np.int64))
 
 
 def detector(way: dict, models: Path | None) -> TileDetector:
@@ -118,7 +97,7 @@ def measure(frames, way: dict, models: Path | None = None) -> dict:
             "ms_median": float(np.median(ms)), "tiles": n_gt}
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument("--n", type=int, default=40)
@@ -131,11 +110,14 @@ def main(argv=None) -> int:
                          "tile_locator_seat.onnx, tile_classifier_seat.onnx, int8 beside them), each measured beside "
                          "the committed ones")
     ap.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     if a.n <= 0 or a.imgsz < 320:
         print("bench_seat_view: --n must be > 0 and --imgsz >= 320", file=sys.stderr)
         return 2
-    from mjtable.scripts.bench_e2e import TRAINING_SEEDS
     if a.seed in TRAINING_SEEDS:
         print(f"bench_seat_view: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}", file=sys.stderr)
         return 2

@@ -1,7 +1,7 @@
 """Peak memory of ``mjtable serve`` under concurrent uploads while slow uploads trickle in (a measurement).
 
-    python -m mjtable.scripts.bench_serve_memory [--n 50] [--slow 64] [--body-timeout 20] [--trickle 2]
-                                                 [--photo examples/phone_win.jpg] [--workers 1] [--goal-mb 500]
+    python -m scripts.bench_serve_memory [--n 50] [--slow 64] [--body-timeout 20] [--trickle 2]
+                                         [--photo examples/phone_win.jpg] [--workers 1] [--goal-mb 500]
 
 Starts ``mjtable serve`` on 127.0.0.1 (the committed models) with ``--body-timeout``, opens ``--slow``
 connections that each announce a 1 MB photo upload and send one byte of it every ``--trickle`` seconds, and while
@@ -20,9 +20,17 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from .load_serve import ROOT, _peak_mb, _q, _start
+from mjtable.web.loopback import peak_mb, start_server
+
+ROOT = Path(__file__).resolve().parent.parent
 
 ANNOUNCED = 1 << 20           # the body size a slow upload announces
+
+
+def _q(values: list[float], q: float) -> float:
+    """The q quantile of the values (the nearest one at or below it)."""
+    v = sorted(values)
+    return v[min(len(v) - 1, int(q * len(v)))]
 
 
 async def _slow(port: int, trickle: float, stop_at: float) -> tuple[str, float]:
@@ -72,7 +80,7 @@ async def _measure(url: str, photo: Path, n: int, slow: int, trickle: float, bod
     return t0, normal, slow_done
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=50, help="uploads sent at once (default 50)")
     ap.add_argument("--slow", type=int, default=64, help="slow uploads trickling meanwhile (default 64)")
@@ -81,13 +89,17 @@ def main(argv=None) -> int:
     ap.add_argument("--photo", type=Path, default=ROOT / "examples" / "phone_win.jpg")
     ap.add_argument("--workers", type=int, default=1, help="the server's --workers (default 1)")
     ap.add_argument("--goal-mb", type=float, default=500.0, help="the peak memory goal (default 500 MB)")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     with tempfile.TemporaryFile() as log:
-        proc, url = _start(["--body-timeout", str(a.body_timeout), "--workers", str(a.workers), "--queue", "64"],
-                           stderr=log)
+        proc, url = start_server(["--body-timeout", str(a.body_timeout), "--workers", str(a.workers), "--queue", "64"],
+                                 stderr=log)
         try:
             t0, normal, slow = asyncio.run(_measure(url, a.photo, a.n, a.slow, a.trickle, a.body_timeout))
-            peak = _peak_mb(proc.pid)
+            peak = peak_mb(proc.pid)
         finally:
             proc.terminate()
             proc.wait(10)

@@ -11,13 +11,13 @@ app's JPEG), generated once into DATA/bench_tables/<view>_<seed> and read from t
 
 Each table is read as the command line reads it (`mjtable.pipeline`: load_image, locate, review) and, beside it,
 with the ground-truth boxes as perfect detections (the layout parser's and referee's own ceiling). Printed per
-view: every seat's hand exact (`bench_e2e.hand_key`: concealed tiles or how many lie face down, melds with
+view: every seat's hand exact (`mjtable.vision.compare.hand_key`: concealed tiles or how many lie face down, melds with
 sources, winning tile, flowers), the near seat's ("self") hand exact, tiles read right (ground-truth tiles
-matched at IoU 0.5 by `bench_seat_view.agnostic_matches` with the right kind, over all ground-truth tiles),
+matched at IoU 0.5 by `mjtable.vision.compare.agnostic_matches` with the right kind, over all ground-truth tiles),
 the other three seats' hands exact (of 3 per table), false violations (findings of severity "violation" that
 the ground-truth table's review does not have), findings of severity "check", and frames not read.
 
-    python -m mjtable.scripts.bench_tables [--n 20] [--seed 7707] [--views portrait landscape topdown]
+    python -m scripts.bench_tables [--n 20] [--seed 7707] [--views portrait landscape topdown]
         [--data data] [--no-clutter] [--workers 2] [--ways runtime regions ...] [--json]
 
 --ways: ways of reading, each on the same frames in one run: runtime (the pipeline's detector), regions (each row
@@ -111,8 +111,7 @@ def false_violations(findings, truth) -> int:
 def score_table(out, dets, ungated, gt, truth) -> dict:
     """One frame's figures against its ground truth (truth: the ground-truth table's findings; ungated: the
     reading's findings before the trust gate, as the route gave them before it)."""
-    from mjtable.scripts.bench_e2e import hand_key
-    from mjtable.scripts.bench_seat_view import agnostic_matches, as_arrays
+    from mjtable.vision.compare import agnostic_matches, as_arrays, hand_key
     boxes, kinds, conf, gt_boxes, gt_kinds = as_arrays(dets, gt)
     m = agnostic_matches(gt_boxes, boxes, conf)
     right = int(sum(p >= 0 and kinds[p] == k for p, k in zip(m, gt_kinds)))
@@ -136,7 +135,7 @@ def run_view(gts: list[Path], detectors: dict) -> dict:
     """Totals of score_table over a view's tables, for each detector (way of reading: detector) and for the
     ground-truth boxes; the median ms per frame of each way."""
     from mjtable.datasets.ground_truth import from_json
-    from mjtable.scripts.bench_e2e import Boxes
+    from mjtable.vision.compare import FixedDetector
     from mjtable.pipeline import load_image, review
     from mjtable.vision.types import Detection
     tot = {w: Counter() for w in [*detectors, "gt boxes"]}
@@ -145,7 +144,7 @@ def run_view(gts: list[Path], detectors: dict) -> dict:
         gt = from_json(g.read_text())
         truth = review(gt.table, gt.situation, "mcr").findings
         img = load_image(g.parent.parent / "images" / gt.image)
-        boxes = Boxes([Detection(o.box, o.kind, o.orientation, 1.0) for o in gt.objects])
+        boxes = FixedDetector([Detection(o.box, o.kind, o.orientation, 1.0) for o in gt.objects])
         for name, det in [*detectors.items(), ("gt boxes", boxes)]:
             t0 = time.perf_counter()
             out, dets, ungated = read_table(img, det, gt)
@@ -192,7 +191,7 @@ def report(results: dict, seed: int, clutter: bool) -> list[str]:
     return lines
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=20, help="tables per view")
     ap.add_argument("--seed", type=int, default=7707)
@@ -206,8 +205,12 @@ def main(argv=None) -> int:
                     help="also read with the models DIR holds under the committed file names (candidates to "
                          "measure in their place, vision.detector.models_in), beside the ways asked")
     ap.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
-    from mjtable.scripts.bench_e2e import TRAINING_SEEDS
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
+    from mjtable.datasets.benchsets import TRAINING_SEEDS
     if a.n <= 0 or a.seed in TRAINING_SEEDS:
         print("bench_tables: --n must be > 0 and --seed one no training set was made with", file=sys.stderr)
         return 2

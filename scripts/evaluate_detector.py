@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """Measure the tile detector on any YOLO-labelled image folder.
 
-    python -m mjtable.scripts.evaluate_detector DATA_DIR --names NAMES.yaml [--json] [--model models/x.onnx]
-    python -m mjtable.scripts.evaluate_detector DATA_DIR --names NAMES.yaml --predictions PRED_DIR
+    python -m scripts.evaluate_detector DATA_DIR --names NAMES.yaml [--json] [--model models/x.onnx]
+    python -m scripts.evaluate_detector DATA_DIR --names NAMES.yaml --predictions PRED_DIR
 
 DATA_DIR holds images/ and labels/ (YOLO txt; polygon rows are turned into boxes). NAMES.yaml is the set's
 ultralytics data.yaml (``names:`` as a list or {index: name}) or a JSON file with ``names``; see vision/names.py
@@ -44,7 +44,7 @@ def _image_loader():
         return load_image
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data_dir", help="folder with images/ and labels/")
@@ -59,7 +59,11 @@ def main(argv=None) -> int:
                     help="also count predictions of tile kinds the set does not label (flowers, backs ...)")
     ap.add_argument("--confusions", type=int, default=10, help="how many worst confusions to list")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         mapping = load_names(args.names)
         list_samples(args.data_dir)                 # check the folder before loading a model

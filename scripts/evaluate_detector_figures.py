@@ -1,7 +1,7 @@
 """Detector figures: mAP50 / mAP50-95 on a synthetic test split and on the held-out real photos, confusions
 of the known hard pairs, orientation accuracy, and ms per frame with onnxruntime on 2 threads.
 
-    python -m mjtable.scripts.evaluate_detector_figures [--locator models/tile_locator.onnx] [--float | --compare]
+    python -m scripts.evaluate_detector_figures [--locator models/tile_locator.onnx] [--float | --compare]
         [--overhead-locator models/tile_locator_overhead.onnx | --overhead-locator none] [--compare-overhead]
         [--compare-routing] [--compare-vote] [--compare-odd-back] [--compare-overhead-classifier]
         [--refiner models/tile_refiner.onnx | --refiner none] [--compare-refine]
@@ -30,7 +30,9 @@ from mjtable.vision.detector import (
     REFINER,
     TileDetector,
 )
+from mjtable.vision.evaluate import images_of
 from mjtable.vision.images import load_image
+from mjtable.vision.labels import read_yolo
 from mjtable.vision.metrics import IOU_THRESHOLDS, DetectionEvaluator, box_iou
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,25 +57,6 @@ HARD_PAIRS = [  # (name, classes): confusions among these are reported; 1-bamboo
     ("7/9 bamboo", [24, 26]),
     ("white dragon vs back", [31, T.BACK]),
 ]
-
-
-def read_yolo(label: Path, w: int, h: int):
-    boxes, cls = [], []
-    if label.exists():
-        for line in label.read_text().splitlines():
-            v = line.split()
-            if not v:
-                continue
-            c, cx, cy, bw, bh = int(v[0]), *map(float, v[1:5])
-            boxes.append([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h])
-            cls.append(c)
-    return np.array(boxes, np.float64).reshape(-1, 4), np.array(cls, np.int64)
-
-
-def images_of(spec: str, limit: int) -> list[Path]:
-    d, _, pattern = spec.partition(":")
-    files = sorted(Path(d).glob(f"images/{pattern or '*'}.jpg"))
-    return files[:limit] if limit else files
 
 
 def evaluate(det: TileDetector, files: list[Path], kinds_only: bool = False):
@@ -203,7 +186,7 @@ def report(name: str, det: TileDetector, synth: str, real: str, limit: int) -> d
     return out
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--locator", type=Path, default=LOCATOR)
     ap.add_argument("--classifier", type=Path, default=CLASSIFIER)
@@ -220,7 +203,11 @@ def main(argv=None) -> int:
     ap.add_argument("--refiner", default=str(REFINER), help="box refiner (default: the committed one; 'none': off)")
     for key, (_, off, on, what) in PARTS.items():
         ap.add_argument(f"--compare-{key}", action="store_true", help=f"{what}: '{off}' and '{on}' side by side")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     cls = None if a.one_stage else a.classifier
     over = None if a.overhead_locator == "none" else Path(a.overhead_locator)
     refiner = None if a.refiner == "none" else Path(a.refiner)

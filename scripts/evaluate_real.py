@@ -15,11 +15,12 @@ prepare_detector_data and datasets.generate):
   crop of shared/data/chinese_tiles_camerash (right only for classifiers that never trained on them);
 * milliseconds per 640x480 phone photo (the bundled example, median of 20, 2 threads).
 
-    python -m mjtable.scripts.evaluate_real --classifier models/tile_classifier.onnx runs/x/tile_classifier.onnx
-    python -m mjtable.scripts.evaluate_real --locator models/tile_locator.onnx runs/x/tile_locator.onnx
+    python -m scripts.evaluate_real --classifier models/tile_classifier.onnx runs/x/tile_classifier.onnx
+    python -m scripts.evaluate_real --locator models/tile_locator.onnx runs/x/tile_locator.onnx
 
 With several locators and classifiers, every pair is measured. The int8 file beside a float model is used when
-it is there, as at run time.
+it is there, as at run time. --root reads the data/ sets of another folder (default: this checkout), --crops
+another copy of the Camerash crops.
 """
 from __future__ import annotations
 
@@ -31,14 +32,15 @@ from pathlib import Path
 
 import numpy as np
 
+from mjtable.datasets.camerash import read_crops
 from mjtable.scoring import tiles as T
-from mjtable.scripts import evaluate_crops
-from mjtable.scripts.prepare_real_chinese import read_crop_labels
 from mjtable.vision.detector import CLASSIFIER, LOCATOR, LOOKS, TileDetector
-from mjtable.vision.evaluate import detector_predictor, evaluate
+from mjtable.vision.evaluate import crops_on_cloth, detector_predictor, evaluate, read_right
 from mjtable.vision.images import load_image
+from mjtable.vision.labels import read_crop_labels
 
 ROOT = Path(__file__).resolve().parent.parent
+CROPS = ROOT.parent / "shared" / "data" / "chinese_tiles_camerash"     # every Camerash crop (the shared folder)
 EXAMPLE = ROOT / "examples" / "phone_win.jpg"
 # set -> (folder, the tile ids its labels use: they are written in tile ids by the prepare scripts)
 SETS = {"real Chinese (held out)": ("data/cmd/heldout", T.N_KINDS + 8),      # 34 kinds and 8 flowers, no backs
@@ -68,7 +70,7 @@ def phone_ms(det: TileDetector, n: int = 20) -> float:
     return 1000 * float(np.median(times))
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--classifier", type=Path, nargs="+", default=[CLASSIFIER])
     ap.add_argument("--locator", type=Path, nargs="+", default=[LOCATOR])
@@ -80,26 +82,34 @@ def main(argv=None) -> int:
     ap.add_argument("--synth", nargs="+", default=[SETS["synthetic"][0]])
     ap.add_argument("--one-look", action="store_true",
                     help="also measure each model reading every tile in one look (TileDetector(looks=None))")
+    ap.add_argument("--root", type=Path, default=ROOT,
+                    help="the folder the sets' paths (data/...) are read from (default: this checkout)")
+    ap.add_argument("--crops", type=Path, default=CROPS,
+                    help="every Camerash crop, read when the held-out crop sets are not prepared")
     ap.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     sets = {k: v for k, v in SETS.items() if k != "synthetic"}
-    for d in sorted((ROOT / CAMERASH_SETS).glob("*")):
-        sets[f"  set {d.name}"] = (str(d.relative_to(ROOT)), T.N_CLASSES)
+    for d in sorted((a.root / CAMERASH_SETS).glob("*")):
+        sets[f"  set {d.name}"] = (str(d.relative_to(a.root)), T.N_CLASSES)
     for i, folder in enumerate(a.synth):
         sets["synthetic" if i == 0 else f"synthetic {Path(folder).name}"] = (folder, SETS["synthetic"][1])
     if a.only:
         sets = {k: v for k, v in sets.items() if any(k.strip().startswith(o) for o in a.only)}
     want_crops = not a.only or any("Camerash crops".startswith(o) for o in a.only)
-    held = ROOT / CAMERASH_HELDOUT
+    held = a.root / CAMERASH_HELDOUT
     if not want_crops:
         listed, which = [], ""
     elif (held / "labels.csv").exists():
         listed, which = read_crop_labels(held), "held-out sets"
-    elif (evaluate_crops.CROPS / "tiles-data").exists():
-        listed, which = evaluate_crops.read_crops(evaluate_crops.CROPS), "all"
+    elif (a.crops / "tiles-data").exists():
+        listed, which = read_crops(a.crops), "all"
     else:
         listed, which = [], ""
-    crops = evaluate_crops.crops_on_cloth(listed)
+    crops = crops_on_cloth(listed)
     out: dict = {}
     locators, classifiers, slices = (list(dict.fromkeys(v)) for v in (a.locator, a.classifier, a.slice))
     looks = [LOOKS, None] if a.one_look else [LOOKS]
@@ -109,11 +119,11 @@ def main(argv=None) -> int:
         det = TileDetector(locator=loc, classifier=c, slice_px=sl or None, conf=a.conf, looks=lk)
         row = {}
         for name, (folder, n_labelled) in sets.items():
-            f = ROOT / folder
+            f = a.root / folder
             if (f / "images").exists():
                 row[name] = detector_figures(det, f, n_labelled)
         if crops:
-            right = evaluate_crops.read_right(det, crops)
+            right = read_right(det, crops)
             row["Camerash crops"] = {k: r / n for k, (r, n) in right.items() if n}
             row["Camerash crops"].update(crops=which, n=len(crops), n_flowers=right["flowers"][1])
         row["phone ms"] = phone_ms(det)

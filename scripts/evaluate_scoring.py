@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Check the scoring engines against hands whose results you know.
 
-    python -m mjtable.scripts.evaluate_scoring HANDS.jsonl [--json] [--show N]
+    python -m scripts.evaluate_scoring HANDS.jsonl [--json] [--show N]
 
 Each line is a hand as ``python -m mjtable.scoring.batch`` reads it (docs/evaluation.md) plus an ``expected`` object
 with any of ``is_win`` (bool), ``total``, ``base`` (ints), ``fans`` (list of fan names, Chinese or English, or
@@ -90,12 +90,16 @@ def evaluate(lines) -> dict:
             "disagreements": disagreements}
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("hands", help="JSON lines with an 'expected' object per hand")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--show", type=int, default=20, help="how many disagreements to list")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         with open(args.hands, encoding="utf-8", errors="replace") as f:
             report = evaluate(f)

@@ -1,7 +1,7 @@
 """Load and latency of ``mjtable serve`` on loopback (a measurement, not a test).
 
-    python -m mjtable.scripts.load_serve [--n 50] [--concurrency 50] [--photo examples/phone_win.jpg]
-                                         [--url URL [--pid PID]] [--workers 1] [--overlay]
+    python -m scripts.load_serve [--n 50] [--concurrency 50] [--photo examples/phone_win.jpg]
+                                 [--url URL [--pid PID]] [--workers 1] [--overlay]
 
 Uploads: N uploads of the photo, CONCURRENCY at a time; prints p50 / p95 / max latency, the answers' status
 codes and the server's peak memory (VmHWM of its process). Starts its own server (the committed models) unless
@@ -20,56 +20,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Optional
+
+from mjtable.web.loopback import peak_mb, start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _peak_mb(pid: int) -> Optional[float]:
-    try:
-        text = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return None
-    m = re.search(r"VmHWM:\s+(\d+)", text)
-    return int(m.group(1)) / 1024 if m else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _start(args: list[str], stderr=None) -> tuple[subprocess.Popen, str]:
-    """``mjtable serve`` on a free loopback port, once it answers: (its process, its URL). ``stderr``: where its
-    log goes (default: this process's stderr)."""
-    import httpx
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "mjtable.cli", "serve", "--port", str(port), *args],
-                            stderr=stderr)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited with {proc.returncode}")
-        time.sleep(0.1)
-    proc.terminate()
-    raise SystemExit("the server did not start")
-
-
 def _q(values: list[float], q: float) -> float:
+    """The q quantile of the values (the nearest one at or below it)."""
     v = sorted(values)
     return v[min(len(v) - 1, int(q * len(v)))]
 
@@ -94,10 +57,10 @@ async def _uploads(url: str, photo: bytes, n: int, concurrency: int) -> tuple[li
 
 
 def uploads(a) -> None:
-    proc, url = (None, a.url) if a.url else _start(["--workers", str(a.workers), "--queue", str(max(64, a.n))])
+    proc, url = (None, a.url) if a.url else start_server(["--workers", str(a.workers), "--queue", str(max(64, a.n))])
     try:
         times, codes, wall = asyncio.run(_uploads(url, a.photo.read_bytes(), a.n, a.concurrency))
-        peak = _peak_mb(proc.pid if proc else a.pid) if (proc or a.pid) else None
+        peak = peak_mb(proc.pid if proc else a.pid) if (proc or a.pid) else None
     finally:
         if proc:
             proc.terminate()
@@ -153,7 +116,7 @@ def overlay(a) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         video = Path(tmp) / "reveals.avi"
         reveals, seat = _overlay_video(video, a.table, a.phase, 10.0, 2)
-        proc, url = _start(["--source", str(video), "--kind", "overhead", "--every", str(a.every)])
+        proc, url = start_server(["--source", str(video), "--kind", "overhead", "--every", str(a.every)])
         total, after, missed = [], [], []
         try:
             with httpx.stream("GET", url + "/api/events", timeout=120) as r:
@@ -174,7 +137,7 @@ def overlay(a) -> None:
                             total.append(now - (d["captured"] - (d["time_s"] - shown)))
                             after.append(now - d["settled"])
             health = httpx.get(url + "/healthz").json().get("live", {})
-            peak = _peak_mb(proc.pid)
+            peak = peak_mb(proc.pid)
         finally:
             proc.terminate()
             proc.wait(10)
@@ -189,7 +152,7 @@ def overlay(a) -> None:
           + (f"; server peak memory {peak:.0f} MB" if peak else "") + (f"; {missed} missed" if missed else ""))
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=50)
     ap.add_argument("--concurrency", type=int, default=50)
@@ -202,7 +165,11 @@ def main(argv=None) -> int:
     ap.add_argument("--phase", type=float, default=3.0, help="overlay: seconds between two discards (default 3)")
     ap.add_argument("--table", type=Path, default=ROOT / "examples" / "overhead.json",
                     help="overlay: the table's ground-truth JSON, beside its image (default examples/overhead.json)")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     uploads(a)
     if a.overlay:
         overlay(a)

@@ -5,7 +5,7 @@ Tiles are drawn with a seed, one per kind, from tiles wholly inside their photo;
 size around it, scaled to at most 64 px and written as PNG; labels.csv gives the file, the tile's box in it and
 its kind. No tile is chosen for how the classifier reads it.
 
-    python -m mjtable.scripts.make_crop_fixture [--src data/real/heldout] [--out tests/fixtures/real_crops] [--n 18]
+    python -m scripts.make_crop_fixture [--src data/real/heldout] [--out tests/fixtures/real_crops] [--n 18]
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import cv2
 
-from mjtable.scripts.prepare_real_chinese import tile_names
+from mjtable.vision.labels import tile_names
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_SIDE = 64
@@ -35,13 +35,17 @@ def tiles_of(src: Path) -> list[tuple[Path, int, tuple[float, float, float, floa
     return out
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--src", type=Path, default=ROOT / "data" / "real" / "heldout")
     ap.add_argument("--out", type=Path, default=ROOT / "tests" / "fixtures" / "real_crops")
     ap.add_argument("--n", type=int, default=18)
     ap.add_argument("--seed", type=int, default=0)
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     tiles = tiles_of(a.src)
     random.Random(a.seed).shuffle(tiles)
     names, rows, kinds = tile_names(), [], set()

@@ -4,9 +4,9 @@
 
 The counterpart of ``mjtable batch`` for ``scripts/bench_mcr_oracle.py``: it reads the same lines (the notation
 form that ``mjtable.scoring.jsonio.hand_to_dict`` writes), turns each into pymahjonggb's arguments as
-``scripts/mcr_ref.py`` does, scores it and writes ``{"line": n, "total": t, "fans": {english name: count}}``
+``mjtable.scoring.mcr.reference`` does, scores it and writes ``{"line": n, "total": t, "fans": {english name: count}}``
 (``"total": null`` when pymahjonggb says it is not a win). It imports nothing from mjtable, so that the process
-pays only for Python, the JSON module and pymahjonggb, and it is run as a file, not as ``-m mjtable.scripts...``.
+pays only for Python, the JSON module and pymahjonggb, and it is run as a file, not as ``-m scripts...``.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Recover a trainable ultralytics checkpoint from an exported YOLO ONNX model (when the .pt was lost).
 
-    python -m mjtable.scripts.onnx_to_pt models/tile_locator.onnx runs/detector/recovered.pt [--calib DIR]
+    python -m scripts.onnx_to_pt models/tile_locator.onnx runs/detector/recovered.pt [--calib DIR]
 
 The model may have its head split (scripts/runtime_graph.py): the DFL's weights are fixed, not learned.
 The export fuses each BatchNorm into its convolution (conv weight and bias). Building the same network from
@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from mjtable.scripts.train_detector import offline_ultralytics
+from mjtable.models.training import offline_ultralytics
 from mjtable.vision.detector import letterbox, to_blob, yolo_output
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,20 +41,24 @@ def calib_batch(d: Path, imgsz: int, n: int) -> np.ndarray:
     return np.concatenate(xs)
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("onnx", type=Path)
     ap.add_argument("out", type=Path)
     ap.add_argument("--model", default="yolo11n.yaml")
     ap.add_argument("--calib", type=Path, default=ROOT / "data" / "synth" / "test" / "images")
     ap.add_argument("--n", type=int, default=16)
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
 
     import onnx
     import onnxruntime as ort
     import torch
     from onnx import numpy_helper
-    offline_ultralytics()
+    offline_ultralytics(ROOT / ".yolo")
     from ultralytics import YOLO
 
     m = onnx.load(str(a.onnx))

@@ -1,12 +1,12 @@
 """Quantize the detector's ONNX models to int8 (onnxruntime static quantization, QDQ, per-channel weights).
 
-    python -m mjtable.scripts.quantize_models [--locator models/tile_locator.onnx]
-                                      [--classifier models/tile_classifier.onnx]
-                                      [--overhead-locator models/tile_locator_overhead.onnx]
-                                      [--overhead-classifier models/tile_classifier_overhead.onnx]
-                                      [--refiner models/tile_refiner.onnx]
-                                      [--calib data/synth/train data/real/train] [--n 60]
-                                      [--only locator overhead-locator classifier overhead-classifier refiner]
+    python -m scripts.quantize_models [--locator models/tile_locator.onnx]
+                              [--classifier models/tile_classifier.onnx]
+                              [--overhead-locator models/tile_locator_overhead.onnx]
+                              [--overhead-classifier models/tile_classifier_overhead.onnx]
+                              [--refiner models/tile_refiner.onnx]
+                              [--calib data/synth/train data/real/train] [--n 60]
+                              [--only locator overhead-locator classifier overhead-classifier refiner]
 
 Writes models/tile_locator_int8.onnx and models/tile_classifier_int8.onnx (and tile_locator_overhead_int8.onnx,
 tile_classifier_overhead_int8.onnx when the overhead models are there, calibrated on overhead scenes; and
@@ -24,12 +24,11 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 import cv2
 
-from mjtable.scripts.runtime_graph import runtime_graph
+from mjtable.models.graph import quantize, runtime_graph
 from mjtable.vision.crops import crop_tile, crops_to_tensor, refine_crops
 from mjtable.vision.detector import (CLASSIFIER, LOCATOR, OVERHEAD_CLASSIFIER, OVERHEAD_LOCATOR, REFINER, int8_path,
                              letterbox, to_blob)
@@ -71,7 +70,7 @@ def classifier_batches(files: list[Path]):
 def refiner_batches(files: list[Path], size: int):
     """The refiner's input: size x size crops around the labelled boxes (mjtable.vision.crops.refine_crops), 32 per
     image."""
-    from mjtable.scripts.evaluate_detector_figures import read_yolo
+    from mjtable.vision.labels import read_yolo
     for f in files:
         img = cv2.imread(str(f))
         boxes, _ = read_yolo(f.parent.parent / "labels" / (f.stem + ".txt"), img.shape[1], img.shape[0])
@@ -79,34 +78,7 @@ def refiner_batches(files: list[Path], size: int):
             yield refine_crops(img, boxes[:32], size)
 
 
-def quantize(src: Path, dst: Path, batches, keep_float) -> None:
-    import onnx
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
-
-    with tempfile.TemporaryDirectory() as tmp:
-        pre = Path(tmp) / "pre.onnx"
-        quant_pre_process(str(src), str(pre))
-        model = onnx.load(str(pre))
-        name = model.graph.input[0].name
-        exclude = [n.name for n in model.graph.node if keep_float(n)]
-
-        class Reader(CalibrationDataReader):
-            def __init__(self):
-                self.it = iter(batches)
-
-            def get_next(self):
-                x = next(self.it, None)
-                return None if x is None else {name: x}
-
-        out = Path(tmp) / "q.onnx"
-        quantize_static(str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, nodes_to_exclude=exclude)
-        dst.write_bytes(out.read_bytes())
-    print(f"{src} -> {dst} ({dst.stat().st_size / 1e6:.1f} MB, {len(exclude)} nodes kept in float)")
-
-
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--locator", type=Path, default=LOCATOR)
     ap.add_argument("--classifier", type=Path, default=CLASSIFIER)
@@ -118,7 +90,11 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=60, help="calibration images")
     ap.add_argument("--only", nargs="+", choices=MODELS, default=MODELS,
                     help="quantize these models only (the others' int8 files stay as they are)")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     files = calib_images(a.calib, a.n)
     if not files:
         print(f"error: no calibration images under {', '.join(map(str, a.calib))}", file=sys.stderr)

@@ -1,6 +1,6 @@
 """Screenshots of ``mjtable serve`` for the docs, taken in Debian's headless Chromium (selenium):
 
-    python -m mjtable.scripts.serve_screenshots [--out docs]
+    python -m scripts.serve_screenshots [--out docs]
 
 - serve_page.png: the phone page (420 px wide) after reading examples/phone_win.jpg with seat wind S.
 - overlay.png: the overlay (1280 x 720) fed by a short video of examples/overhead.jpg whose last discard comes
@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from mjtable.scripts.browser import chromium, served, wait_for
+from mjtable.web.loopback import chromium, served, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOT_FLAGS = ("--hide-scrollbars", "--force-device-scale-factor=1")
@@ -101,10 +101,14 @@ def overlay_shot(out: Path) -> None:
     cv2.imwrite(str(out), canvas, [cv2.IMWRITE_PNG_COMPRESSION, 9])
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "docs")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
     page_shot(a.out / "serve_page.png")
     overlay_shot(a.out / "overlay.png")

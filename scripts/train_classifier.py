@@ -1,8 +1,8 @@
 """Train the tile crop classifier (stage 2): kind (0..41, 42 = back) + which way the tile's top points in the
 crop (up / left / down / right), plain torch on CPU.
 
-    python -m mjtable.scripts.train_classifier --out runs/classifier/main --minutes 10 [--resume]
-                                       [--export models/tile_classifier.onnx]
+    python -m scripts.train_classifier --out runs/classifier/main --minutes 10 [--resume]
+                               [--export models/tile_classifier.onnx]
 
 Crops come from YOLO dirs (boxes jittered like a detector's, turned to portrait exactly as the runtime does,
 mjtable.vision.crops.crop_tile). Synthetic dirs also have angles/*.txt, which give the direction of the tile's top;
@@ -19,136 +19,17 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import sys
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from mjtable.scoring import tiles as T
-from mjtable.scripts.prepare_real_chinese import read_crop_labels
-from mjtable.vision.crops import CROP, crop_tile, crops_to_tensor
+from mjtable.models.training import classifier_crops, conv_block, kind_weights, resume
+from mjtable.vision.crops import CROP, crops_to_tensor
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def direction_label(angle: float, rotated: bool) -> int:
-    """Where the tile's top points in the crop after the runtime's portrait turn (90 deg clockwise when
-    rotated): 0 up, 1 left, 2 down, 3 right. ``angle``: image angle of the tile's up axis (0 up, 90 left)."""
-    a = (angle - 90.0) % 360 if rotated else angle % 360
-    return int(round(a / 90.0)) % 4
-
-
-def _crops_of(args):
-    img_path, per_image, jitter, seed, repeats, side_repeat = args
-    rng = random.Random(seed)
-    img = cv2.imread(str(img_path))
-    if img is None:
-        return [], [], []
-    h, w = img.shape[:2]
-    lab = img_path.parent.parent / "labels" / (img_path.stem + ".txt")
-    ang = img_path.parent.parent / "angles" / (img_path.stem + ".txt")
-    rows = [ln.split() for ln in lab.read_text().splitlines() if ln.strip()] if lab.exists() else []
-    angles = [float(x) for x in ang.read_text().split()] if ang.exists() else None
-    idx = list(range(len(rows)))
-    rng.shuffle(idx)
-    crops, kinds, ud = [], [], []
-    # tiles lying across the image (claimed tiles of melds, stacked added-kong tiles) are rarer and harder:
-    # side_repeat crops of each of them
-    todo = [i for _ in range(repeats) for i in idx[:per_image]]
-    todo += [i for i in idx[:per_image] for _ in range(side_repeat - 1)
-             if float(rows[i][3]) * w > float(rows[i][4]) * h]
-    for i in todo:
-        c, cx, cy, bw, bh = int(rows[i][0]), *map(float, rows[i][1:5])
-        bw, bh = bw * w, bh * h
-        j = [rng.uniform(-jitter, jitter) for _ in range(4)]
-        box = (cx * w - bw / 2 + j[0] * bw, cy * h - bh / 2 + j[1] * bh,
-               cx * w + bw / 2 + j[2] * bw, cy * h + bh / 2 + j[3] * bh)
-        crop, rot = crop_tile(img, box)
-        crops.append(crop)
-        kinds.append(c)
-        ud.append(-1 if (angles is None or c == T.BACK) else direction_label(angles[i], rot))
-    return crops, kinds, ud
-
-
-def on_background(tile: np.ndarray, rng: random.Random) -> tuple[np.ndarray, tuple[float, float, float, float]]:
-    """A single-tile picture scaled to a random height, maybe turned sideways (a quarter of the time), pasted
-    in the middle of a random plain background with a margin of about a tile; (image, the tile's box)."""
-    if rng.random() < 0.25:
-        tile = cv2.rotate(tile, rng.choice([cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE]))
-    h, w = tile.shape[:2]
-    s = rng.uniform(36, 110) / max(h, w) if w > h else rng.uniform(36, 110) / h
-    th, tw = max(2, round(h * s)), max(2, round(w * s))
-    tile = cv2.resize(tile, (tw, th), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-    mx, my = max(tw, th) // 2 + 2, max(tw, th) // 2 + 2
-    colour = [rng.randint(0, 255) for _ in range(3)]
-    canvas = np.empty((th + 2 * my, tw + 2 * mx, 3), np.uint8)
-    canvas[:] = colour
-    canvas[my:my + th, mx:mx + tw] = tile
-    return canvas, (mx, my, mx + tw, my + th)
-
-
-def _crops_of_picture(args):
-    """Crops of one single-tile picture of a plain crop folder (see the module's description)."""
-    img_path, kind, n, jitter, seed = args
-    rng = random.Random(seed)
-    tile = cv2.imread(str(img_path))
-    if tile is None:
-        return [], [], []
-    crops = []
-    for _ in range(n):
-        img, (x1, y1, x2, y2) = on_background(tile, rng)
-        bw, bh = x2 - x1, y2 - y1
-        j = [rng.uniform(-jitter, jitter) for _ in range(4)]
-        crops.append(crop_tile(img, (x1 + j[0] * bw, y1 + j[1] * bh, x2 + j[2] * bw, y2 + j[3] * bh))[0])
-    return crops, [kind] * n, [-1] * n
-
-
-def _job(args):
-    return _crops_of_picture(args[1:]) if args[0] == "picture" else _crops_of(args[1:])
-
-
-def collect(dirs: list[tuple[Path, int, int]], jitter: float, seed: int, workers: int = 2, side_repeat: int = 1):
-    """dirs: (YOLO dir or plain crop folder, crops per image, repeats, file glob). Returns uint8 crops
-    (N,64,64,3), kinds, updown (-1 = unknown)."""
-    jobs = []
-    for d, per_image, repeats, pattern in dirs:
-        if (d / "labels.csv").exists():
-            for k, (p, kind) in enumerate(read_crop_labels(d)):
-                if p.match(pattern + ".*"):
-                    jobs.append(("picture", p, kind, per_image * repeats, jitter,
-                                 seed * 1000003 + k + sum(map(ord, d.name))))
-            continue
-        for k, p in enumerate(sorted((d / "images").glob(pattern + ".jpg"))):
-            jobs.append(("yolo", p, per_image, jitter, seed * 1000003 + k + hash(d.name) % 1000, repeats, side_repeat))
-    crops, kinds, ud = [], [], []
-    with Pool(workers) as pool:
-        for c, k, u in pool.imap(_job, jobs, chunksize=16):
-            crops += c
-            kinds += k
-            ud += u
-    return np.stack(crops), np.array(kinds, np.int64), np.array(ud, np.int64)
-
-
-def conv_block(i: int, o: int, s: int = 1) -> list:
-    """3x3 convolution (no bias, stride s), batch norm, ReLU: the layers of the crop networks (classifier and
-    box refiner), as a list to unpack into nn.Sequential."""
-    import torch.nn as nn
-    return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
-
-
-def resume(ckpt: Path, model, opt) -> dict:
-    """Model and optimizer state from a checkpoint this script (or train_refiner.py) saved; returns its training
-    state (epoch, elapsed seconds ...)."""
-    import torch
-    c = torch.load(ckpt, weights_only=False)
-    model.load_state_dict(c["model"])
-    opt.load_state_dict(c["opt"])
-    print(f"resumed at epoch {c['state']['epoch']} ({c['state']['elapsed'] / 60:.1f} min trained)")
-    return c["state"]
 
 
 def build_model(n_kinds: int = T.N_CLASSES, width: int = 16):
@@ -262,19 +143,7 @@ def export_onnx(model, path: Path) -> None:
                       opset_version=17, dynamo=False)
 
 
-def kind_weights(spec: str):
-    """'0-8:3,34-41:2' -> per-kind sampling weights (43,), others 1; '' -> None (plain shuffling)."""
-    if not spec:
-        return None
-    w = np.ones(T.N_CLASSES, np.float64)
-    for part in spec.split(","):
-        kinds, _, value = part.partition(":")
-        lo, _, hi = kinds.partition("-")
-        w[int(lo):int(hi or lo) + 1] = float(value)
-    return w
-
-
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, required=True, help="run dir (checkpoint last.pt, crops cache)")
     ap.add_argument("--train", nargs="*", default=["data/synth/train:12:1", "data/real/train:40:3"],
@@ -295,41 +164,38 @@ def main(argv=None) -> int:
     ap.add_argument("--width", type=int, default=16, help="channels of the first layer (32 = the comparison run)")
     ap.add_argument("--kind-weight", default="",
                     help="sample crops of some kinds more often, e.g. '0-8:3,34-41:2' (kind ids; others 1)")
-    a = ap.parse_args(argv)
-    import torch
-    import torch.nn.functional as F
-    torch.set_num_threads(a.threads)
-    torch.manual_seed(a.seed)
-    a.out.mkdir(parents=True, exist_ok=True)
+    return ap
 
-    def parse(specs):
-        out = []
-        for s in specs:
-            d, per, rep, *pattern = s.split(":")
-            p = Path(d) if Path(d).is_absolute() else ROOT / d
-            if (p / "images").exists():
-                out.append((p, int(per), int(rep), pattern[0] if pattern else "*"))
-        return out
 
-    ckpt = a.out / "last.pt"
-    if a.export and not a.minutes:      # export a checkpoint only
-        c = torch.load(ckpt, weights_only=False)
-        model = build_model(width=c.get("width", a.width))
-        model.load_state_dict(c["model"])
-        export_onnx(model, a.export)
-        print(f"exported {ckpt} -> {a.export} ({a.export.stat().st_size / 1e6:.1f} MB)")
-        return 0
+def _dirs(specs: list[str]) -> list[tuple[Path, int, int, str]]:
+    """DIR:crops_per_image:repeats[:file glob] specs -> the folders that are there (relative to the checkout)."""
+    out = []
+    for s in specs:
+        d, per, rep, *pattern = s.split(":")
+        p = Path(d) if Path(d).is_absolute() else ROOT / d
+        if (p / "images").exists():
+            out.append((p, int(per), int(rep), pattern[0] if pattern else "*"))
+    return out
+
+
+def training_crops(a) -> tuple:
+    """(X, K, U) of training and of validation: the run's cached crops, or crops cut now and cached."""
     cache = a.out / "crops.npz"
     if cache.exists():
         z = np.load(cache)
-        X, K, U, Xv, Kv, Uv = (z[k] for k in ("X", "K", "U", "Xv", "Kv", "Uv"))
-    else:
-        t0 = time.time()
-        X, K, U = collect(parse(a.train), a.jitter, a.seed, side_repeat=a.side_repeat)
-        Xv, Kv, Uv = collect(parse(a.val), a.jitter / 2, a.seed + 1)
-        np.savez(cache, X=X, K=K, U=U, Xv=Xv, Kv=Kv, Uv=Uv)
-        print(f"crops: train {len(X)}, val {len(Xv)} ({time.time() - t0:.0f} s)")
+        return tuple(z[k] for k in ("X", "K", "U", "Xv", "Kv", "Uv"))
+    t0 = time.time()
+    X, K, U = classifier_crops(_dirs(a.train), a.jitter, a.seed, side_repeat=a.side_repeat)
+    Xv, Kv, Uv = classifier_crops(_dirs(a.val), a.jitter / 2, a.seed + 1)
+    np.savez(cache, X=X, K=K, U=U, Xv=Xv, Kv=Kv, Uv=Uv)
+    print(f"crops: train {len(X)}, val {len(Xv)} ({time.time() - t0:.0f} s)")
+    return X, K, U, Xv, Kv, Uv
 
+
+def initial_model(a, X: np.ndarray):
+    """The network, started from --init when given (an exported model's weights, or a checkpoint's matching
+    tensors)."""
+    import torch
     model = build_model(width=a.width)
     if a.init and a.init.suffix == ".onnx":
         load_onnx_weights(model, a.init, X[np.random.default_rng(a.seed).permutation(len(X))[:512]])
@@ -339,6 +205,27 @@ def main(argv=None) -> int:
         same = {k: v for k, v in c["model"].items() if k in own and own[k].shape == v.shape}
         model.load_state_dict(same, strict=False)
         print(f"initialised {len(same)}/{len(own)} tensors from {a.init}")
+    return model
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
+    import torch
+    import torch.nn.functional as F
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    a.out.mkdir(parents=True, exist_ok=True)
+
+    ckpt = a.out / "last.pt"
+    if a.export and not a.minutes:      # export a checkpoint only
+        c = torch.load(ckpt, weights_only=False)
+        model = build_model(width=c.get("width", a.width))
+        model.load_state_dict(c["model"])
+        export_onnx(model, a.export)
+        print(f"exported {ckpt} -> {a.export} ({a.export.stat().st_size / 1e6:.1f} MB)")
+        return 0
+    X, K, U, Xv, Kv, Uv = training_crops(a)
+    model = initial_model(a, X)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     state = {"epoch": 0, "elapsed": 0.0}
     if a.resume and ckpt.exists():

@@ -1,8 +1,8 @@
 """Train the YOLO tile localiser offline on CPU (ultralytics, model built from yaml, no downloads).
 
-    python -m mjtable.scripts.train_detector --name bin512 --mode binary --imgsz 512 --epochs 30 [--hours 0.5]
-    python -m mjtable.scripts.train_detector --name bin512 --resume   # continue from runs/detector/NAME/weights/last.pt
-    python -m mjtable.scripts.train_detector --name bin512 --export models/tile_locator.onnx   # head split, see below
+    python -m scripts.train_detector --name bin512 --mode binary --imgsz 512 --epochs 30 [--hours 0.5]
+    python -m scripts.train_detector --name bin512 --resume   # continue from runs/detector/NAME/weights/last.pt
+    python -m scripts.train_detector --name bin512 --export models/tile_locator.onnx   # head split, see below
 
 --mode binary : 2 classes (0 = face-up tile, 1 = face-down tile); the crop classifier gives the kind (two-stage).
 --mode tiles  : 43 classes (tile ids 0..41, 42 = back), one stage.
@@ -12,32 +12,14 @@ Data: synthetic scenes (mjtable.datasets.generate) + the real riichi photos' tra
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 from pathlib import Path
 
-from mjtable.scripts.runtime_graph import runtime_graph
+from mjtable.models.graph import runtime_graph
+from mjtable.models.training import offline_ultralytics, resolve_sources
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def offline_ultralytics():
-    """Configure ultralytics so that it never downloads or phones home; returns the module."""
-    cfg = ROOT / ".yolo"
-    cfg.mkdir(exist_ok=True)
-    os.environ["YOLO_OFFLINE"] = "1"
-    os.environ["YOLO_AUTOINSTALL"] = "0"
-    os.environ["YOLO_CONFIG_DIR"] = str(cfg)
-    font = cfg / "Arial.ttf"
-    if not font.exists():
-        import matplotlib
-        src = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
-        shutil.copy(src, font)
-    import ultralytics
-    from ultralytics import settings
-    settings.update({"sync": False})
-    return ultralytics
 
 
 THREADS = 2
@@ -47,27 +29,6 @@ def _set_threads(trainer):
     """ultralytics pins torch to 1 thread on a 2-core machine; training is ~1.5x faster with 2."""
     import torch
     torch.set_num_threads(THREADS)
-
-
-def resolve_sources(base: Path, specs: list[str], list_dir: Path, tag: str) -> list[str]:
-    """'synth/train' -> its images dir; 'synth/train:phone_*' -> a txt list of the matching images;
-    '@lists/x.txt' -> that list of image paths as it is (relative to the data dir)."""
-    out = []
-    for i, spec in enumerate(specs):
-        if spec.startswith("@"):
-            out.append(str(base.parent / spec[1:]))       # an absolute path stays as it is
-            continue
-        d, _, pattern = spec.partition(":")
-        images = base / d / "images"
-        if not pattern:
-            out.append(str(images))
-            continue
-        files = sorted(str(images / p.name) for p in images.glob(pattern + ".jpg"))
-        list_dir.mkdir(parents=True, exist_ok=True)
-        lst = list_dir / f"{tag}_{i}.txt"
-        lst.write_text("\n".join(files) + "\n")
-        out.append(str(lst))
-    return out
 
 
 def write_data_yaml(path: Path, mode: str, train: list[str], val: list[str]) -> Path:
@@ -82,7 +43,7 @@ def write_data_yaml(path: Path, mode: str, train: list[str], val: list[str]) -> 
     return path
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--name", required=True)
     ap.add_argument("--mode", choices=("binary", "tiles"), default="binary")
@@ -102,11 +63,15 @@ def main(argv=None) -> int:
     ap.add_argument("--export", type=Path, default=None, help="export best.pt of --name to this ONNX path and exit")
     ap.add_argument("--project", default=str(ROOT / "runs" / "detector"))
     ap.add_argument("--threads", type=int, default=2, help="torch threads (1 when another training shares the CPU)")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     global THREADS
     THREADS = a.threads
 
-    offline_ultralytics()
+    offline_ultralytics(ROOT / ".yolo")
     from ultralytics import YOLO
 
     run_dir = Path(a.project) / a.name

@@ -1,13 +1,14 @@
 """Train the box refiner: a small CNN that reads a crop around a located box (mjtable.vision.crops.refine_crops)
 and moves each of its four edges to the tile's silhouette, plain torch on CPU.
 
-    python -m mjtable.scripts.train_refiner --out runs/refiner/w8s24 --minutes 22 [--size 24] [--width 8] [--resume]
-                                    [--export models/tile_refiner.onnx]
-    python -m mjtable.scripts.train_refiner --out runs/refiner/w8s24 --minutes 0 --export models/tile_refiner.onnx
-    python -m mjtable.scripts.quantize_models --only refiner      # models/tile_refiner_int8.onnx, the runtime default
+    python -m scripts.train_refiner --out runs/refiner/w8s24 --minutes 22 [--size 24] [--width 8] [--resume]
+                            [--export models/tile_refiner.onnx]
+    python -m scripts.train_refiner --out runs/refiner/w8s24 --minutes 0 --export models/tile_refiner.onnx
+    python -m scripts.quantize_models --only refiner      # models/tile_refiner_int8.onnx, the runtime default
 
 Training boxes are the labelled boxes of synthetic YOLO dirs with each edge moved at random (normal, JITTER of
-the box's size; a quarter of them JITTER_WIDE), as a locator's boxes are off; the target is the move back.
+the box's size; a quarter of them JITTER_WIDE: mjtable.models.training), as a locator's boxes are off; the
+target is the move back.
 Random horizontal and vertical flips of the crop swap (and negate) the matching targets. The crop is resampled
 with no rounding, so the refiner can place an edge to a fraction of a pixel. The real train split is in the
 default data (its hand-drawn boxes sit differently on a tile than the generator's outlines; a refiner trained
@@ -25,29 +26,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from mjtable.scripts.evaluate_detector_figures import read_yolo
-from mjtable.scripts.train_classifier import conv_block, resume
-from mjtable.vision.crops import REFINE_SCALE, REFINE_SIZE, move_edges, refine_crops
+from mjtable.models.training import conv_block, jitter_boxes, refiner_augment, refiner_targets, resume
+from mjtable.vision.crops import REFINE_SIZE, move_edges, refine_crops
+from mjtable.vision.labels import read_yolo
 
 ROOT = Path(__file__).resolve().parent.parent
 
-JITTER = 0.02         # an edge's random move, as a fraction of the box's width or height (normal sigma; the
-JITTER_WIDE = 0.06    # locators' boxes are off by ~2%) ... and for a quarter of the boxes
 DEFAULT_TRAIN = ["data/synth/train:*:48", "data/synth/train3:*:24", "data/synth/train5:*:48",
                  "data/synth/train6:*:48", "data/synth/train7:*:48", "data/real/train:*:64:8"]
-
-
-def jitter_boxes(boxes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    wh = boxes[:, 2:] - boxes[:, :2]
-    sigma = np.where(rng.random(len(boxes)) < 0.25, JITTER_WIDE, JITTER)[:, None]
-    move = np.clip(rng.normal(0, 1, (len(boxes), 4)), -3, 3) * sigma * np.concatenate([wh, wh], 1)
-    return boxes + move
-
-
-def targets(truth: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """The refiner's outputs that move boxes onto truth (the inverse of mjtable.vision.crops.move_edges)."""
-    wh = boxes[:, 2:] - boxes[:, :2]
-    return ((truth - boxes) / np.concatenate([wh, wh], 1) / REFINE_SCALE).astype(np.float32)
 
 
 def _samples(args):
@@ -62,7 +48,7 @@ def _samples(args):
     truth = truth[rng.permutation(len(truth))[:per_image]]
     truth = np.repeat(truth, repeats, 0)
     boxes = jitter_boxes(truth, rng)
-    return refine_crops(img, boxes, size), targets(truth, boxes), boxes, truth
+    return refine_crops(img, boxes, size), refiner_targets(truth, boxes), boxes, truth
 
 
 def collect(specs: list[str], repeats: int, seed: int, workers: int = 2, size: int = REFINE_SIZE):
@@ -107,23 +93,6 @@ def build_model(width: int = 8, size: int = REFINE_SIZE):
     return RefineNet()
 
 
-def augment(x, t, gen):
-    """x uint8 NHWC tensor, t (N,4). Flips (targets follow), gain, colour cast, noise."""
-    import torch
-    n = x.shape[0]
-    x = x.float()
-    hf = torch.rand(n, generator=gen) < 0.5
-    x = torch.where(hf[:, None, None, None], torch.flip(x, dims=(2,)), x)
-    t = torch.where(hf[:, None], torch.stack([-t[:, 2], t[:, 1], -t[:, 0], t[:, 3]], 1), t)
-    vf = torch.rand(n, generator=gen) < 0.5
-    x = torch.where(vf[:, None, None, None], torch.flip(x, dims=(1,)), x)
-    t = torch.where(vf[:, None], torch.stack([t[:, 0], -t[:, 3], t[:, 2], -t[:, 1]], 1), t)
-    gain = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=gen)
-    cast = 0.9 + 0.2 * torch.rand(n, 1, 1, 3, generator=gen)
-    x = x * gain * cast + 4 * torch.rand(n, 1, 1, 1, generator=gen) * torch.randn(x.shape, generator=gen)
-    return x.clamp(0, 255), t
-
-
 def edge_error_px(model, X, B, G, batch: int = 1024) -> tuple[float, float]:
     """Mean absolute edge error (px) of the boxes B against the truth G, before and after refinement."""
     import torch
@@ -144,7 +113,7 @@ def export_onnx(model, path: Path, size: int = REFINE_SIZE) -> None:
                       dynamo=False)
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--train", nargs="*", default=DEFAULT_TRAIN, help="DIR[:GLOB[:BOXES_PER_IMAGE[:REPEATS]]]")
@@ -160,7 +129,11 @@ def main(argv=None) -> int:
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--init", type=Path, help="start from this checkpoint's weights (a new schedule)")
     ap.add_argument("--export", type=Path)
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     try:
         import torch
     except ImportError:
@@ -205,7 +178,7 @@ def main(argv=None) -> int:
             for g in opt.param_groups:          # cosine decay over the whole budget
                 g["lr"] = a.lr * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
             idx = perm[s * a.batch:(s + 1) * a.batch]
-            x, t = augment(Xt[idx], Yt[idx], gen)
+            x, t = refiner_augment(Xt[idx], Yt[idx], gen)
             loss = torch.nn.functional.smooth_l1_loss(model(x), t, beta=0.1)
             opt.zero_grad()
             loss.backward()

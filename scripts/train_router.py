@@ -2,7 +2,7 @@
 overhead view of a table (-> run the overhead locator first) or anything else (a phone photo of a hand, a
 close-up: -> the general locator). Plain torch on CPU, a few minutes.
 
-    python -m mjtable.scripts.train_router --out runs/router/r1 --epochs 8 --export models/view_router.onnx
+    python -m scripts.train_router --out runs/router/r1 --epochs 8 --export models/view_router.onnx
 
 The runtime (mjtable.vision.detector.TileDetector.locate_for) never trusts it alone: a frame it calls overhead must
 still look like a whole table on the overhead locator's boxes, or the general pass runs as before. A wrong
@@ -103,7 +103,7 @@ def load(specs: list[tuple[str, int]], data: Path) -> tuple[list[np.ndarray], li
     return imgs, labels
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--data", type=Path, default=ROOT / "data")
@@ -115,7 +115,11 @@ def main(argv=None) -> int:
     ap.add_argument("--phone", nargs="*", default=PHONE_DIRS)
     ap.add_argument("--overhead", nargs="*", default=OVERHEAD_DIRS)
     ap.add_argument("--export", type=Path, help="write the trained model (last.pt in --out) to this ONNX path")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)

@@ -6,7 +6,7 @@ with the boxes that lie at least ``--min-visible`` inside it, cut to the window;
 is labelled as far as it shows, as the locator sees it there (the sliced reading drops such boxes and keeps the
 whole copy in a neighbouring window).
 
-    python -m mjtable.scripts.window_dataset data/synth/seat300 data/synth/seat300w [--size 640] [--per-frame 2]
+    python -m scripts.window_dataset data/synth/seat300 data/synth/seat300w [--size 640] [--per-frame 2]
 """
 from __future__ import annotations
 
@@ -17,27 +17,9 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 
+from mjtable.vision.labels import window_rows
 from mjtable.vision.slicing import windows
-
-
-def window_rows(rows: list[list[float]], w: int, h: int, win: tuple[int, int, int, int],
-                min_visible: float) -> list[str]:
-    """YOLO rows (class, cx, cy, bw, bh normalised to the frame) -> rows normalised to the window."""
-    x1, y1, x2, y2 = win
-    ww, wh = x2 - x1, y2 - y1
-    out = []
-    for c, cx, cy, bw, bh in rows:
-        a = np.array([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h])
-        cut = np.array([max(a[0], x1), max(a[1], y1), min(a[2], x2), min(a[3], y2)])
-        area = (a[2] - a[0]) * (a[3] - a[1])
-        inside = max(0.0, cut[2] - cut[0]) * max(0.0, cut[3] - cut[1])
-        if area <= 0 or inside / area < min_visible:
-            continue
-        out.append(f"{int(c)} {((cut[0] + cut[2]) / 2 - x1) / ww:.6f} {((cut[1] + cut[3]) / 2 - y1) / wh:.6f} "
-                   f"{(cut[2] - cut[0]) / ww:.6f} {(cut[3] - cut[1]) / wh:.6f}")
-    return out
 
 
 def cut(src: Path, out: Path, size: int, per_frame: int, min_visible: float, seed: int) -> int:
@@ -66,7 +48,7 @@ def cut(src: Path, out: Path, size: int, per_frame: int, min_visible: float, see
     return n
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("src", type=Path)
     ap.add_argument("out", type=Path)
@@ -74,7 +56,11 @@ def main(argv=None) -> int:
     ap.add_argument("--per-frame", type=int, default=2)
     ap.add_argument("--min-visible", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=0)
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     if not (a.src / "images").is_dir():
         print(f"window_dataset: no images/ in {a.src}", file=sys.stderr)
         return 2

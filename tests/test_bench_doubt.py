@@ -1,9 +1,10 @@
-"""scripts/bench_doubt.py: which misread tiles and wrong hands the doubtful tiles warn of."""
+"""scripts/bench_doubt.py's figures (mjtable.vision.compare): which misread tiles and wrong hands the doubtful tiles
+warn of."""
 from __future__ import annotations
 
 import numpy as np
 
-from mjtable.scripts.bench_doubt import hand_figures, tile_beliefs, tile_figures
+from mjtable.vision.compare import hand_figures, tile_beliefs, tile_figures
 from mjtable.vision.types import FACE_DOWN, UPRIGHT, Detection
 
 
@@ -42,16 +43,16 @@ def test_hand_figures_count_silent_wrong_scores():
 
 def test_crop_beliefs_read_real_crops_as_evaluate_crops_does(tmp_path):
     """The committed real riichi tiles (tests/fixtures/real_crops), cut at their boxes into a plain crop folder and
-    read on cloth: one belief per crop, read right as often as evaluate_crops.read_right counts, each with the
-    probability of the kind read."""
+    read on cloth: one belief per crop, read right as often as mjtable.vision.evaluate.read_right counts, each with
+    the probability of the kind read."""
     import csv
 
     import cv2
 
-    from mjtable.scripts import evaluate_crops
-    from mjtable.scripts import prepare_real_chinese as prc
-    from mjtable.scripts.bench_doubt import crop_beliefs
+    from mjtable.vision.compare import crop_beliefs
     from mjtable.vision.detector import TileDetector
+    from mjtable.vision.evaluate import on_cloth, read_right
+    from mjtable.vision.labels import read_crop_labels, write_crop_labels
     from tests.test_real_crops import FIXTURE
     (tmp_path / "images").mkdir()
     rows = []
@@ -61,23 +62,23 @@ def test_crop_beliefs_read_real_crops_as_evaluate_crops_does(tmp_path):
             x1, y1, x2, y2 = (round(float(r[k])) for k in ("x1", "y1", "x2", "y2"))
             cv2.imwrite(str(tmp_path / "images" / r["image"]), img[y1:y2, x1:x2])
             rows.append((r["image"], int(r["tile"]), r["name"]))
-    prc.write_crop_labels(tmp_path, rows)
+    write_crop_labels(tmp_path, rows)
     det = TileDetector(refiner=None)
     beliefs = crop_beliefs(det, tmp_path)
-    listed = prc.read_crop_labels(tmp_path)
+    listed = read_crop_labels(tmp_path)
     assert len(beliefs) == len(listed) == 18
     assert all(0.0 < p <= 1.0 for _, p in beliefs)
-    items = [(*evaluate_crops.on_cloth(cv2.imread(str(path))), truth) for path, truth in listed]
-    assert sum(ok for ok, _ in beliefs) == evaluate_crops.read_right(det, items)["all"][0] >= 15
+    items = [(*on_cloth(cv2.imread(str(path))), truth) for path, truth in listed]
+    assert sum(ok for ok, _ in beliefs) == read_right(det, items)["all"][0] >= 15
 
 
 def test_kind_probs_reads_a_box_as_the_runtime_does(monkeypatch):
-    """evaluate_crops.kind_probs: the first look on the box, the more looks on the box as the refiner moves it
-    (not on the box again); without more looks, the first look alone."""
+    """mjtable.vision.evaluate.kind_probs: the first look on the box, the more looks on the box as the refiner moves
+    it (not on the box again); without more looks, the first look alone."""
     import cv2
 
-    from mjtable.scripts import evaluate_crops
     from mjtable.vision.detector import LOOKS, TileDetector, refine_boxes
+    from mjtable.vision.evaluate import kind_probs
     from tests.test_real_crops import FIXTURE
     img = cv2.imread(str(FIXTURE / "00_m3.png"))
     box = (3.9, 5.6, 39.4, 58.4)
@@ -86,7 +87,7 @@ def test_kind_probs_reads_a_box_as_the_runtime_does(monkeypatch):
     real = det.classify
     monkeypatch.setattr(det, "classify", lambda im, boxes, overhead=False, seat=False:
                         seen.append(np.array(boxes)) or real(im, boxes, overhead, seat))
-    p = evaluate_crops.kind_probs(det, img, box)
+    p = kind_probs(det, img, box)
     first, more = seen
     assert np.allclose(first, [box], atol=1e-4) and len(more) == 1 + len(LOOKS)
     assert np.allclose(more[0], refine_boxes(det.refiner, img, np.array([box], np.float32))[0], atol=1e-3)
@@ -94,5 +95,5 @@ def test_kind_probs_reads_a_box_as_the_runtime_does(monkeypatch):
     assert p.shape == (43,) and abs(p.sum() - 1) < 1e-4
     seen.clear()
     det.looks = None
-    assert np.allclose(evaluate_crops.kind_probs(det, img, box), real(img, np.array([box], np.float32))[0][0])
+    assert np.allclose(kind_probs(det, img, box), real(img, np.array([box], np.float32))[0][0])
     assert len(seen) == 1

@@ -1,10 +1,12 @@
-"""The end-to-end benchmark's failure breakdown (scripts/bench_e2e.py)."""
+"""The end-to-end benchmark's failure breakdown (scripts/bench_e2e.py, counted by mjtable.vision.compare) and its
+generated scenes (mjtable.datasets.benchsets)."""
 from __future__ import annotations
 
 import dataclasses
 
 from mjtable.scoring.table import PlayerArea
-from mjtable.scripts.bench_e2e import hand_key, wrong_fields
+from mjtable.vision.compare import hand_key, wrong_fields
+from tests.script_run import run_script
 
 
 def test_wrong_fields_names_the_parts_read_wrong():
@@ -30,8 +32,6 @@ def test_bench_large_photo_reads_a_blown_up_scene(tmp_path):
     """scripts/bench_large_photo.py: the bundled phone photo blown up to 2688x2016 (decoded at half scale) and
     decoded whole, read as its ground truth, beside the original."""
     import shutil
-    import subprocess
-    import sys
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
     d = tmp_path / "bench_phone_1"
@@ -39,29 +39,27 @@ def test_bench_large_photo_reads_a_blown_up_scene(tmp_path):
     (d / "images").mkdir()
     shutil.copy(root / "examples" / "phone_win.jpg", d / "images" / "phone_win.jpg")
     shutil.copy(root / "examples" / "phone_win.json", d / "gt" / "phone_win.json")
-    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.bench_large_photo", "--data", str(tmp_path),
-                        "--seed", "1", "--n", "1", "--size", "2688x2016"], capture_output=True, text=True, cwd=root,
-                       timeout=600)
+    p = run_script("bench_large_photo", "--data", tmp_path, "--seed", "1", "--n", "1", "--size", "2688x2016")
     assert p.returncode == 0, p.stderr
     lines = [ln for ln in p.stdout.splitlines() if "whole hand exact" in ln]
     assert len(lines) == 3 and all("100.0 %" in ln for ln in lines), p.stdout
     assert "2688x2016, reduced decoding" in p.stdout
 
 
-def test_bench_refuses_a_seed_that_made_a_training_set(capsys):
+def test_bench_refuses_a_seed_that_made_a_training_set():
     """The generator makes the same scenes from the same seed: seed 101 made synth/train2, so its 'benchmark'
     scenes are training scenes, and the benchmark says so instead of measuring them as unseen."""
-    from mjtable.scripts.bench_e2e import TRAINING_SEEDS, main
+    from mjtable.datasets.benchsets import TRAINING_SEEDS
     assert 101 in TRAINING_SEEDS and 103 in TRAINING_SEEDS
-    assert main(["--seed", "101", "--phone", "0", "--overhead", "0"]) == 2
-    assert "synth/train2" in capsys.readouterr().err
+    r = run_script("bench_e2e", "--seed", "101", "--phone", "0", "--overhead", "0", timeout=120)
+    assert r.returncode == 2 and "synth/train2" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_bench_scenes_labelled_by_an_older_generator_are_made_again(tmp_path):
     """The benchmark caches its generated scenes; a cache the generator did not stamp with its current labels
     version (mjtable.datasets.generate.LABELS_VERSION) is made again, a current one read as it is."""
     import json
-    from mjtable.scripts.bench_e2e import ensure_scenes
+    from mjtable.datasets.benchsets import ensure_scenes
     out = tmp_path / "bench_phone_5"
     (out / "gt").mkdir(parents=True)
     (out / "gt" / "phone_5_000000.json").write_text("{}")          # no generator.json: an older generator's

@@ -1,17 +1,15 @@
-"""scripts/box_precision.py: covered edges, rows, the row fit, the noise and bound corrections, and the script on
-the tiny fixture set tests/fixtures/detset (3 generated scenes)."""
+"""mjtable.vision.box_precision: covered edges, rows, the row fit, the noise and bound corrections, and
+scripts/box_precision.py on the tiny fixture set tests/fixtures/detset (3 generated scenes)."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 
-from mjtable.scripts.box_precision import (Frame, covered, covered_exact, edge_errors, group_bias_removed, label_groups,
-                                           map50_95, noisy_labels, overlap_depth, ranked_by_iou, row_fit, rows,
-                                           rows_fitted_and_centred, with_free_edge_errors, without_frame_shift)
+from mjtable.vision.box_precision import (Frame, covered, covered_exact, edge_errors, group_bias_removed,
+                                          label_groups, map50_95, noisy_labels, overlap_depth, ranked_by_iou, row_fit,
+                                          rows, rows_fitted_and_centred, with_free_edge_errors, without_frame_shift)
+from tests.script_run import run_script
 
-ROOT = Path(__file__).resolve().parents[1]
 DET = Path(__file__).parent / "fixtures" / "detset"
 
 
@@ -146,25 +144,21 @@ def test_map_falls_with_the_noise_and_free_edge_errors_are_drawn_from_the_free_e
 
 
 def test_script_on_the_fixture_set_and_on_a_bad_folder(tmp_path):
-    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.box_precision", "--synth", str(DET)],
-                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    p = run_script("box_precision", "--synth", DET, timeout=300)
     assert p.returncode == 0, p.stderr
     out = p.stdout
     assert "== all: 3 frames" in out and "== overhead: 1 frames" in out and "== phone: 2 frames" in out
     assert out.count("mAP50-95 as detected") == 3 and "Gaussian noise" in out and "rows fitted" in out \
         and "ranked by how well" in out
-    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.box_precision", "--synth", str(tmp_path)],
-                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    p = run_script("box_precision", "--synth", tmp_path, timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "no images/ and labels/" in p.stderr
-    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.box_precision", "--synth", str(DET),
-                        "--refiner", str(tmp_path / "r.onnx")], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    p = run_script("box_precision", "--synth", DET, "--refiner", tmp_path / "r.onnx", timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "no refiner at" in p.stderr
 
 
 def test_script_without_the_refiner_reads_the_locators_boxes():
     def first_map(*extra):
-        p = subprocess.run([sys.executable, "-m", "mjtable.scripts.box_precision", "--synth", str(DET), *extra],
-                           capture_output=True, text=True, cwd=ROOT, timeout=300)
+        p = run_script("box_precision", "--synth", DET, *extra, timeout=300)
         assert p.returncode == 0, p.stderr
         return p.stdout.split("mAP50-95 as detected ")[1].split(";")[0]
     assert first_map("--refiner", "none") != first_map()

@@ -84,13 +84,16 @@ def test_cli_clutter_option(tmp_path):
 
 
 @needs_albumentations
-def test_bench_clutter_measures_plain_and_cluttered_scenes(capsys):
-    from mjtable.scripts import bench_clutter
-    assert bench_clutter.main(["--n", "2", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+def test_bench_clutter_measures_plain_and_cluttered_scenes():
+    from tests.script_run import run_script
+    p = run_script("bench_clutter", "--n", "2", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
     (r,) = out.values()
     assert set(r) == {"plain", "clutter"} and r["plain"]["tiles"] == r["clutter"]["tiles"] > 10
     for v in r.values():
         assert 0.5 < v["found"] <= 1 and 0 <= v["right_kind"] <= 1 and v["stray_per_frame"] >= 0
-    assert bench_clutter.main(["--seed", "910"]) == 2          # the clutter training seed is refused
-    assert bench_clutter.main(["--n", "0"]) == 2
+    p = run_script("bench_clutter", "--seed", "910", timeout=120)       # the clutter training seed is refused
+    assert p.returncode == 2 and "synth/clut910" in p.stderr
+    p = run_script("bench_clutter", "--n", "0", timeout=120)
+    assert p.returncode == 2 and "--n must be > 0" in p.stderr

@@ -192,7 +192,7 @@ def test_decode_raw_reads_a_split_yolo_head():
 
 
 def test_committed_models_are_in_the_runtime_form():
-    """The committed locators output box distributions and class logits (scripts/runtime_graph.py); the int8
+    """The committed locators output box distributions and class logits (mjtable.models.graph); the int8
     locators and classifiers take the BGR uint8 image(s) as they are, the float ones the float RGB NCHW tensor."""
     import onnxruntime as ort
     paths = sorted(p for p in (ROOT / "models").glob("tile_*.onnx") if not p.name.startswith("tile_refiner"))
@@ -252,14 +252,13 @@ def test_detector_boxes_with_and_without_the_refiner(detector):
 
 @pytest.mark.train
 def test_byte_input_gives_the_int8_models_outputs_bit_for_bit(tmp_path):
-    """runtime_graph.byte_input on a small int8 model quantized as quantize_models quantizes (input scale 1/255):
+    """graph.byte_input on a small int8 model quantized as quantize_models quantizes (input scale 1/255):
     the BGR uint8 image in gives what the float RGB tensor gave, bit for bit; a model whose input scale is not
     1/255 is left alone."""
     pytest.importorskip("onnx", reason="the train extra")
     import onnx
     import onnxruntime as ort
-    from mjtable.scripts.quantize_models import quantize
-    from mjtable.scripts.runtime_graph import BYTE_INPUT, byte_input
+    from mjtable.models.graph import BYTE_INPUT, byte_input, quantize
     from onnx import TensorProto, helper, numpy_helper
 
     rng = np.random.default_rng(5)
@@ -295,7 +294,7 @@ def test_byte_input_gives_the_int8_models_outputs_bit_for_bit(tmp_path):
 def test_runtime_graph_leaves_other_models_and_refuses_bad_files(tmp_path):
     pytest.importorskip("onnx", reason="the train extra")
     py = sys.executable
-    run = lambda *args: subprocess.run([py, "-m", "mjtable.scripts.runtime_graph", *map(str, args)], cwd=ROOT,  # noqa: E731
+    run = lambda *args: subprocess.run([py, "-m", "scripts.runtime_graph", *map(str, args)], cwd=ROOT,  # noqa: E731
                                        capture_output=True, text=True)
     for name in ("tile_classifier.onnx", "tile_locator_int8.onnx", "tile_classifier_int8.onnx"):   # float / done
         r = run(ROOT / "models" / name, "--out", tmp_path / "same")
@@ -390,8 +389,8 @@ def test_refine_crops_sample_the_widened_box_to_a_fraction_of_a_pixel():
 
 
 def test_refine_crops_mirror_with_the_image():
-    """Training flips crops and swaps their targets (train_refiner.augment): that is right only if the crop of a
-    mirrored image's mirrored box is the mirrored crop."""
+    """Training flips crops and swaps their targets (mjtable.models.training.refiner_augment): that is right only
+    if the crop of a mirrored image's mirrored box is the mirrored crop."""
     img = np.random.default_rng(5).integers(0, 256, (120, 160, 3), np.uint8)
     box = np.array([[30.3, 40.7, 61.1, 80.2]])
     w = img.shape[1]
@@ -402,10 +401,10 @@ def test_refine_crops_mirror_with_the_image():
 
 
 def test_refiner_training_targets_and_flips_agree():
-    """train_refiner: a target moves the jittered box back onto the truth, and a flipped crop's targets are
-    those of the mirrored box."""
+    """The refiner's training (mjtable.models.training): a target moves the jittered box back onto the truth, and a
+    flipped crop's targets are those of the mirrored box."""
     torch = pytest.importorskip("torch")
-    from mjtable.scripts.train_refiner import augment, targets
+    from mjtable.models.training import refiner_augment as augment, refiner_targets as targets
     truth = np.array([[30.0, 40.0, 60.0, 80.0]])
     box = np.array([[31.0, 39.0, 58.5, 81.0]])
     t = targets(truth, box)
@@ -446,7 +445,7 @@ def test_refine_boxes_moves_edges_by_the_models_output():
 
 
 def test_direction_label_matches_runtime_turn():
-    from mjtable.scripts.train_classifier import direction_label
+    from mjtable.models.training import direction_label
     # a tile whose top points left (90) in a wide box: turned clockwise, its top points up in the crop
     assert direction_label(90.0, rotated=True) == 0
     assert direction_label(270.0, rotated=True) == 2
@@ -674,22 +673,22 @@ def test_smoke_training_both_stages(tmp_path):
             "0 0.5 0.5 0.1 0.2\n1 0.1 0.1 0.2 0.1 0.2 0.3 0.1 0.3\n")
     py = sys.executable
     run = lambda *args: subprocess.run([py, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)  # noqa
-    r = run("-m", "mjtable.scripts.prepare_detector_data", "--real", str(real), "--out", str(data), "--heldout", "0.5")
+    r = run("-m", "scripts.prepare_detector_data", "--real", str(real), "--out", str(data), "--heldout", "0.5")
     assert r.returncode == 0, r.stderr[-2000:]
-    r = run("-m", "mjtable.scripts.train_detector", "--name", "smoke", "--mode", "binary", "--imgsz", "160",
+    r = run("-m", "scripts.train_detector", "--name", "smoke", "--mode", "binary", "--imgsz", "160",
             "--epochs", "1", "--batch", "4", "--data", str(data), "--val", "real/heldout",
             "--project", str(tmp_path / "runs"), "--workers", "0")
     assert r.returncode == 0, r.stderr[-3000:]
     assert (tmp_path / "runs" / "smoke" / "weights" / "last.pt").exists()
     onnx_loc = tmp_path / "loc.onnx"
-    r = run("-m", "mjtable.scripts.train_detector", "--name", "smoke", "--imgsz", "160",
+    r = run("-m", "scripts.train_detector", "--name", "smoke", "--imgsz", "160",
             "--project", str(tmp_path / "runs"), "--export", str(onnx_loc))
     assert r.returncode == 0, r.stderr[-3000:]
     import onnxruntime as ort
     outs = ort.InferenceSession(str(onnx_loc), providers=["CPUExecutionProvider"]).get_outputs()
     assert [o.name for o in outs] == ["box_dist", "cls_logits"]       # exported with its head split
     onnx_cls = tmp_path / "cls.onnx"
-    r = run("-m", "mjtable.scripts.train_classifier", "--out", str(tmp_path / "cls"), "--minutes", "0.05",
+    r = run("-m", "scripts.train_classifier", "--out", str(tmp_path / "cls"), "--minutes", "0.05",
             "--train", f"{data}/synth/train:4:1", f"{data}/real/train:4:1", "--val", f"{data}/real/heldout:4:1",
             "--export", str(onnx_cls), "--batch", "16")
     assert r.returncode == 0, r.stderr[-3000:]
@@ -698,7 +697,7 @@ def test_smoke_training_both_stages(tmp_path):
     assert all(0 <= d.kind <= T.BACK for d in dets)
     # a lost checkpoint is recovered from the exported model: the torch network reproduces the ONNX output (the
     # split head's outputs decoded by yolo_output: the anchors, strides and DFL bins are those of ultralytics)
-    r = run("-m", "mjtable.scripts.onnx_to_pt", str(onnx_loc), str(tmp_path / "recovered.pt"),
+    r = run("-m", "scripts.onnx_to_pt", str(onnx_loc), str(tmp_path / "recovered.pt"),
             "--calib", str(data / "synth" / "train" / "images"), "--n", "4")
     assert r.returncode == 0, r.stderr[-3000:]
     diff, rng = map(float, re.search(r"max \|torch - onnx\| = (\S+) \(output range (\S+)\)", r.stdout).groups())
@@ -710,12 +709,12 @@ def test_smoke_training_both_stages(tmp_path):
     over_cls.write_bytes(onnx_cls.read_bytes())
     # a few seconds of the box refiner
     onnx_ref = tmp_path / "ref.onnx"
-    r = run("-m", "mjtable.scripts.train_refiner", "--out", str(tmp_path / "ref"), "--minutes", "0.05", "--batch", "32",
+    r = run("-m", "scripts.train_refiner", "--out", str(tmp_path / "ref"), "--minutes", "0.05", "--batch", "32",
             "--train", f"{data}/synth/train:*:16", f"{data}/real/train:*:16:4", "--val", f"{data}/real/heldout",
             "--export", str(onnx_ref))
     assert r.returncode == 0, r.stderr[-3000:]
     assert re.search(r"validation edge error [\d.]+ -> [\d.]+ px", r.stdout), r.stdout[-2000:]
-    r = run("-m", "mjtable.scripts.quantize_models", "--locator", str(onnx_loc), "--classifier", str(onnx_cls),
+    r = run("-m", "scripts.quantize_models", "--locator", str(onnx_loc), "--classifier", str(onnx_cls),
             "--overhead-locator", str(over), "--overhead-classifier", str(over_cls), "--refiner", str(onnx_ref),
             "--calib", str(data / "synth" / "train"), "--n", "4")
     assert r.returncode == 0, r.stderr[-3000:]
@@ -734,8 +733,8 @@ def test_bundled_examples_are_read_exactly(detector, name):
     """The README's example photos, with the committed models: every seat as the scene's ground truth says (the
     overhead frame goes through the overhead locator and the overhead classifier)."""
     from mjtable.datasets.ground_truth import from_json
-    from mjtable.scripts.bench_e2e import area_key
     from mjtable.pipeline import read_image
+    from mjtable.vision.compare import area_key
     gt = from_json((ROOT / "examples" / f"{name}.json").read_text())
     out = read_image(load_image(ROOT / "examples" / f"{name}.jpg"), detector, gt.situation, "mcr", None, "auto")
     overhead = name == "overhead"
@@ -745,8 +744,9 @@ def test_bundled_examples_are_read_exactly(detector, name):
 
 
 def test_classifier_kind_weights():
-    """train_classifier.py --kind-weight: ranges and single kinds get their weight, the rest 1."""
-    from mjtable.scripts.train_classifier import kind_weights
+    """train_classifier.py --kind-weight (mjtable.models.training.kind_weights): ranges and single kinds get their
+    weight, the rest 1."""
+    from mjtable.models.training import kind_weights
     assert kind_weights("") is None
     w = kind_weights("0-8:3,34-41:2,42:1.5")
     assert w.shape == (T.N_CLASSES,) and list(w[:9]) == [3.0] * 9 and w[9] == 1.0
@@ -766,7 +766,7 @@ def test_a_large_phone_photo_is_decoded_at_a_smaller_scale_and_read_alike(detect
     """A 12 MP JPEG (4032x3024, a phone's) is decoded at half scale (its longer side stays >= 1280 px) and its
     hand is read as from the 640 px original; a PNG is decoded whole."""
     from mjtable.datasets.ground_truth import from_json
-    from mjtable.scripts.bench_e2e import area_key
+    from mjtable.vision.compare import area_key
     from mjtable.vision.images import KEEP_SIDE
     from mjtable.pipeline import read_image
     img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))
@@ -784,7 +784,7 @@ def test_a_large_phone_photo_is_decoded_at_a_smaller_scale_and_read_alike(detect
 
 def test_train_detector_resolves_dirs_globs_and_lists(tmp_path):
     """--synth specs: a folder's images, a glob of them written to a list, or a list file used as it is."""
-    from mjtable.scripts.train_detector import resolve_sources
+    from mjtable.models.training import resolve_sources
     base = tmp_path / "bin"
     (base / "synth" / "a" / "images").mkdir(parents=True)
     for n in ("phone_1.jpg", "phone_2.jpg", "overhead_1.jpg"):

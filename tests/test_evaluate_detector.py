@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from mjtable.scoring import tiles as T
-from mjtable.vision.evaluate import DatasetError, list_samples, read_yolo_rows
+from mjtable.vision.evaluate import list_samples
+from mjtable.vision.labels import DatasetError, read_yolo, read_yolo_rows
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = "mjtable.scripts.evaluate_detector"
+SCRIPT = "scripts.evaluate_detector"
 DET = Path(__file__).parent / "fixtures" / "detset"
 NAMES = DET / "data.yaml"
 N_TILES = sum(len(p.read_text().split("\n")) - 1 for p in (DET / "labels").glob("*.txt"))
@@ -151,6 +152,14 @@ def test_read_yolo_rows_boxes_polygons_and_errors(tmp_path):
     with pytest.raises(DatasetError, match="normalised"):
         read_yolo_rows(p, {0: 10}, 10, 10)
     assert read_yolo_rows(tmp_path / "none.txt", {0: 1}, 10, 10)[0].shape == (0, 4)
+    # the project's own folders are labelled in tile ids: read_yolo takes the classes as they are
+    p.write_text("41 0.5 0.5 0.2 0.4\n3 0.1 0.1 0.3 0.1 0.3 0.2 0.1 0.2\n")
+    boxes, kinds = read_yolo(p, 200, 100)
+    np.testing.assert_allclose(boxes, [[80, 30, 120, 70], [20, 10, 60, 20]])
+    assert kinds.tolist() == [41, 3]
+    p.write_text("-1 0.5 0.5 0.2 0.4\n")
+    with pytest.raises(DatasetError, match="class -1 is not a class index"):
+        read_yolo(p, 10, 10)
 
 
 def test_list_samples_pairs_images_with_labels():
@@ -194,7 +203,7 @@ def test_detector_predictor_feeds_detections_through_the_same_pipeline():
 def test_detector_figures_with_and_without_an_overhead_locator():
     """scripts/evaluate_detector_figures.py --compare-overhead prints each variant's mAP and both speeds (any
     locator file stands in for the overhead one here)."""
-    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.evaluate_detector_figures", "--synth", str(DET),
+    p = subprocess.run([sys.executable, "-m", "scripts.evaluate_detector_figures", "--synth", str(DET),
                         "--real", str(DET / "missing"), "--compare-overhead",
                         "--overhead-locator", str(ROOT / "models" / "tile_locator.onnx")],
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
@@ -207,7 +216,7 @@ def test_detector_figures_with_and_without_an_overhead_locator():
 
 def test_detector_figures_compare_routing():
     """--compare-routing: guessing without and with the view router, and told the kind, timed side by side."""
-    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.evaluate_detector_figures", "--synth", str(DET),
+    p = subprocess.run([sys.executable, "-m", "scripts.evaluate_detector_figures", "--synth", str(DET),
                         "--real", str(DET / "missing"), "--compare-routing"],
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert p.returncode == 0, p.stderr
@@ -219,7 +228,7 @@ def test_detector_figures_compare_routing():
 def test_detector_figures_compare_refine():
     """--compare-refine: the committed box refiner off and on, each variant's mAP and both speeds; the refined
     run names the refiner it used."""
-    p = subprocess.run([sys.executable, "-m", "mjtable.scripts.evaluate_detector_figures", "--synth", str(DET),
+    p = subprocess.run([sys.executable, "-m", "scripts.evaluate_detector_figures", "--synth", str(DET),
                         "--real", str(DET / "missing"), "--compare-refine"],
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert p.returncode == 0, p.stderr

@@ -30,7 +30,7 @@ def _labelled_lines():
 def _run(tmp_path, lines):
     p = tmp_path / "hands.jsonl"
     p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "mjtable.scripts.evaluate_scoring", str(p), "--json"],
+    r = subprocess.run([sys.executable, "-m", "scripts.evaluate_scoring", str(p), "--json"],
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)

@@ -8,7 +8,9 @@ folders are mapped as pyproject.toml maps them), and checked against the layer e
 * scoring imports scoring and the leaves: no vision, no app, no datasets or scripts;
 * vision imports vision, scoring and the leaves: no app (the pipeline, the CLI, the web server, the archive,
   ``mjtable`` itself), no datasets or scripts;
-* the app, datasets and scripts may import anything below them.
+* the app, datasets and models may import anything below them;
+* scripts (scripts/, not installed: ``python -m scripts.NAME`` from a checkout) import the package and never one
+  another, and no module of the package imports a script.
 
 Module-level imports (the ones run when a module loads) must not form a cycle anywhere in the package.
 """
@@ -19,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"mjtable": "mjtable", "vision": "mjtable.vision", "scoring": "mjtable.scoring",
-           "datasets": "mjtable.datasets", "scripts": "mjtable.scripts", "models": "mjtable.models"}
+           "datasets": "mjtable.datasets", "models": "mjtable.models", "scripts": "scripts"}
 # mjtable/* modules that import nothing of the package but each other: below every layer
 LEAVES = {"mjtable.errors", "mjtable.outputs", "mjtable.system_files"}
 # deprecated aliases kept for one release: the old name is the new module (vision/pipeline.py -> mjtable.pipeline)
@@ -43,7 +45,9 @@ MODULES = _modules()
 def _layer(name: str) -> str:
     if name in LEAVES:
         return "leaf"
-    for layer in ("scoring", "vision", "datasets", "scripts", "models"):
+    if name == "scripts" or name.startswith("scripts."):
+        return "scripts"
+    for layer in ("scoring", "vision", "datasets", "models"):
         if name == f"mjtable.{layer}" or name.startswith(f"mjtable.{layer}."):
             return layer
     return "app"                       # mjtable itself, mjtable.pipeline, mjtable.cli, mjtable.web, mjtable.archive ...
@@ -105,6 +109,19 @@ def test_imports_only_flow_down():
             if _layer(dep) not in ALLOWED[layer]:
                 wrong.append(f"{name} ({layer}) imports {dep} ({_layer(dep)})")
     assert not wrong, "imports against the layering (docs/architecture.md):\n" + "\n".join(wrong)
+
+
+def test_scripts_import_no_script_and_the_package_imports_none():
+    """A script is an entry point: what two scripts (or a script and a test) share lives in the package."""
+    assert "scripts.bench_e2e" in MODULES and _layer("scripts.bench_e2e") == "scripts"
+    assert not any(name.startswith("mjtable.scripts") for name in MODULES)
+    needle = "from mjtable." + "scripts"          # spelt so that this file does not match itself
+    old = [str(path.relative_to(ROOT)) for path in [*MODULES.values(), *sorted((ROOT / "tests").glob("*.py"))]
+           if needle in path.read_text(encoding="utf-8")]
+    assert not old, f"mjtable.scripts is not a package any more: {old}"
+    wrong = [f"{name} imports {dep}" for name in MODULES for dep in sorted(_imports(name))
+             if _layer(dep) == "scripts" and dep != "scripts"]
+    assert not wrong, "\n".join(wrong)
 
 
 def test_no_cycle_of_module_level_imports():

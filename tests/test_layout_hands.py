@@ -152,7 +152,7 @@ def _tiny_bank():
 
 
 def _hand_key(p):
-    from mjtable.scripts.bench_e2e import hand_key
+    from mjtable.vision.compare import hand_key
     return hand_key(p)
 
 

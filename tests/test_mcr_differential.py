@@ -11,7 +11,7 @@ pytest.importorskip("MahjongGB")
 from mjtable.scoring.mcr import FAN_TABLE, PROFILES, score  # noqa: E402
 from mjtable.scoring.mcr.randhands import random_hands  # noqa: E402
 from mjtable.scoring.notation import format_hand  # noqa: E402
-from mjtable.scripts.mcr_ref import ref_score  # noqa: E402
+from mjtable.scoring.mcr.reference import ref_score  # noqa: E402
 
 N_HANDS = 10_000
 SEED = 2026

@@ -6,7 +6,7 @@ import pytest
 onnx = pytest.importorskip("onnx", reason="the train extra (pip install -e '.[train]')")
 from onnx import helper  # noqa: E402
 
-from mjtable.scripts.runtime_graph import PATH, strip_paths  # noqa: E402
+from mjtable.models.graph import PATH, strip_paths  # noqa: E402
 
 pytestmark = pytest.mark.train
 

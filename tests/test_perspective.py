@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mjtable.datasets.generate import make_scene
-from mjtable.scripts.bench_e2e import area_key
+from mjtable.vision.compare import area_key
 from mjtable.vision.layout import overhead, parse_overhead
 from mjtable.vision import perspective as PV
 from mjtable.vision.types import Detection

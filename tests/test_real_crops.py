@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from mjtable.scripts import prepare_real_chinese as prc
-from mjtable.scripts import train_classifier as tc
+from mjtable.models.training import classifier_crops
 from mjtable.vision.detector import CLASSIFIER, TileDetector
+from mjtable.vision.labels import tile_names, write_crop_labels
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "real_crops"
@@ -23,13 +23,13 @@ def _crop_folder(folder: Path, kinds: list[int]) -> None:
         img = np.full((90, 66, 3), 225, np.uint8)
         cv2.circle(img, (33, 25 + 4 * (k % 10)), 12, (40 * (k % 6), 120, 255 - 5 * k), -1)
         cv2.imwrite(str(folder / "images" / f"{i}.png"), img)
-        rows.append((f"{i}.png", k, prc.tile_names()[k]))
-    prc.write_crop_labels(folder, rows)
+        rows.append((f"{i}.png", k, tile_names()[k]))
+    write_crop_labels(folder, rows)
 
 
 def test_plain_crop_folder_crops_are_runtime_crops_with_their_kind(tmp_path):
     _crop_folder(tmp_path / "c", [0, 9, 34, 41])
-    X, K, U = tc.collect([(tmp_path / "c", 3, 2, "*")], jitter=0.06, seed=0, workers=1)
+    X, K, U = classifier_crops([(tmp_path / "c", 3, 2, "*")], jitter=0.06, seed=0, workers=1)
     assert X.shape == (24, 64, 64, 3) and X.dtype == np.uint8
     assert sorted(K.tolist()) == sorted([0, 9, 34, 41] * 6) and (U == -1).all()     # direction not trained
     # the crop is the tile (pale) with a little background, not the background
@@ -44,7 +44,7 @@ def test_train_classifier_runs_on_plain_crop_folders_and_exports(tmp_path):
     _crop_folder(tmp_path / "train", [0, 9, 34, 41, 31, 27] * 2)
     _crop_folder(tmp_path / "val", [0, 41])
     out = tmp_path / "cls.onnx"
-    r = subprocess.run([sys.executable, "-m", "mjtable.scripts.train_classifier", "--out", str(tmp_path / "run"),
+    r = subprocess.run([sys.executable, "-m", "scripts.train_classifier", "--out", str(tmp_path / "run"),
                         "--minutes", "0.05", "--max-epochs", "1", "--threads", "1", "--batch", "16",
                         "--train", f"{tmp_path / 'train'}:4:1", "--val", f"{tmp_path / 'val'}:2:1",
                         "--export", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)

@@ -4,9 +4,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from mjtable.datasets import camerash, realphotos
 from mjtable.scoring import tiles as T
-from mjtable.scripts import evaluate_crops, prepare_real_chinese as prc
+from mjtable.vision.evaluate import CLOTH, on_cloth
+from mjtable.vision.labels import read_crop_labels, tile_names, write_crop_labels
 from mjtable.vision.names import load_names
+from tests.script_run import run_script
 
 
 def _photo(path: Path, rows: list[str]) -> None:
@@ -27,7 +30,7 @@ def test_split_by_photo_maps_classes_and_keeps_copies_together(tmp_path):
         _photo(src / "augmented" / "images" / f"p0_jpg.rf.c{k}.jpg", ["1 0.5 0.5 0.1 0.2"])
         _photo(src / "augmented" / "images" / f"q_jpg.rf.c{k}.jpg", ["5 0.5 0.5 0.1 0.2", "9 0.1 0.1 0.1 0.1"])
     out = tmp_path / "out"
-    counts = prc.prepare(src, out, heldout=0.5, seed=0)
+    counts = realphotos.prepare_chinese(src, out, heldout=0.5, seed=0)
     held = {p.name.split("_jpg.rf.")[0] for p in (out / "heldout" / "images").iterdir()}
     train = {p.name.split("_jpg.rf.")[0] for p in (out / "train" / "images").iterdir()}
     assert len(held) == 4 and not held & train and "q" in train
@@ -44,14 +47,14 @@ def test_split_by_photo_maps_classes_and_keeps_copies_together(tmp_path):
 
 
 def test_camerash_labels_map_to_tile_ids():
-    m = evaluate_crops.camerash_tile
+    m = camerash.camerash_tile
     assert [m(1), m(9), m(10), m(19), m(27)] == [9, 17, 18, 0, 8]
     assert [m(28), m(31), m(32), m(33), m(34)] == [T.EAST, T.NORTH, T.RED, T.GREEN, T.WHITE]
     assert [m(35), m(38), m(39), m(42)] == [34, 37, 38, 41]
 
 
 def test_a_corrected_upstream_label_is_read_right_only_where_it_is_still_wrong():
-    label = evaluate_crops.crop_label
+    label = camerash.crop_label
     assert label("350.jpg", 8) == 17                    # upstream dots-8, the tile is a 9 of dots
     assert label("350.jpg", 9) == 17 and label("350.jpg", 3) == 11     # upstream fixed or changed: as given
     assert label("351.jpg", 8) == 16
@@ -59,20 +62,19 @@ def test_a_corrected_upstream_label_is_read_right_only_where_it_is_still_wrong()
 
 def test_crops_are_read_on_cloth_with_their_box(tmp_path):
     crop = np.zeros((90, 60, 3), np.uint8)
-    img, box = evaluate_crops.on_cloth(crop)
+    img, box = on_cloth(crop)
     x1, y1, x2, y2 = box
     assert img.shape == (192, 129, 3) and (y2 - y1) == 64 and (x2 - x1) == 43
-    assert (img[y1:y2, x1:x2] == 0).all() and (img[0, 0] == evaluate_crops.CLOTH).all()
+    assert (img[y1:y2, x1:x2] == 0).all() and (img[0, 0] == CLOTH).all()
 
 
-def test_evaluate_real_prints_each_classifier_side_by_side(capsys, monkeypatch, tmp_path):
+def test_evaluate_real_prints_each_classifier_side_by_side(tmp_path):
     """Without data folders it still reads the shared real crops and times a phone photo, per classifier."""
     import json
-    from mjtable.scripts import evaluate_real
     from mjtable.vision.detector import CLASSIFIER
-    monkeypatch.setattr(evaluate_real, "ROOT", tmp_path)          # no data/ folders there
-    assert evaluate_real.main(["--classifier", str(CLASSIFIER), str(CLASSIFIER), "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    r = run_script("evaluate_real", "--classifier", CLASSIFIER, CLASSIFIER, "--json", "--root", tmp_path)  # no data/
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
     assert list(out) == [str(CLASSIFIER)]                        # the same file twice is one row
     row = out[str(CLASSIFIER)]
     assert 0 < row["phone ms"] < 5000
@@ -102,57 +104,53 @@ def _camerash(tmp_path: Path) -> Path:
 
 def test_camerash_crops_found_in_their_set_photo_and_held_out_by_set(tmp_path):
     src = _camerash(tmp_path)
-    found = prc.match_sources(src)
+    found = camerash.match_sources(src)
     assert {c: p for c, (p, _) in found.items()} == {f"{k}.png": ["1-1.png", "1-2.png", "2.png"][(k - 1) // 3]
                                                       for k in range(1, 10)}
     assert min(v for _, v in found.values()) > 0.99
     sources_csv = tmp_path / "sources.csv"
-    prc.write_sources(sources_csv, found)
-    sources = prc.read_sources(sources_csv)
-    assert [prc.tile_set(p) for p in ("1-1.png", "1-2.png", "2.png", "10.jpg")] == ["1", "1", "2", "10"]
+    camerash.write_sources(sources_csv, found)
+    sources = camerash.read_sources(sources_csv)
+    assert [camerash.tile_set(p) for p in ("1-1.png", "1-2.png", "2.png", "10.jpg")] == ["1", "1", "2", "10"]
     out = tmp_path / "out"
-    counts = prc.prepare_camerash(src, out, sources, heldout=0.3, seed=0)
+    counts = camerash.prepare_crops(src, out, sources, heldout=0.3, seed=0)
     assert sorted(n for n, _ in counts.values()) == [3, 6]              # 9 crops, not 10: the twice-listed one once
-    held = prc.read_crop_labels(out / "heldout")
-    train = prc.read_crop_labels(out / "train")
-    set_of = {f"{k}.png": prc.tile_set(sources[f"{k}.png"]) for k in range(1, 10)}
+    held = read_crop_labels(out / "heldout")
+    train = read_crop_labels(out / "train")
+    set_of = {f"{k}.png": camerash.tile_set(sources[f"{k}.png"]) for k in range(1, 10)}
     assert not {set_of[p.name] for p, _ in held} & {set_of[p.name] for p, _ in train}   # no set on both sides
     assert all(p.exists() for p, _ in held + train)
     # Camerash labels 1 (dots 1), 35 (spring), 42 (bamboo flower) -> tile ids 9, 34, 41, named as the names file
     tiles = dict((p.name, t) for p, t in held + train)
     assert [tiles[f"{k}.png"] for k in (1, 2, 3)] == [9, 34, 41]
     assert (out / "train" / "labels.csv").read_text().splitlines()[0] == "image,tile,name"
-    assert prc.split_sets({"a": 10, "b": 10, "c": 10, "d": 70}, 0.0, 0) == set()
-    assert len(prc.split_sets({"a": 10, "b": 10, "c": 10}, 0.5, 3)) == 2
+    assert camerash.split_sets({"a": 10, "b": 10, "c": 10, "d": 70}, 0.0, 0) == set()
+    assert len(camerash.split_sets({"a": 10, "b": 10, "c": 10}, 0.5, 3)) == 2
 
 
 def test_committed_camerash_sources_name_a_set_photo_for_every_crop():
-    rows = prc.read_sources()
+    rows = camerash.read_sources()
     assert len(rows) == 628 and all(p for p in rows.values())
-    assert {prc.tile_set(p) for p in rows.values()} == {str(i) for i in range(1, 14)}
+    assert {camerash.tile_set(p) for p in rows.values()} == {str(i) for i in range(1, 14)}
 
 
-def test_evaluate_real_reads_the_held_out_camerash_sets_when_split(capsys, monkeypatch, tmp_path):
+def test_evaluate_real_reads_the_held_out_camerash_sets_when_split(tmp_path):
     import json
-    from mjtable.scripts import evaluate_real
     from mjtable.vision.detector import CLASSIFIER
-    held = tmp_path / evaluate_real.CAMERASH_HELDOUT
+    held = tmp_path / "data" / "camerash" / "heldout"                  # where prepare_real_chinese writes them
     (held / "images").mkdir(parents=True)
     for i, tile in enumerate((0, 34, 41)):
         cv2.imwrite(str(held / "images" / f"{i}.png"), np.full((60, 44, 3), 220, np.uint8))
-    prc.write_crop_labels(held, [(f"{i}.png", t, prc.tile_names()[t]) for i, t in enumerate((0, 34, 41))])
-    monkeypatch.setattr(evaluate_real, "ROOT", tmp_path)
-    assert evaluate_real.main(["--classifier", str(CLASSIFIER), "--json"]) == 0
-    crops = json.loads(capsys.readouterr().out)[str(CLASSIFIER)]["Camerash crops"]
+    write_crop_labels(held, [(f"{i}.png", t, tile_names()[t]) for i, t in enumerate((0, 34, 41))])
+    r = run_script("evaluate_real", "--classifier", CLASSIFIER, "--json", "--root", tmp_path)
+    assert r.returncode == 0, r.stderr
+    crops = json.loads(r.stdout)[str(CLASSIFIER)]["Camerash crops"]
     assert crops["crops"] == "held-out sets" and crops["n"] == 3 and crops["n_flowers"] == 2
 
 
 def test_camerash_photos_held_out_by_set(tmp_path, monkeypatch):
     from PIL import Image
-    from mjtable.scripts import prepare_camerash_photos as pcp
-    from mjtable.scripts import prepare_real_chinese
     src, labels = tmp_path / "src", tmp_path / "labels"
-    monkeypatch.setattr(pcp, "LABELS", labels)
     img = np.full((40, 60, 3), 200, np.uint8)
     for folder, name, rows in [("raw-images", "1-1.jpg", ["0 0.5 0.5 0.2 0.4"]),
                                ("raw-images", "1-2.jpg", ["34 0.5 0.5 0.2 0.4"]),
@@ -173,9 +171,9 @@ def test_camerash_photos_held_out_by_set(tmp_path, monkeypatch):
     crops = tmp_path / "crops"
     crops.mkdir()
     (crops / "labels.csv").write_text("image,tile,name\n7.png,5,p6\n")
-    monkeypatch.setattr(prepare_real_chinese, "read_sources", lambda: {"7.png": "2.jpg"})
+    monkeypatch.setattr(camerash, "read_sources", lambda: {"7.png": "2.jpg"})
     out = tmp_path / "out"
-    counts = pcp.prepare(src, out, heldout=0.5, seed=0, crops_heldout=crops)
+    counts = camerash.prepare_photos(src, out, heldout=0.5, seed=0, crops_heldout=crops, labels=labels)
     assert counts["train"][0] + counts["heldout"][0] == 6          # '3' is skipped
     assert "1" in counts["train"][1] and "2" in counts["heldout"][1] and "3" not in counts["train"][1]
     listing = [s for s in counts["heldout"][1] if s.startswith("u-")]
@@ -190,23 +188,25 @@ def test_camerash_photos_held_out_by_set(tmp_path, monkeypatch):
     assert (out / "heldout_sets" / "2" / "names.yaml").exists()
     assert (out / "train" / "labels" / "1-2.txt").read_text().split()[0] == "34"
     (out / "keep.txt").write_text("not ours")                       # a rerun removes only what it wrote
-    pcp.prepare(src, out, heldout=0.5, seed=0, crops_heldout=crops)
+    camerash.prepare_photos(src, out, heldout=0.5, seed=0, crops_heldout=crops, labels=labels)
     assert (out / "keep.txt").exists()
-    # without the crops' split it refuses, unless told to hold out listings only
-    assert pcp.main(["--src", str(src), "--out", str(out), "--crops-heldout", str(tmp_path / "none")]) == 2
-    assert pcp.main(["--src", str(src), "--out", str(out), "--crops-heldout", str(tmp_path / "none"),
-                     "--no-crop-split"]) == 0
+    # the command line: without the crops' split it refuses, unless told to hold out listings only
+    cli = ("prepare_camerash_photos", "--src", src, "--out", out, "--labels", labels, "--crops-heldout")
+    r = run_script(*cli, tmp_path / "none")
+    assert r.returncode == 2 and "no held-out crop sets" in r.stderr and "Traceback" not in r.stderr
+    r = run_script(*cli, tmp_path / "none", "--no-crop-split")
+    assert r.returncode == 0 and "Camerash photos heldout:" in r.stdout, r.stderr
     (labels / "raw-images" / "1-1.txt").write_text("0 0.5 1.5 0.2 0.4\n")       # a box outside the photo
-    assert pcp.main(["--src", str(src), "--out", str(out), "--crops-heldout", str(crops)]) == 2
+    r = run_script(*cli, crops)
+    assert r.returncode == 2 and "1-1.txt: bad row" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_unlabelled_crops_labelled_only_where_photo_and_classifier_agree(tmp_path, monkeypatch):
     """Crops cut from labelled set photos take their box's kind when the classifier reads the same kind; a crop
     found nowhere, or read otherwise by the classifier, stays unlabelled; the folders follow the photos' split."""
-    from mjtable.scripts import prepare_camerash_photos as pcp, pseudo_label_crops as plc
     rng = np.random.default_rng(0)
     src, labels = tmp_path / "src", tmp_path / "labels"
-    monkeypatch.setattr(pcp, "LABELS", labels)
+    monkeypatch.setattr(camerash, "LABELS", labels)
     crops_dir = src / "untagged-tiles"
     crops_dir.mkdir(parents=True)
     n = 0
@@ -230,25 +230,24 @@ def test_unlabelled_crops_labelled_only_where_photo_and_classifier_agree(tmp_pat
     # the classifier reads crop 2 as another kind and crop 3 with little confidence
     said = {"1.jpg": (0, 0.99), "2.jpg": (5, 0.9), "3.jpg": (18, 0.3), "4.jpg": (27, 0.8), "5.jpg": (34, 0.95),
             "6.jpg": (31, 0.7), "7.jpg": (8, 0.99)}
-    monkeypatch.setattr(plc, "classify_crops", lambda crops, classifier: [said[p.name] for p in crops])
-    rows = plc.label_table(src, None, min_match=0.8, min_p=0.5)
+    monkeypatch.setattr(camerash, "classify_crops", lambda crops, classifier: [said[p.name] for p in crops])
+    rows = camerash.label_table(src, None, min_match=0.8, min_p=0.5)
     got = {r["crop"]: r for r in rows}
     assert [got[f"{k}.jpg"]["box_kind"] for k in range(1, 7)] == ["1m", "1p", "1s", "1z", "1f", "5z"]
     assert all(float(got[f"{k}.jpg"]["match"]) > 0.9 for k in range(1, 7)) and float(got["7.jpg"]["match"]) < 0.5
     assert {c for c, r in got.items() if r["label"]} == {"1.jpg", "4.jpg", "5.jpg", "6.jpg"}
     assert got["5.jpg"]["tile"] == 34 and got["5.jpg"]["set"] == "2"
     table = tmp_path / "table.csv"
-    plc.write_table(table, rows)
-    assert plc.read_table(table)[4]["label"] == "1f"
-    counts = plc.write_folders(src, tmp_path / "out", plc.read_table(table), held={"2"})
+    camerash.write_table(table, rows)
+    assert camerash.read_table(table)[4]["label"] == "1f"
+    counts = camerash.write_folders(src, tmp_path / "out", camerash.read_table(table), held={"2"})
     assert counts == {"train": 1, "heldout": 3}
-    assert prc.read_crop_labels(tmp_path / "out" / "train") == [(tmp_path / "out" / "train" / "images" / "1.jpg", 0)]
+    assert read_crop_labels(tmp_path / "out" / "train") == [(tmp_path / "out" / "train" / "images" / "1.jpg", 0)]
     assert (tmp_path / "out" / "heldout" / "images" / "6.jpg").exists()
 
 
 def test_committed_crop_pseudo_labels_are_agreements():
-    from mjtable.scripts import pseudo_label_crops as plc
-    rows = plc.read_table()
+    rows = camerash.read_table()
     assert len(rows) == 1050 and len({r["crop"] for r in rows}) == 1050
     labelled = [r for r in rows if r["label"]]
     assert len(labelled) > 800

@@ -118,7 +118,7 @@ def test_real_split_follows_prepare_real_chinese():
     src = RF.shared_dir() / "data" / RF.CMD / "photos" / "images"
     if not src.is_dir():
         pytest.skip(f"no shared {RF.CMD} photos beside the repository (../shared or $MJTABLE_SHARED)")
-    from mjtable.scripts.prepare_detector_data import source_photo, split_sources
+    from mjtable.datasets.realphotos import source_photo, split_sources
     files = sorted(p.name for p in src.glob("*.jpg"))
     sp = RF.split_chinese(files)
     assert sp.heldout_photos == split_sources(files, 0.25, 0)       # prepare_real_chinese's held-out originals
@@ -168,14 +168,14 @@ def test_generator_real_art_uses_the_split(monkeypatch):
         generate.make_scene("phone", 3, 0, art="real", split="heldout")
 
 
-def test_bench_tables_end_to_end(tmp_path, capsys):
+def test_bench_tables_end_to_end(tmp_path):
     if not (RF.shared_dir() / "data" / RF.CMD / "data.yaml").exists():
         pytest.skip(f"no shared {RF.CMD} beside the repository (../shared or $MJTABLE_SHARED): no face bank")
     pytest.importorskip("albumentations", reason="the train extra (albumentations): bench_tables renders clutter")
-    from mjtable.scripts import bench_tables
-    assert bench_tables.main(["--n", "2", "--views", "portrait", "--data", str(tmp_path), "--workers", "1",
-                              "--json"]) == 0
-    r = json.loads(capsys.readouterr().out)["portrait"]
+    from tests.script_run import run_script
+    p = run_script("bench_tables", "--n", "2", "--views", "portrait", "--data", tmp_path, "--workers", "1", "--json")
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)["portrait"]
     assert r["n"] == 2 and len(list((tmp_path / "bench_tables").glob("portrait_*/gt/*.json"))) == 2
     model, truth = r["runtime"], r["gt boxes"]
     assert truth["tiles"] == model["tiles"] > 60

@@ -99,7 +99,7 @@ def _first_seat_view():
 
 @pytest.mark.slow
 def test_regions_option_reads_a_seat_view_end_to_end():
-    from mjtable.scripts.bench_seat_view import agnostic_matches, as_arrays
+    from mjtable.vision.compare import agnostic_matches, as_arrays
     from mjtable.vision.detector import TileDetector
     img, gt = _first_seat_view()
     right = {}

@@ -6,7 +6,8 @@ import json
 import cv2
 import numpy as np
 
-from mjtable.scripts import bench_seat_view, window_dataset
+from mjtable.vision.labels import window_rows
+from tests.script_run import run_script
 
 
 def test_window_rows_cut_boxes_to_the_window():
@@ -14,7 +15,7 @@ def test_window_rows_cut_boxes_to_the_window():
     rows = [[0, 100 / 1280, 100 / 720, 40 / 1280, 60 / 720],
             [42, 640 / 1280, 300 / 720, 40 / 1280, 60 / 720],
             [5, 665 / 1280, 500 / 720, 40 / 1280, 60 / 720]]
-    out = [r.split() for r in window_dataset.window_rows(rows, 1280, 720, (0, 0, 640, 640), 0.5)]
+    out = [r.split() for r in window_rows(rows, 1280, 720, (0, 0, 640, 640), 0.5)]
     assert [r[0] for r in out] == ["0", "42"]
     x = [float(v) * 640 for v in out[0][1:]]
     assert np.allclose(x, [100, 100, 40, 60], atol=0.01)
@@ -30,20 +31,25 @@ def test_window_dataset_writes_windows_with_labels(tmp_path):
     (src / "labels" / "a.txt").write_text("3 0.5 0.5 0.03 0.08\n")
     cv2.imwrite(str(src / "images" / "small.jpg"), np.full((300, 400, 3), 90, np.uint8))   # one window: skipped
     (src / "labels" / "small.txt").write_text("3 0.5 0.5 0.1 0.1\n")
-    assert window_dataset.main([str(src), str(out), "--per-frame", "3"]) == 0
+    r = run_script("window_dataset", src, out, "--per-frame", "3", timeout=120)
+    assert r.returncode == 0 and "wrote 3 windows" in r.stdout, r.stderr
     images = sorted(p.name for p in (out / "images").iterdir())
     assert images == ["a_w0.jpg", "a_w1.jpg", "a_w2.jpg"]
     assert all(cv2.imread(str(out / "images" / n)).shape == (640, 640, 3) for n in images)
     assert all((out / "labels" / n.replace(".jpg", ".txt")).exists() for n in images)
-    assert window_dataset.main([str(tmp_path / "none"), str(out)]) == 2
+    r = run_script("window_dataset", tmp_path / "none", out, timeout=120)
+    assert r.returncode == 2 and "no images/" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_bench_seat_view_prints_each_way(capsys):
-    assert bench_seat_view.main(["--n", "1", "--ways", "overhead 640", "runtime", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+def test_bench_seat_view_prints_each_way():
+    r = run_script("bench_seat_view", "--n", "1", "--ways", "overhead 640", "runtime", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
     assert set(out) == {"overhead 640", "runtime"}
     for r in out.values():
-        assert 0 < r["recall50"] <= 1 and set(r["per_seat"]) == set(bench_seat_view.SEATS) and r["tiles"] > 50
+        assert 0 < r["recall50"] <= 1 and set(r["per_seat"]) == {"self", "right", "across", "left"} \
+            and r["tiles"] > 50
     # the runtime reads the frame again in slices: it finds at least what one pass does
     assert out["runtime"]["recall50"] >= out["overhead 640"]["recall50"]
-    assert bench_seat_view.main(["--seed", "300"]) == 2                # a training seed is refused
+    r = run_script("bench_seat_view", "--seed", "300", timeout=120)       # a training seed is refused
+    assert r.returncode == 2 and "synth/seat300" in r.stderr

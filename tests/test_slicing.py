@@ -99,7 +99,7 @@ def test_a_table_photographed_upright_is_read_as_a_seat_view():
     so the overhead locator looks too (far_table); the frame is read by the seat models in slices and most
     tiles are found. Without that look the frame is read as a photo of a hand and most tiles are lost."""
     from mjtable.datasets.generate import make_scene
-    from mjtable.scripts.bench_seat_view import agnostic_matches
+    from mjtable.vision.compare import agnostic_matches
     from mjtable.vision.detector import _input_px, small_tiles
     img, gt, _ = make_scene("seat", 4242, 0, 1280, portrait=True)
     assert img.shape[:2] == (1280, 720)

@@ -16,7 +16,7 @@ from mjtable.scoring import tiles as T
 from mjtable.pipeline import FileDetector
 from mjtable.vision.video import Follower, VideoError, capture_target, is_stream, source_name
 from mjtable.web.app import STATUS, create_app
-from mjtable.scripts.browser import served
+from mjtable.web.loopback import served
 from mjtable.web.upload import SPOOL
 
 ROOT = Path(__file__).resolve().parents[1]

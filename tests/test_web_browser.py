@@ -10,7 +10,7 @@ import pytest
 
 from mjtable.pipeline import FileDetector
 from mjtable.web.app import create_app
-from mjtable.scripts.browser import chromium, served, wait_for
+from mjtable.web.loopback import chromium, served, wait_for
 from tests.test_web import Growing, Winning, make_video
 
 ROOT = Path(__file__).resolve().parents[1]

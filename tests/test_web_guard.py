@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from mjtable.scripts.browser import served
+from mjtable.web.loopback import served
 from mjtable import pipeline
 from mjtable import cli
 from mjtable.cli import serve as serve_cli

@@ -25,6 +25,12 @@ def test_the_wheel_reads_a_photo_from_a_fresh_venv(tmp_path):
     assert "mjtable/models/tile_locator.onnx" not in names              # float models stay in the repository
     assert {"mjtable/web/static/index.html", "mjtable/web/static/app.js", "mjtable/cli/photo.py",
             "mjtable/archive/run.py", "mjtable/vision/locate.py"} <= set(names)   # the app's packages and files
+    # the library pieces the scripts share are in it; the scripts (training, evaluation, data preparation,
+    # benchmarks: `python -m scripts.NAME` from a checkout) are not, nor any file of theirs
+    assert {"mjtable/vision/labels.py", "mjtable/vision/compare.py", "mjtable/datasets/camerash.py",
+            "mjtable/models/graph.py"} <= set(names)
+    scripts = [n for n in names if n.startswith(("mjtable/scripts/", "scripts/")) or "camerash_sources" in n]
+    assert not scripts, scripts
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)

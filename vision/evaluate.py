@@ -1,10 +1,10 @@
-"""Evaluate a detector on any YOLO-labelled image folder (used by scripts/evaluate_detector.py).
+"""Evaluate a detector on any YOLO-labelled image folder (scripts/evaluate_detector.py), and read single-tile crops
+pasted on cloth as the runtime reads a located box (the real-data evaluations and benchmarks).
 
-A data set is ``DATA_DIR/images/**.{jpg,jpeg,png,bmp,webp}`` with ``DATA_DIR/labels/<same relative path>.txt``;
-each label row is ``class cx cy w h`` (normalised 0..1) or a polygon ``class x1 y1 x2 y2 x3 y3 ...`` (turned into
-its bounding box). An image without a label file has no tiles. Class indices are the data set's own; a names
-mapping (mjtable.vision.names) turns them into tile ids. Prediction files, if given instead of a model, use the same
-format plus an optional confidence as 6th number (``class cx cy w h conf``, the ultralytics ``save_conf`` form).
+A data set is ``DATA_DIR/images/**.{jpg,jpeg,png,bmp,webp}`` with ``DATA_DIR/labels/<same relative path>.txt``,
+read by mjtable.vision.labels (boxes or polygons; an image without a label file has no tiles). Class indices are
+the data set's own; a names mapping (mjtable.vision.names) turns them into tile ids. Prediction files, if given
+instead of a model, use the same format plus an optional confidence as 6th number.
 """
 from __future__ import annotations
 
@@ -18,13 +18,10 @@ import numpy as np
 
 from mjtable.scoring import tiles as T
 
+from .labels import DatasetError, read_yolo_rows
 from .metrics import DetectionEvaluator, EvalResult
 
 IMAGE_EXTS = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
-
-
-class DatasetError(ValueError):
-    """The data folder or one of its label files cannot be used; the message names it."""
 
 
 @dataclass(frozen=True)
@@ -48,47 +45,12 @@ def list_samples(data_dir) -> list[Sample]:
     return [Sample(p, (labels / p.relative_to(images)).with_suffix(".txt")) for p in found]
 
 
-def read_yolo_rows(path: Path, mapping: dict[int, int], width: int, height: int,
-                   with_conf: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Boxes (N,4) in pixels, tile ids (N,), confidences (N,) from one YOLO txt file (missing file: empty)."""
-    boxes, kinds, confs = [], [], []
-    if path.exists():
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as e:
-            raise DatasetError(f"cannot read {path}: {e}") from None
-        for n, line in enumerate(lines, 1):
-            parts = line.split()
-            if not parts:
-                continue
-            where = f"{path}:{n}"
-            try:
-                cls_f = float(parts[0])
-                nums = [float(x) for x in parts[1:]]
-            except ValueError:
-                raise DatasetError(f"{where}: not numbers: {line.strip()!r}") from None
-            if cls_f != int(cls_f) or int(cls_f) not in mapping:
-                raise DatasetError(f"{where}: class {parts[0]} is not in the names file "
-                                   f"(it has {min(mapping)}..{max(mapping)})")
-            conf = 1.0
-            if len(nums) == 4 or (len(nums) == 5 and with_conf):
-                if len(nums) == 5:
-                    conf = nums[4]
-                cx, cy, w, h = nums[:4]
-                box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]
-            elif len(nums) >= 6 and len(nums) % 2 == 0:
-                xs, ys = nums[0::2], nums[1::2]
-                box = [min(xs), min(ys), max(xs), max(ys)]
-            else:
-                raise DatasetError(f"{where}: want 'class cx cy w h'{' [conf]' if with_conf else ''} "
-                                   f"or a polygon 'class x1 y1 x2 y2 x3 y3 ...', got {len(parts)} numbers")
-            if not all(math.isfinite(v) for v in box) or min(box) < -0.5 or max(box) > 1.5:
-                raise DatasetError(f"{where}: coordinates must be normalised to 0..1")
-            boxes.append([box[0] * width, box[1] * height, box[2] * width, box[3] * height])
-            kinds.append(mapping[int(cls_f)])
-            confs.append(conf)
-    return (np.array(boxes, dtype=np.float64).reshape(-1, 4), np.array(kinds, dtype=np.int64),
-            np.array(confs, dtype=np.float64))
+def images_of(spec: str, limit: int = 0) -> list[Path]:
+    """The .jpg images of a YOLO folder given as ``DIR`` or ``DIR:GLOB`` (a file-name pattern without the
+    extension), sorted; the first ``limit`` of them when limit > 0."""
+    d, _, pattern = spec.partition(":")
+    files = sorted(Path(d).glob(f"images/{pattern or '*'}.jpg"))
+    return files[:limit] if limit else files
 
 
 Predictor = Callable[[np.ndarray, Sample], tuple[np.ndarray, np.ndarray, np.ndarray]]
@@ -213,3 +175,52 @@ def format_report(rep: Report, k_confusions: int = 10) -> str:
             what = f"{_name(c.truth)} read as {_name(c.predicted)}"
         out.append(f"  {c.count:>5}  {what}")
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------- single-tile crops on cloth
+
+CLOTH = (40, 110, 45)        # BGR green
+FAMILIES = {"characters": range(0, 9), "dots": range(9, 18), "bamboo": range(18, 27), "honours": range(27, 34),
+            "flowers": range(34, 42)}
+
+
+def on_cloth(crop: np.ndarray, height: int = 64) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """The crop scaled to ``height`` px, pasted in the middle of a cloth three tiles wide; its box."""
+    import cv2
+    h, w = crop.shape[:2]
+    tw = max(1, round(w * height / h))
+    tile = cv2.resize(crop, (tw, height), interpolation=cv2.INTER_AREA)
+    canvas = np.full((height * 3, tw * 3, 3), CLOTH, np.uint8)
+    canvas[height:2 * height, tw:2 * tw] = tile
+    return canvas, (tw, height, 2 * tw, 2 * height)
+
+
+def crops_on_cloth(listed: list[tuple[Path, int]]) -> list[tuple[np.ndarray, tuple, int]]:
+    """(picture, box, tile id) of each readable crop of (path, tile id) pairs, pasted on cloth (on_cloth)."""
+    import cv2
+    items = []
+    for path, truth in listed:
+        crop = cv2.imread(str(path))
+        if crop is not None:
+            items.append((*on_cloth(crop), truth))
+    return items
+
+
+def kind_probs(det, img: np.ndarray, box) -> np.ndarray:
+    """The kind probabilities (43,) of one box, read as the runtime reads a located box of a photo of a hand: the
+    classifier's first look on the box, then, when the detector takes them (TileDetector.looks), its more looks
+    around the box as the detector's refiner (if any) moves it."""
+    boxes = np.array([box], np.float32)
+    return det.read_kinds(img, boxes, det.refine(img, boxes))[0][0]
+
+
+def read_right(det, items: list[tuple[np.ndarray, tuple, int]]) -> dict[str, tuple[int, int]]:
+    """{family or "all": (right, total)} of crops on cloth (crops_on_cloth) read by a TileDetector."""
+    right = {k: [0, 0] for k in (*FAMILIES, "all")}
+    for img, box, truth in items:
+        got = int(np.argmax(kind_probs(det, img, box)))
+        fam = next(k for k, r in FAMILIES.items() if truth in r)
+        for k in (fam, "all"):
+            right[k][0] += got == truth
+            right[k][1] += 1
+    return {k: (r, n) for k, (r, n) in right.items()}

@@ -1,22 +1,28 @@
-"""A web app on a real loopback server and Debian's headless Chromium driving it (selenium): for the browser tests
-and the docs' screenshots (scripts/serve_screenshots.py).
+"""The web app on a real loopback server, and Debian's headless Chromium driving it (selenium): for the browser
+tests, the docs' screenshots (scripts/serve_screenshots.py) and the serve benchmarks (scripts/load_serve.py,
+bench_serve_memory.py).
 
     with served(create_app()) as url, chromium(420, 900) as b:
         b.get(url + "/")
         wait_for(lambda: b.find_element(By.ID, "total").text, what="the total")
 
-Needs the Debian packages chromium and chromium-driver and the pip package selenium (the test extra); a missing
-one fails with a line saying what to install.
+``served`` runs the app in a thread of this process; ``start_server`` starts ``mjtable serve`` as a process of its
+own (its memory measured with ``peak_mb``). The browser needs the Debian packages chromium and chromium-driver and
+the pip package selenium (the test extra); a missing one fails with a line saying what to install.
 """
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Optional
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -28,9 +34,7 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 def served(app):
     """The app on a real uvicorn server on a free loopback port, in a thread: yields its URL."""
     import uvicorn
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     t = threading.Thread(target=server.run, daemon=True)
     t.start()
@@ -83,3 +87,41 @@ def wait_for(pred, timeout: float = 30.0, what: str = "the page"):
             return got
         time.sleep(0.1)
     raise AssertionError(f"timed out waiting for {what}" + (f" ({last})" if last else ""))
+
+
+def peak_mb(pid: int) -> Optional[float]:
+    """The peak resident memory of a process in MB (VmHWM, Linux), or None."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    m = re.search(r"VmHWM:\s+(\d+)", text)
+    return int(m.group(1)) / 1024 if m else None
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(args: list[str], stderr=None) -> tuple[subprocess.Popen, str]:
+    """``mjtable serve`` on a free loopback port, once it answers: (its process, its URL). ``stderr``: where its
+    log goes (default: this process's stderr)."""
+    import httpx
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "mjtable.cli", "serve", "--port", str(port), *args],
+                            stderr=stderr)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}")
+        time.sleep(0.1)
+    proc.terminate()
+    raise SystemExit("the server did not start")

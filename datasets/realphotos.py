@@ -1,0 +1,130 @@
+"""The real photo sets made into YOLO folders in tile ids, held out by source photo (the data preparation scripts:
+scripts/prepare_detector_data.py, scripts/prepare_real_chinese.py).
+
+* real_riichi_train (one Japanese set; riichi class names): class names mapped to tile ids, polygon rows turned
+  into boxes, split into train / held-out BY SOURCE PHOTO (the file-name part before ``_jpg.rf.``: Roboflow's
+  augmented copies of one photo stay together); a "binary" copy of a YOLO folder (class 0 face-up tile, 1 back)
+  for the two-stage locator.
+* chinese_mahjong_detection (photos/ originals, augmented/ copies of other photos): class names mapped with
+  mjtable.vision.names; only originals are held out (an augmented copy, flipped, turned or sheared, is not a photo
+  a user takes), and no copy of a held-out photo is trained on.
+
+The photos stay outside the repository (the shared folder beside it); the folders written link to them.
+"""
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+from mjtable.scoring import tiles as T
+from mjtable.vision.labels import row_to_box, write_names
+from mjtable.vision.names import load_names
+
+_HONOURS = {"east": 27, "south": 28, "west": 29, "north": 30, "haku": 31, "hatsu": 32, "chun": 33}
+_SUITS = {"man": 0, "pin": 9, "sou": 18}
+
+
+def riichi_name_to_id(name: str) -> int:
+    """'1man' -> 0, '5pin' -> 13, '9sou' -> 26, 'east' -> 27, 'haku' -> 31, 'chun' -> 33."""
+    if name in _HONOURS:
+        return _HONOURS[name]
+    n, suit = name[:1], name[1:]
+    if not n.isdigit() or suit not in _SUITS or n == "0":
+        raise ValueError(f"unknown riichi tile name {name!r}")
+    return _SUITS[suit] + int(n) - 1
+
+
+def read_names(data_yaml: Path) -> list[str]:
+    """The class names of a Roboflow data.yaml (its ``names: [...]`` line), in class order."""
+    for line in data_yaml.read_text().splitlines():
+        if line.startswith("names:"):
+            body = line.split(":", 1)[1].strip().strip("[]")
+            return [s.strip().strip("'\"") for s in body.split(",")]
+    raise ValueError(f"no names: line in {data_yaml}")
+
+
+def convert_label(text: str, names: list[str]) -> list[str]:
+    """A riichi label file's rows (riichi class index, box or polygon) -> box rows in tile ids."""
+    out = []
+    for line in text.splitlines():
+        v = line.split()
+        if not v:
+            continue
+        tid = riichi_name_to_id(names[int(v[0])])
+        cx, cy, w, h = row_to_box([float(x) for x in v[1:]])
+        out.append(f"{tid} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
+    return out
+
+
+def source_photo(filename: str) -> str:
+    """The photo a Roboflow file was made from: 'p3_jpg.rf.abc.jpg' -> 'p3' (its augmented copies share it)."""
+    return filename.split("_jpg.rf.")[0]
+
+
+def split_sources(files: list[str], heldout: float, seed: int) -> set[str]:
+    """The source photos held out: ``heldout`` of them, drawn with the seed."""
+    sources = sorted({source_photo(f) for f in files})
+    rng = random.Random(seed)
+    rng.shuffle(sources)
+    return set(sources[:round(len(sources) * heldout)])
+
+
+def link(src: Path, dst: Path) -> None:
+    """dst: a symbolic link to src (resolved), replacing what was there."""
+    if dst.exists() or dst.is_symlink():
+        dst.unlink()
+    os.symlink(src.resolve(), dst)
+
+
+def binary_copy(src_dir: Path, dst_dir: Path) -> None:
+    """dst_dir/images/* -> src images (file symlinks: ultralytics resolves a symlinked directory and would
+    then read the source labels), dst_dir/labels with class 0 face-up / 1 back."""
+    (dst_dir / "labels").mkdir(parents=True, exist_ok=True)
+    img_dir = dst_dir / "images"
+    if img_dir.is_symlink():
+        img_dir.unlink()
+    img_dir.mkdir(exist_ok=True)
+    for img in (src_dir / "images").glob("*.jpg"):
+        link(img, img_dir / img.name)
+    for lab in (src_dir / "labels").glob("*.txt"):
+        rows = []
+        for line in lab.read_text().splitlines():
+            v = line.split()
+            if v:
+                rows.append(" ".join(["1" if int(v[0]) == T.BACK else "0"] + v[1:]))
+        (dst_dir / "labels" / lab.name).write_text("\n".join(rows) + ("\n" if rows else ""))
+
+
+def convert(text: str, mapping: dict[int, int]) -> list[str]:
+    """YOLO rows with the set's class index -> rows with tile ids (rows of unknown classes are dropped)."""
+    out = []
+    for line in text.splitlines():
+        v = line.split()
+        if len(v) == 5 and int(v[0]) in mapping:
+            out.append(" ".join([str(mapping[int(v[0])])] + v[1:]))
+    return out
+
+
+def prepare_chinese(src: Path, out: Path, heldout: float, seed: int) -> dict[str, tuple[int, int]]:
+    """Write out/train, out/heldout and out/names.yaml; {split: (images, source photos)}."""
+    mapping = load_names(src / "data.yaml")
+    originals = sorted(p.name for p in (src / "photos" / "images").glob("*.jpg"))
+    held = split_sources(originals, heldout, seed)
+    counts: dict[str, list] = {"train": [0, set()], "heldout": [0, set()]}
+    for split in counts:
+        for sub in ("images", "labels"):
+            (out / split / sub).mkdir(parents=True, exist_ok=True)
+    for part in ("photos", "augmented"):
+        for img in sorted((src / part / "images").glob("*.jpg")):
+            split = "heldout" if part == "photos" and source_photo(img.name) in held else "train"
+            if part == "augmented" and source_photo(img.name) in held:
+                continue                      # never train on a copy of a held-out photo
+            lab = src / part / "labels" / f"{img.stem}.txt"
+            rows = convert(lab.read_text(), mapping) if lab.exists() else []
+            link(img, out / split / "images" / img.name)
+            (out / split / "labels" / f"{img.stem}.txt").write_text("\n".join(rows) + ("\n" if rows else ""))
+            counts[split][0] += 1
+            counts[split][1].add(source_photo(img.name))
+    write_names(out)
+    return {k: (n, len(s)) for k, (n, s) in counts.items()}
