@@ -7,7 +7,8 @@ scripts/prepare_detector_data.py, scripts/prepare_real_chinese.py).
   for the two-stage locator.
 * chinese_mahjong_detection (photos/ originals, augmented/ copies of other photos): class names mapped with
   mjtable.vision.names; only originals are held out (an augmented copy, flipped, turned or sheared, is not a photo
-  a user takes), and no copy of a held-out photo is trained on.
+  a user takes), and no copy of a held-out photo is trained on. The labels that the tiles' printed index and face
+  contradict are corrected from datasets/labels/fixes (mjtable.datasets.label_fixes).
 
 The photos stay outside the repository (the shared folder beside it); the folders written link to them.
 """
@@ -17,6 +18,7 @@ import os
 import random
 from pathlib import Path
 
+from mjtable.datasets.label_fixes import StaleFix, apply_fixes, load_fixes
 from mjtable.scoring import tiles as T
 from mjtable.vision.labels import row_to_box, write_names
 from mjtable.vision.names import load_names
@@ -106,9 +108,13 @@ def convert(text: str, mapping: dict[int, int]) -> list[str]:
     return out
 
 
-def prepare_chinese(src: Path, out: Path, heldout: float, seed: int) -> dict[str, tuple[int, int]]:
-    """Write out/train, out/heldout and out/names.yaml; {split: (images, source photos)}."""
+def prepare_chinese(src: Path, out: Path, heldout: float, seed: int,
+                    fixes: dict | None = None) -> dict[str, tuple[int, int]]:
+    """Write out/train, out/heldout and out/names.yaml; {split: (images, source photos)}. ``fixes``: the label
+    fixes by photo name (None: the committed ones, datasets/labels/fixes); a fix whose photo or row is missing
+    is refused (StaleFix)."""
     mapping = load_names(src / "data.yaml")
+    fixes = dict(load_fixes("chinese_mahjong_detection") if fixes is None else fixes)
     originals = sorted(p.name for p in (src / "photos" / "images").glob("*.jpg"))
     held = split_sources(originals, heldout, seed)
     counts: dict[str, list] = {"train": [0, set()], "heldout": [0, set()]}
@@ -122,9 +128,13 @@ def prepare_chinese(src: Path, out: Path, heldout: float, seed: int) -> dict[str
                 continue                      # never train on a copy of a held-out photo
             lab = src / part / "labels" / f"{img.stem}.txt"
             rows = convert(lab.read_text(), mapping) if lab.exists() else []
+            if part == "photos":
+                rows = apply_fixes(rows, fixes.pop(img.name, []))
             link(img, out / split / "images" / img.name)
             (out / split / "labels" / f"{img.stem}.txt").write_text("\n".join(rows) + ("\n" if rows else ""))
             counts[split][0] += 1
             counts[split][1].add(source_photo(img.name))
+    if fixes:
+        raise StaleFix(f"label fixes for photos not in {src}: {', '.join(sorted(fixes))}")
     write_names(out)
     return {k: (n, len(s)) for k, (n, s) in counts.items()}

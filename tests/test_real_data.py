@@ -3,8 +3,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from mjtable.datasets import camerash, realphotos
+from mjtable.datasets.label_fixes import Fix, StaleFix
 from mjtable.scoring import tiles as T
 from mjtable.vision.evaluate import CLOTH, on_cloth
 from mjtable.vision.labels import read_crop_labels, tile_names, write_crop_labels
@@ -30,7 +32,8 @@ def test_split_by_photo_maps_classes_and_keeps_copies_together(tmp_path):
         _photo(src / "augmented" / "images" / f"p0_jpg.rf.c{k}.jpg", ["1 0.5 0.5 0.1 0.2"])
         _photo(src / "augmented" / "images" / f"q_jpg.rf.c{k}.jpg", ["5 0.5 0.5 0.1 0.2", "9 0.1 0.1 0.1 0.1"])
     out = tmp_path / "out"
-    counts = realphotos.prepare_chinese(src, out, heldout=0.5, seed=0)
+    fix = Fix("p1_jpg.rf.a1.jpg", 0.5, 0.5, 0, 9, "corner index")      # m1 -> p1 in that photo only
+    counts = realphotos.prepare_chinese(src, out, heldout=0.5, seed=0, fixes={fix.image: [fix]})
     held = {p.name.split("_jpg.rf.")[0] for p in (out / "heldout" / "images").iterdir()}
     train = {p.name.split("_jpg.rf.")[0] for p in (out / "train" / "images").iterdir()}
     assert len(held) == 4 and not held & train and "q" in train
@@ -42,7 +45,9 @@ def test_split_by_photo_maps_classes_and_keeps_copies_together(tmp_path):
     assert q == ["41", "0.5", "0.5", "0.1", "0.2"]
     p1 = next((out / s / "labels" / "p1_jpg.rf.a1.txt") for s in ("train", "heldout")
               if (out / s / "labels" / "p1_jpg.rf.a1.txt").exists())
-    assert p1.read_text().split()[0] == "0"
+    assert p1.read_text().split()[0] == "9"
+    with pytest.raises(StaleFix):           # a fix for a photo the source lacks
+        realphotos.prepare_chinese(src, tmp_path / "out2", 0.5, 0, {"gone.jpg": [fix]})
     assert load_names(out / "names.yaml") == {t: t for t in range(T.N_KINDS + 8)}
 
 
