@@ -1,5 +1,6 @@
 """Bad input, as a user or an attacker would give it: each ends with a documented exit code and one clear line,
-in bounded time and memory, with nothing half-written."""
+in bounded time and memory, with nothing half-written. A time bound inside this process counts its CPU time
+(time.process_time), which other work sharing the machine does not inflate."""
 import io
 import json
 import os
@@ -34,18 +35,18 @@ def _one_line(err: str) -> bool:
 
 @pytest.mark.parametrize("n", [64 << 10, 1 << 20])
 def test_long_notation_is_refused_at_once(n, capsys):
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     code = cli.main(["score", "1" * n])
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
     err = capsys.readouterr().err
     assert code == errors.EXIT_BAD_HAND and _one_line(err) and "too long" in err
 
 
 def test_longest_allowed_notation_parses_in_linear_time():
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(NotationError):
         parse_hand("1" * MAX_LENGTH)             # digits without a suit letter: refused, naming the token
-    assert time.perf_counter() - t0 < 0.05
+    assert time.process_time() - t0 < 0.05
 
 
 @settings(max_examples=300, deadline=None)
@@ -282,11 +283,11 @@ def test_too_many_boxes_are_refused_before_validation(tmp_path, capsys):
     from mjtable.pipeline import MAX_BOXES
     p = tmp_path / "d.json"
     p.write_text(json.dumps([{"box": "not even a box"}] * (MAX_BOXES + 1)))     # counted before any is validated
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     code = cli.main([PHOTO, "--detections", str(p)])
     err = capsys.readouterr().err
     assert code == errors.EXIT_INPUT and _one_line(err) and f"at most {MAX_BOXES}" in err
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
 
 
 @pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"objects": ' + "[" * 100_000 + "]" * 100_000 + "}",
@@ -496,12 +497,12 @@ def test_layout_of_many_boxes_grows_slowly(kind):
     from mjtable.vision.types import Detection
     dets = [Detection(tuple(o["box"]), o["kind"], o["orientation"], o["confidence"]) for o in _boxes(5000)]
     tracemalloc.start()
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     try:
         parse(dets, kind, (4100, 3100))
     except LayoutError:
         pass
-    took = time.perf_counter() - t0
+    took = time.process_time() - t0
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 100 << 20 and took < 8, (peak >> 20, took)
