@@ -35,9 +35,9 @@ WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the gene
            "overhead-classifier": ("overhead_classifier",
                                    "overhead classifier (models/tile_classifier_overhead.onnx)"),
            "seat-view": ("seat_view", "second reading of a table shot from a seat by the seat models "
-                                      "(TileDetector.seat_view)"),
+                                      "(DetectorConfig.seat_view)"),
            "far-table": ("far_table", "overhead locator's look at a frame of small tiles (TileDetector.far_table)"),
-           "looks": ("looks", "more looks at each tile of a photo of a hand or a seat view (TileDetector.looks): "
+           "looks": ("looks", "more looks at each tile of a photo of a hand or a seat view (DetectorConfig.looks): "
                                 "one look")}
 
 

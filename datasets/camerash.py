@@ -339,9 +339,9 @@ def match_crops(src: Path, crops: list[Path]) -> list[tuple[str, str, float, int
 
 def classify_crops(crops: list[Path], classifier: Path | None) -> list[tuple[int, float]]:
     """The classifier's (kind, probability) for each crop, pasted on cloth (mjtable.vision.evaluate.on_cloth)."""
-    from mjtable.vision.detector import CLASSIFIER, TileDetector
+    from mjtable.vision.detector import CLASSIFIER, DetectorConfig, TileDetector
     from mjtable.vision.evaluate import on_cloth
-    det = TileDetector(classifier=classifier or CLASSIFIER, refiner=None)
+    det = TileDetector(DetectorConfig(classifier=classifier or CLASSIFIER, refiner=None))
     out = []
     for p in crops:
         img, box = on_cloth(cv2.imread(str(p)))

@@ -20,7 +20,7 @@ from pathlib import Path
 from mjtable.datasets.benchsets import TRAINING_SEEDS
 from mjtable.scoring import tiles as T
 from mjtable.vision.compare import agnostic_matches, as_arrays
-from mjtable.vision.detector import LOCATOR, TileDetector
+from mjtable.vision.detector import LOCATOR, DetectorConfig, TileDetector
 from mjtable.vision.metrics import DetectionEvaluator
 
 SIZES = {"phone": 640, "overhead": 640, "seat": 1280}
@@ -69,7 +69,7 @@ def main(argv=None) -> int:
     frames = {"plain": scenes(a.kind, a.seed, a.n, False), "clutter": scenes(a.kind, a.seed, a.n, True)}
     out = {}
     for loc in a.locator:
-        det = TileDetector(locator=loc)
+        det = TileDetector(DetectorConfig(locator=loc))
         out[str(loc)] = {v: measure(det, f) for v, f in frames.items()}
     if a.json:
         print(json.dumps(out))

@@ -88,7 +88,7 @@ def main(argv=None) -> int:
     if any(k not in WITHOUT for k in a.without):
         print(f"bench_doubt: --without takes {', '.join(sorted(WITHOUT))}", file=sys.stderr)
         return 2
-    from mjtable.vision.detector import TileDetector, models_in
+    from mjtable.vision.detector import DetectorConfig, TileDetector, models_in
     if a.phone and a.seed in TRAINING_SEEDS:
         print(f"bench_doubt: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}", file=sys.stderr)
         return 2
@@ -101,7 +101,7 @@ def main(argv=None) -> int:
                                      if a.without else {})
     out = {}
     for name, off in runs.items():
-        det = TileDetector(**{**models_in(a.models), **off})
+        det = TileDetector(DetectorConfig(**{**models_in(a.models), **off}))
         out[name] = {"limits": list(LIMITS), "hands": hand_figures(hand_outcomes(det, gts)) if gts else None,
                      "tiles": {f.resolve().relative_to(ROOT).as_posix() if f.resolve().is_relative_to(ROOT)
                                else str(f): tile_figures(measure_set(det, f)) for f in sets}}

@@ -145,9 +145,9 @@ def main(argv=None) -> int:
         return 2
 
     try:
-        from mjtable.vision.detector import TileDetector, models_in
+        from mjtable.vision.detector import DetectorConfig, TileDetector, models_in
         t0 = time.perf_counter()
-        detector = TileDetector(**{**models_in(a.models), **{WITHOUT[k][0]: None for k in a.without}})
+        detector = TileDetector(DetectorConfig(**{**models_in(a.models), **{WITHOUT[k][0]: None for k in a.without}}))
         load_ms = (time.perf_counter() - t0) * 1000
     except Exception as e:
         print(f"no detector model ({e}): only the ground-truth-box ceiling is measured", file=sys.stderr)

@@ -7,10 +7,10 @@ these figures say what the reading strategies do with small, foreshortened tiles
 
 Ways of reading, each on the same frames in one run:
 * runtime: the detector as the pipeline runs it (`detect`, view guessed; a whole table whose boxes show a seat's
-  perspective is read again by the seat locator and classifier, in slices, `TileDetector.seat_view`); "no seat
+  perspective is read again by the seat locator and classifier, in slices, `DetectorConfig.seat_view`); "no seat
   models": the same with the overhead models in their place; "no second reading": without that reading; "one
-  look": each tile classified once (`TileDetector.looks=None`); "regions": each row of face-up tiles rectified into
-  a strip and read by the general locator and classifier (`TileDetector(regions=True)`, vision.regions);
+  look": each tile classified once (`DetectorConfig(looks=None)`); "regions": each row of face-up tiles rectified into
+  a strip and read by the general locator and classifier (`DetectorConfig(regions=True)`, vision.regions);
 * general 480: the general locator on the whole frame (480 px input);
 * overhead 640: the overhead locator on the whole frame (a higher input size, 640 px);
 * general, slices of 640: the general locator on overlapping 640 px windows at full resolution and the whole
@@ -40,7 +40,7 @@ import numpy as np
 from mjtable.scoring import tiles as T
 from mjtable.datasets.benchsets import TRAINING_SEEDS
 from mjtable.vision.compare import agnostic_matches, as_arrays
-from mjtable.vision.detector import TileDetector, models_in
+from mjtable.vision.detector import DetectorConfig, TileDetector, models_in
 from mjtable.vision.metrics import DetectionEvaluator
 
 SEATS = ("self", "right", "across", "left")       # the camera sits at "self": "across" is the far seat
@@ -66,8 +66,8 @@ def detector(way: dict, models: Path | None) -> TileDetector:
         kw.update(seat_locator=None, seat_classifier=None)
     if not way.get("looks", True):
         kw.update(looks=None)
-    return TileDetector(slice_px=way.get("slice_px"), seat_view=way.get("seat_view", True),
-                        regions=way.get("regions", False), **kw)
+    return TileDetector(DetectorConfig(slice_px=way.get("slice_px"), seat_view=way.get("seat_view", True),
+                                       regions=way.get("regions", False), **kw))
 
 
 def measure(frames, way: dict, models: Path | None = None) -> dict:

@@ -127,7 +127,7 @@ def score_table(out, dets, ungated, gt, truth) -> dict:
             "checks": sum(f.severity == "check" for f in out.findings) if read else 0}
 
 
-# ways of reading (--ways): TileDetector keyword arguments
+# ways of reading (--ways): DetectorConfig fields
 WAYS = {"runtime": {}, "regions": {"regions": True}, "regions, no strips": {"regions": "crops"}}
 
 
@@ -200,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-clutter", action="store_true", help="tables without objects beside the tiles")
     ap.add_argument("--workers", type=int, default=2, help="processes generating the tables (once)")
     ap.add_argument("--ways", nargs="+", choices=list(WAYS), default=["runtime"],
-                    help="ways of reading measured side by side (regions: TileDetector(regions=True))")
+                    help="ways of reading measured side by side (regions: DetectorConfig(regions=True))")
     ap.add_argument("--models", type=Path, metavar="DIR",
                     help="also read with the models DIR holds under the committed file names (candidates to "
                          "measure in their place, vision.detector.models_in), beside the ways asked")
@@ -220,10 +220,11 @@ def main(argv=None) -> int:
         print(f"bench_tables: {e}", file=sys.stderr)
         return 2
     from mjtable.pipeline import load_detector
-    detectors = {w: load_detector(**WAYS[w]) for w in a.ways}
+    from mjtable.vision.detector import DetectorConfig
+    detectors = {w: load_detector(config=DetectorConfig(**WAYS[w])) for w in a.ways}
     if a.models is not None:
         from mjtable.vision.detector import models_in
-        detectors[f"models in {a.models.name}"] = load_detector(**models_in(a.models))
+        detectors[f"models in {a.models.name}"] = load_detector(config=DetectorConfig(**models_in(a.models)))
     results = {v: run_view(g, detectors) for v, g in gts.items()}
     print(json.dumps(results) if a.json else "\n".join(report(results, a.seed, not a.no_clutter)))
     return 0

@@ -33,7 +33,7 @@ import numpy as np
 from mjtable.vision.box_precision import (SIGMAS, EDGES, Frame, covered_exact, edge_errors, group_bias_removed,
                                           label_groups, map50_95, noisy_labels, ranked_by_iou, row_fit,
                                           rows_fitted_and_centred, with_free_edge_errors, without_frame_shift)
-from mjtable.vision.detector import REFINER, TileDetector
+from mjtable.vision.detector import REFINER, DetectorConfig, TileDetector
 from mjtable.vision.evaluate import images_of
 from mjtable.vision.images import load_image
 from mjtable.vision.labels import read_yolo
@@ -111,7 +111,8 @@ def main(argv=None) -> int:
     if refiner is not None and not refiner.exists():
         print(f"error: no refiner at {refiner}", file=sys.stderr)
         return 2
-    frames = detect_split(TileDetector(conf=a.conf, int8=not a.float, refiner=refiner), a.synth, a.limit)
+    det = TileDetector(DetectorConfig(conf=a.conf, int8=not a.float, refiner=refiner))
+    frames = detect_split(det, a.synth, a.limit)
     if not frames:
         print(f"error: no images in {a.synth}", file=sys.stderr)
         return 2

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from mjtable.datasets.camerash import read_crops
-from mjtable.vision.detector import CLASSIFIER, TileDetector
+from mjtable.vision.detector import CLASSIFIER, DetectorConfig, TileDetector
 from mjtable.vision.evaluate import FAMILIES, crops_on_cloth, read_right
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ def main(argv=None) -> int:
     items = crops_on_cloth(read_crops(a.crops))
     out = {}
     for c in a.classifier:
-        det = TileDetector(classifier=c, refiner=None)
+        det = TileDetector(DetectorConfig(classifier=c, refiner=None))
         out[str(c)] = read_right(det, items)
     if a.json:
         print(json.dumps({c: {k: {"right": r, "total": n} for k, (r, n) in v.items()} for c, v in out.items()}))

@@ -75,7 +75,7 @@ def main(argv=None) -> int:
             timed = False
         else:
             try:
-                from mjtable.vision.detector import TileDetector
+                from mjtable.vision.detector import DetectorConfig, TileDetector
             except ImportError as e:
                 return _fail(f"the detector is not available ({e})")
             kwargs = {}
@@ -85,7 +85,7 @@ def main(argv=None) -> int:
                 kwargs["classifier"] = Path(args.classifier)
             if args.conf is not None:
                 kwargs["conf"] = args.conf
-            detector = TileDetector(**kwargs)
+            detector = TileDetector(DetectorConfig(**kwargs))
             predict = detector_predictor(detector)
             timed = True
         report = evaluate(args.data_dir, mapping, predict, load_image, timed=timed,

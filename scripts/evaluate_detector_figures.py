@@ -28,6 +28,7 @@ from mjtable.vision.detector import (
     LOCATOR,
     OVERHEAD_LOCATOR,
     REFINER,
+    DetectorConfig,
     TileDetector,
 )
 from mjtable.vision.evaluate import images_of
@@ -224,7 +225,7 @@ def main(argv=None) -> int:
         kw.setdefault("refiner", refiner)
     dets = {}
     for tag, kw in variants.items():
-        det = TileDetector(a.locator, cls, conf=a.conf, **kw)
+        det = TileDetector(DetectorConfig(locator=a.locator, classifier=cls, conf=a.conf, **kw))
         name = det.locator_path.name + ("" if cls is None else f" + {Path(det.classifier_path).name}")
         if det.overhead_locator_path is not None:
             name += f" (overhead frames: {Path(det.overhead_locator_path).name}"
@@ -236,7 +237,7 @@ def main(argv=None) -> int:
         report(a.name or (f"{tag}: {name}" if tag else name), det, a.synth, a.real, a.limit)
         # speed at the runtime's operating point (default confidence threshold), not at the low threshold
         # that the AP computation needs (which sends hundreds of weak boxes to the classifier)
-        dets[tag or name] = TileDetector(a.locator, cls, **kw)
+        dets[tag or name] = TileDetector(DetectorConfig(locator=a.locator, classifier=cls, **kw))
     for line in speed_lines(dets, a.synth, told=a.compare_routing):
         print(line)
     return 0

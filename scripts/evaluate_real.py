@@ -34,7 +34,7 @@ import numpy as np
 
 from mjtable.datasets.camerash import read_crops
 from mjtable.scoring import tiles as T
-from mjtable.vision.detector import CLASSIFIER, LOCATOR, LOOKS, TileDetector
+from mjtable.vision.detector import CLASSIFIER, LOCATOR, LOOKS, DetectorConfig, TileDetector
 from mjtable.vision.evaluate import crops_on_cloth, detector_predictor, evaluate, read_right
 from mjtable.vision.images import load_image
 from mjtable.vision.labels import read_crop_labels
@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--only", nargs="+", default=None, metavar="SET", help="measure only sets whose name starts so")
     ap.add_argument("--synth", nargs="+", default=[SETS["synthetic"][0]])
     ap.add_argument("--one-look", action="store_true",
-                    help="also measure each model reading every tile in one look (TileDetector(looks=None))")
+                    help="also measure each model reading every tile in one look (DetectorConfig(looks=None))")
     ap.add_argument("--root", type=Path, default=ROOT,
                     help="the folder the sets' paths (data/...) are read from (default: this checkout)")
     ap.add_argument("--crops", type=Path, default=CROPS,
@@ -116,7 +116,7 @@ def main(argv=None) -> int:
     pairs = [(loc, c, sl, lk) for loc in locators for c in classifiers for sl in slices for lk in looks]
     single = len(locators) == 1 and len(slices) == 1 and len(looks) == 1    # rows keyed by the classifier alone
     for loc, c, sl, lk in pairs:
-        det = TileDetector(locator=loc, classifier=c, slice_px=sl or None, conf=a.conf, looks=lk)
+        det = TileDetector(DetectorConfig(locator=loc, classifier=c, slice_px=sl or None, conf=a.conf, looks=lk))
         row = {}
         for name, (folder, n_labelled) in sets.items():
             f = a.root / folder

@@ -25,13 +25,13 @@ from mjtable.vision.detector import (
     LOCATOR,
     ODD_BACK_FACTOR,
     ODD_BACK_REF,
+    DetectorConfig,
     TileDetector,
     decode_raw,
     decode_yolo,
     letterbox,
     nms,
     odd_backs,
-    overhead_like,
     refine_boxes,
     to_blob,
     vote_boxes,
@@ -240,9 +240,9 @@ def test_detector_boxes_with_and_without_the_refiner(detector):
     confidences when each tile is read in one look (the classifier reads the located boxes either way; the more
     looks of a photo of a hand read the refined boxes too, see test_doubt)."""
     img, _, _ = make_scene("phone", seed=UNSEEN_SEED, index=3, imgsz=640)
-    plain = TileDetector(refiner=None, looks=None)
+    plain = TileDetector(DetectorConfig(refiner=None, looks=None))
     assert plain.refiner is None
-    a, b = TileDetector(looks=None).detect(img), plain.detect(img)
+    a, b = TileDetector(DetectorConfig(looks=None)).detect(img), plain.detect(img)
     assert len(a) == len(b) > 0
     assert [(d.kind, d.orientation, d.confidence, d.candidates) for d in a] == \
         [(d.kind, d.orientation, d.confidence, d.candidates) for d in b]
@@ -501,24 +501,25 @@ def test_detector_finds_the_tiles_of_a_generated_scene(detector, kind, index):
 
 
 def test_overhead_like():
+    from mjtable.vision.views import overhead_like
     assert overhead_like(130, 40, 15)                   # a whole table: side seats' tiles lie across
     assert not overhead_like(130, 40, 5)                # many tiles, all one way
     assert not overhead_like(26, 20, 10)                # one hand with flowers and melds
     assert not overhead_like(60, 0, 0)                  # only backs: nothing lies across
 
 
-def test_guess_kind_takes_a_table_of_walls_and_hands_for_an_overhead_frame():
-    from mjtable.vision.detector import guess_kind
+def test_guess_view_takes_a_table_of_walls_and_hands_for_an_overhead_frame():
+    from mjtable.vision.views import guess_view
 
     def dets(n_backs, n_up, n_across):
         box = (0.0, 0.0, 20.0, 27.0)
         return ([Detection(box, 42, "face_down", 0.9)] * n_backs + [Detection(box, 3, "upright", 0.9)] * n_up
                 + [Detection(box, 3, "sideways", 0.9)] * n_across)
     # a whole table whose side seats stand with no melds and one discard each: few tiles lie across
-    assert guess_kind(dets(85, 33, 2)) == "overhead"
-    assert guess_kind(dets(0, 14, 4)) == "phone"              # one hand with two melds
-    assert guess_kind(dets(8, 14, 1)) == "phone"              # one with two concealed kongs
-    assert guess_kind(dets(0, 40, 2)) == "phone"              # many face-up tiles all one way, no backs
+    assert guess_view(dets(85, 33, 2)) == "overhead"
+    assert guess_view(dets(0, 14, 4)) == "phone"              # one hand with two melds
+    assert guess_view(dets(8, 14, 1)) == "phone"              # one with two concealed kongs
+    assert guess_view(dets(0, 40, 2)) == "phone"              # many face-up tiles all one way, no backs
 
 
 def _spy_locate(det, monkeypatch) -> list:
@@ -535,7 +536,7 @@ def _spy_locate(det, monkeypatch) -> list:
 def test_overhead_locator_runs_on_overhead_frames_only(monkeypatch):
     """auto without a view router: the general locator first, then the overhead one when its boxes look like a
     whole table; a told kind runs one locator only."""
-    det = TileDetector(overhead_locator=LOCATOR, router=None)   # any locator file will do to follow the routing
+    det = TileDetector(DetectorConfig(overhead_locator=LOCATOR, router=None))   # any locator file follows the routing
     calls = _spy_locate(det, monkeypatch)
     phone, table = load_image(ROOT / "examples" / "phone_hand.jpg"), load_image(ROOT / "examples" / "overhead.jpg")
     for img, kind, want in [(phone, "auto", [False]), (table, "auto", [False, True]), (table, "overhead", [True]),
@@ -564,7 +565,7 @@ def test_overhead_locator_runs_on_overhead_frames_only(monkeypatch):
     cls[54:] = 0
     det.locate_for(phone, "auto")
     assert calls == [False, False, True, False]
-    plain = TileDetector(overhead_locator=None)
+    plain = TileDetector(DetectorConfig(overhead_locator=None))
     calls = _spy_locate(plain, monkeypatch)
     plain.detect(table, "overhead")
     assert calls == [False] and plain.loc_over is None and plain.router is None
@@ -590,7 +591,8 @@ def test_view_router_sends_overhead_frames_to_the_overhead_locator_first(monkeyp
     assert [d.kind for d in det.detect(phone, "auto")] == [d.kind for d in det.detect(phone, "phone")]
     assert calls == [True, False, False]
     outs = {True: "over", False: "general"}
-    det.seat_view = False                  # the stand-in boxes below are names, not boxes to measure
+    det = TileDetector(DetectorConfig(seat_view=False))   # the stand-in boxes below are names, not boxes to measure
+    monkeypatch.setattr(det, "view_overhead_p", lambda img: 0.99)
     monkeypatch.setattr("mjtable.vision.detector.table_like", lambda found: found == "general")
     monkeypatch.setattr(det, "locate", lambda img, overhead=False: calls.append(overhead) or outs[overhead])
     calls.clear()
@@ -613,7 +615,7 @@ def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch)
     det.detect(table)
     det.detect(table, "phone")
     assert used == [False, False, True, False, False]      # a photo of a hand: the first look, then the more looks
-    one = TileDetector(overhead_classifier=None)
+    one = TileDetector(DetectorConfig(overhead_classifier=None))
     assert one.cls_over is None
     # with no overhead classifier the general one reads the overhead boxes: the same call, the same session
     boxes = one.locate(table, overhead=True)[0][:5]
@@ -635,7 +637,7 @@ def test_int8_models_read_like_the_float_ones(detector, kind):
     """The committed int8 models (the runtime default) against their float originals on an unseen scene."""
     assert detector.locator_path.name == "tile_locator_int8.onnx"
     img, gt, _ = make_scene(kind, seed=UNSEEN_SEED, index=2, imgsz=640)
-    fp = TileDetector(int8=False).detect(img)
+    fp = TileDetector(DetectorConfig(int8=False)).detect(img)
     q = detector.detect(img)
     pairs = _match(SimpleNamespace(objects=fp), q, iou_thr=0.7)
     assert len(pairs) >= 0.9 * max(len(fp), len(q))
@@ -692,7 +694,7 @@ def test_smoke_training_both_stages(tmp_path):
             "--train", f"{data}/synth/train:4:1", f"{data}/real/train:4:1", "--val", f"{data}/real/heldout:4:1",
             "--export", str(onnx_cls), "--batch", "16")
     assert r.returncode == 0, r.stderr[-3000:]
-    det = TileDetector(onnx_loc, onnx_cls, conf=0.0001)
+    det = TileDetector(DetectorConfig(locator=onnx_loc, classifier=onnx_cls, conf=0.0001))
     dets = det.detect(cv2.imread(str(src)))
     assert all(0 <= d.kind <= T.BACK for d in dets)
     # a lost checkpoint is recovered from the exported model: the torch network reproduces the ONNX output (the
@@ -718,14 +720,14 @@ def test_smoke_training_both_stages(tmp_path):
             "--overhead-locator", str(over), "--overhead-classifier", str(over_cls), "--refiner", str(onnx_ref),
             "--calib", str(data / "synth" / "train"), "--n", "4")
     assert r.returncode == 0, r.stderr[-3000:]
-    q = TileDetector(onnx_loc, onnx_cls, conf=0.0001, overhead_locator=over, overhead_classifier=over_cls,
-                     refiner=onnx_ref)
+    q = TileDetector(DetectorConfig(locator=onnx_loc, classifier=onnx_cls, conf=0.0001, overhead_locator=over,
+                                    overhead_classifier=over_cls, refiner=onnx_ref))
     assert q.refiner_path == tmp_path / "ref_int8.onnx"
     assert q.locator_path == tmp_path / "loc_int8.onnx" and q.classifier_path == tmp_path / "cls_int8.onnx"
     assert q.overhead_locator_path == tmp_path / "over_int8.onnx"
     assert q.overhead_classifier_path == tmp_path / "over_cls_int8.onnx"
     assert all(0 <= d.kind <= T.BACK for d in q.detect(cv2.imread(str(src))))
-    assert TileDetector(onnx_loc, onnx_cls, int8=False).locator_path == onnx_loc
+    assert TileDetector(DetectorConfig(locator=onnx_loc, classifier=onnx_cls, int8=False)).locator_path == onnx_loc
 
 
 @pytest.mark.parametrize("name", ["phone_win", "phone_hand", "overhead"])
@@ -847,5 +849,5 @@ def test_models_in_a_folder_replace_the_committed_ones_by_file_name(tmp_path):
     (tmp_path / "other.onnx").write_bytes(b"")
     kw = models_in(tmp_path)
     assert kw == {"locator": tmp_path / LOCATOR.name, "seat_classifier": tmp_path / SEAT_CLASSIFIER.name}
-    det = TileDetector(**kw)
+    det = TileDetector(DetectorConfig(**kw))
     assert det.seat_classifier_path == tmp_path / SEAT_CLASSIFIER.name

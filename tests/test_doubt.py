@@ -81,14 +81,14 @@ def test_more_looks_average_the_reads_of_moved_boxes():
     import numpy as np
 
     from mjtable.vision.crops import look_boxes
-    from mjtable.vision.detector import LOOKS, TileDetector
+    from mjtable.vision.detector import LOOKS, DetectorConfig, TileDetector
     img = pipeline.load_image(str(EXAMPLES / "phone_win.jpg"))
     boxes = np.array([d.box for d in FileDetector(str(EXAMPLES / "phone_win.json")).dets], np.float32)
-    det = TileDetector(refiner=None)
-    first, _ = det.classify(img, boxes)
-    det.looks = ((0, 0, 0),)
-    assert np.allclose(det.more_looks(img, boxes, first), first, atol=1e-6)
-    det.looks = LOOKS
+    still = TileDetector(DetectorConfig(refiner=None, looks=((0, 0, 0),)))
+    first, _ = still.classify(img, boxes)
+    assert np.allclose(still.more_looks(img, boxes, first), first, atol=1e-6)
+    det = TileDetector(DetectorConfig(refiner=None))
+    assert det.config.looks == LOOKS
     p = det.more_looks(img, boxes, first)
     moved = [det.classify(img, b)[0] for b in look_boxes(boxes, LOOKS)]
     assert np.allclose(p, (first + sum(moved)) / (1 + len(LOOKS)), atol=1e-6)

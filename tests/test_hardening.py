@@ -512,9 +512,9 @@ def test_layout_of_many_boxes_grows_slowly(kind):
 def test_duplicates_among_many_boxes_are_the_ones_all_pairs_find(monkeypatch, chunk):
     """The overlap search that skips boxes far apart drops exactly what comparing every pair drops."""
     import random
-    from mjtable.vision.layout import rows
-    from mjtable.vision.layout.rows import _dedupe
-    monkeypatch.setattr(rows, "PAIR_CHUNK", chunk)
+    from mjtable.vision.layout import duplicates
+    from mjtable.vision.layout.duplicates import dedupe
+    monkeypatch.setattr(duplicates, "PAIR_CHUNK", chunk)
     from mjtable.vision.types import Detection
     rng = random.Random(4)
     dets = []
@@ -524,18 +524,19 @@ def test_duplicates_among_many_boxes_are_the_ones_all_pairs_find(monkeypatch, ch
         dets.append(Detection((x, y, x + w, y + h), rng.choice([3, 42]), rng.choice(["upright", "face_down"]),
                               rng.uniform(0.05, 1)))
     for weak in (False, True):
-        kept, dropped = _dedupe(dets, weak_dup=weak)
+        kept, dropped = dedupe(dets, weak_dup=weak)
         assert sorted(kept + dropped) == list(range(len(dets))) and kept and dropped
         assert (kept, dropped) == _dedupe_all_pairs(dets, weak)
 
 
 def _dedupe_all_pairs(dets, weak_dup):
-    """_dedupe as it was written over full IoU and cover matrices (the reference)."""
+    """dedupe as it was written over full IoU and cover matrices (the reference)."""
     import itertools
     import numpy as np
     from mjtable.scoring import tiles as T
-    from mjtable.vision.layout import base as B
+    from mjtable.vision.layout import LayoutParams
     from mjtable.vision.types import FACE_DOWN
+    B = LayoutParams()
     b = np.array([d.box for d in dets], dtype=float)
     area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-9)
     ix = np.clip(np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
@@ -547,29 +548,29 @@ def _dedupe_all_pairs(dets, weak_dup):
     back = np.array([d.kind == T.BACK for d in dets])
     kept, dropped = [], set()
     for i in order:
-        inside = [j for j in np.flatnonzero(cover[:, i] >= B.WRAP_COVER) if j != i]
+        inside = [j for j in np.flatnonzero(cover[:, i] >= B.wrap_cover) if j != i]
         if any(iou[a, c] < 0.3 and conf[i] < max(conf[a], conf[c]) for a, c in itertools.combinations(inside, 2)):
             dropped.add(i)
     for i in order:
         if i in dropped:
             continue
         k = np.array(kept, dtype=int)
-        limit = np.where(weak_dup & (conf[i] < B.WEAK_DUP * conf[k]), B.WEAK_DUP_IOU, B.DUP_IOU)
-        over = cover[i, k] > B.SHADOW_COVER
+        limit = np.where(weak_dup & (conf[i] < B.weak_dup * conf[k]), B.weak_dup_iou, B.dup_iou)
+        over = cover[i, k] > B.shadow_cover
         if back[i]:
-            shadow = over & back[k] & (conf[i] < B.SHADOW_CONF_BACK * conf[k])
+            shadow = over & back[k] & (conf[i] < B.shadow_conf_back * conf[k])
         else:
-            shadow = over & weak_dup & (conf[i] < B.SHADOW_CONF * conf[k])
+            shadow = over & weak_dup & (conf[i] < B.shadow_conf * conf[k])
         near = k[cover[i, k] > 0.15].tolist()
         straddle = False
         if len(near) >= 2:
             inside_share = sum(cover[i, near].tolist())
             ratio = dets[i].confidence / min(dets[j].confidence for j in near)
             if dets[i].kind == T.BACK or dets[i].orientation == FACE_DOWN:
-                straddle = inside_share > B.STRADDLE_COVER_WEAK and ratio < B.STRADDLE_CONF_BACK
+                straddle = inside_share > B.straddle_cover_weak and ratio < B.straddle_conf_back
             else:
-                straddle = ((inside_share > B.STRADDLE_COVER and ratio < B.STRADDLE_CONF)
-                            or (inside_share > B.STRADDLE_COVER_WEAK and ratio < B.STRADDLE_CONF_WEAK))
+                straddle = ((inside_share > B.straddle_cover and ratio < B.straddle_conf)
+                            or (inside_share > B.straddle_cover_weak and ratio < B.straddle_conf_weak))
         if (iou[i, k] > limit).any() or shadow.any() or straddle:
             dropped.add(i)
         else:

@@ -1025,7 +1025,7 @@ def test_phone_four_face_down_boxes_far_from_the_hand_are_not_a_kong():
 
 @pytest.mark.parametrize("hand, conf, want", [(13, 0.1, 13), (13, 0.3, 14), (13, 0.9, 14), (12, 0.1, 13)])
 def test_overhead_weak_box_at_the_end_of_a_hand_row(hand, conf, want):
-    """A very weak back in line at the end of a hand row (under HAND_END_WEAK_EXTRA of the row's median: the
+    """A very weak back in line at the end of a hand row (under hand_end_weak_extra of the row's median: the
     detector's colour check makes a shadow that unsure), which makes a waiting hand's size (13 - 3 x melds) into a
     drawn one's, is not counted, and said; a merely weak one (0.3: a real end tile half out of sight) and a sure
     one are. One that makes an impossible size (12) into a waiting hand's is a tile of the hand."""
@@ -1229,22 +1229,22 @@ def test_phone_added_kong_whose_claimed_tile_is_labelled_upright():
 
 def _bar_tile(n: int, u: float, size: float = 30.0):
     """A back in a hand bar seen from above, already in its seat's frame (centre at u along the row)."""
-    from mjtable.vision.layout import _Tile
-    return _Tile(n, Detection((u, 0, u + size, size), T.BACK, "face_down", 0.85), u, 0, size, u=u)
+    from mjtable.vision.layout.geometry import Tile
+    return Tile(n, Detection((u, 0, u + size, size), T.BACK, "face_down", 0.85), u, 0, size, u=u)
 
 
 def test_overhead_hand_bar_is_counted_by_the_grid_its_boxes_sit_on():
     """A far seat's bar of 13 standing backs, 42 px apart, one box split in two, while the seat's pitch (from
     its river, which perspective makes look smaller) says 37 px: the bar's length alone says 14 tiles, the
     boxes sit on a grid of 13."""
-    from mjtable.vision.layout import _count_touching
+    from mjtable.vision.layout.rivers import count_touching
     us = [42.2 * n for n in range(13)]
     us[6:7] = [us[6] - 10, us[6] + 10]                  # a box split at a seam it does not have
     row = [_bar_tile(n, u) for n, u in enumerate(us)]
-    assert _count_touching(row, 37.2) == 13
-    assert _count_touching(row, 42.2) == 13
+    assert count_touching(row, 37.2) == 13
+    assert count_touching(row, 42.2) == 13
     # and a bar of 14 stays 14 with that pitch
-    assert _count_touching([_bar_tile(n, 38.9 * n) for n in range(14)], 37.2) == 14
+    assert count_touching([_bar_tile(n, 38.9 * n) for n in range(14)], 37.2) == 14
 
 
 def test_overhead_river_row_of_three_is_the_seats_river_wherever_it_lies():
@@ -1270,12 +1270,12 @@ def test_overhead_box_off_the_hand_bar_grid_at_its_end_is_not_the_bars():
     """A bar of 13 backs 45 px apart with two boxes in line at its end, 66 and 60 px out (an object lying beside
     the hand, as measured on a benchmark frame): they are off the bar's grid (neither touching nor a missed tile
     away) and are left out; a box as far out but twice as big (two tiles found as one) stays."""
-    from mjtable.vision.layout import _count_touching, _main_run
+    from mjtable.vision.layout.rivers import count_touching, main_run
 
     bar = [_bar_tile(n, 200 + 45 * n, 36) for n in range(13)]
-    main, off = _main_run([_bar_tile(20, 200 - 66 - 60, 36), _bar_tile(21, 200 - 66, 36)] + bar, 45)
-    assert sorted(t.i for t in off) == [20, 21] and _count_touching(main, 45) == 13
-    main, off = _main_run([_bar_tile(20, 200 - 67, 52)] + bar, 45)
+    main, off = main_run([_bar_tile(20, 200 - 66 - 60, 36), _bar_tile(21, 200 - 66, 36)] + bar, 45)
+    assert sorted(t.i for t in off) == [20, 21] and count_touching(main, 45) == 13
+    main, off = main_run([_bar_tile(20, 200 - 67, 52)] + bar, 45)
     assert off == [] and len(main) == 14
 
 

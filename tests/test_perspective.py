@@ -83,7 +83,7 @@ def test_known_seat_homography_is_undone_and_every_seat_read(k, squash, lean, an
     G = _seat_camera(k, squash, lean)
     c_plan = np.array([[(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2] for d in flat])
     a = c_plan - c_plan.mean(0)
-    got = PV._apply(H @ G, c_plan)                    # exact plane points through the photo and back
+    got = PV.apply_homography(H @ G, c_plan)                    # exact plane points through the photo and back
     b = got - got.mean(0)
     u, sv, vt = np.linalg.svd(b.T @ a)                # the similarity taking b nearest to a (Procrustes)
     scale = sv.sum() / (b * b).sum()

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mjtable.models.training import classifier_crops
-from mjtable.vision.detector import CLASSIFIER, TileDetector
+from mjtable.vision.detector import CLASSIFIER, DetectorConfig, TileDetector
 from mjtable.vision.labels import tile_names, write_crop_labels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +62,7 @@ def test_shipped_classifier_reads_real_riichi_crops():
     with open(FIXTURE / "labels.csv", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 18
-    det = TileDetector(classifier=CLASSIFIER)
+    det = TileDetector(DetectorConfig(classifier=CLASSIFIER))
     right = []
     for r in rows:
         img = cv2.imread(str(FIXTURE / r["image"]))

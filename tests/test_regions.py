@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mjtable.vision import regions as R
-from mjtable.vision.perspective import _apply
+from mjtable.vision.perspective import apply_homography
 
 TILE_W, TILE_H, N = 30, 40, 6          # tiles on the table seen from above, px
 
@@ -75,7 +75,7 @@ def test_row_up_the_frame_is_the_transpose():
     T_, (tw, th) = R.row_homography(boxes[:, [1, 0, 3, 2]], False)
     assert (tw, th) == (h, w)
     pts = np.array([[60.0, 70.0], [150.0, 90.0]])
-    assert np.allclose(_apply(T_, pts[:, ::-1]), _apply(H, pts)[:, ::-1], atol=1e-6)
+    assert np.allclose(apply_homography(T_, pts[:, ::-1]), apply_homography(H, pts)[:, ::-1], atol=1e-6)
 
 
 def test_boxes_found_in_a_strip_map_back_into_the_frame():
@@ -100,12 +100,12 @@ def _first_seat_view():
 @pytest.mark.slow
 def test_regions_option_reads_a_seat_view_end_to_end():
     from mjtable.vision.compare import agnostic_matches, as_arrays
-    from mjtable.vision.detector import TileDetector
+    from mjtable.vision.detector import DetectorConfig, TileDetector
     img, gt = _first_seat_view()
     right = {}
     for regions in (False, True):
-        dets, view = TileDetector(regions=regions).detect_view(img)
-        assert view == "seat"
+        dets = TileDetector(DetectorConfig(regions=regions)).detect(img)
+        assert dets.read_as == "seat" and dets.view == "overhead"
         b, k, c, gb, gk = as_arrays(dets, gt)
         h, w = img.shape[:2]
         assert (b >= -1e-6).all() and (b[:, [0, 2]] <= w).all() and (b[:, [1, 3]] <= h).all()

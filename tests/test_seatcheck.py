@@ -6,8 +6,9 @@ import pytest
 from mjtable.scoring import tiles as T
 from mjtable.vision.detector import TileDetector
 from mjtable.vision.images import load_image
+from mjtable.vision.layout import LayoutParams
 from mjtable.vision.layout.overhead import parse_overhead
-from mjtable.vision.layout.seatcheck import MIN_TILE_PX, seat_notes
+from mjtable.vision.layout.seatcheck import seat_notes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,7 +37,7 @@ def test_a_seat_whose_tiles_are_too_small_is_named(table):
     small = []
     for p in table[1].placed:
         if p.seat == "left":
-            (cx, cy), r = p.det.center, MIN_TILE_PX / 3
+            (cx, cy), r = p.det.center, LayoutParams().min_tile_px / 3
             p = replace(p, det=replace(p.det, box=(cx - r, cy - r, cx + r, cy + r)))
         small.append(p)
     notes = seat_notes(small)

@@ -3,7 +3,7 @@ import itertools
 from pathlib import Path
 
 import numpy as np
-from mjtable.vision.detector import TileDetector, nms
+from mjtable.vision.detector import DetectorConfig, TileDetector, nms
 from mjtable.vision.slicing import locate_sliced, windows
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +51,7 @@ def test_sliced_detector_reads_what_one_pass_reads_on_a_small_photo():
     from mjtable.vision.images import load_image
     img = load_image(ROOT / "examples" / "real_hand.jpg")
     one = TileDetector().detect(img)
-    sliced = TileDetector(slice_px=400).detect(img)
+    sliced = TileDetector(DetectorConfig(slice_px=400)).detect(img)
     def sure(dets):                                        # windows may add a few unsure boxes
         return sorted(d.kind for d in dets if d.confidence >= 0.5)
     assert sure(sliced) == sure(one) and len(sure(one)) == 14
@@ -66,7 +66,7 @@ def test_table_shot_from_a_seat_is_read_again_by_the_seat_models_in_slices(monke
     over, _, _ = make_scene("overhead", 4242, 0, 1280)
     calls = []
     for auto in (True, False):
-        det = TileDetector(seat_view=auto)
+        det = TileDetector(DetectorConfig(seat_view=auto))
         det.detect(over, kind="overhead")
         assert det._seat_sessions == {}                 # loaded only when a table shot from a seat is read
         assert det.loc_seat is not None and det.cls_seat is not None
@@ -100,14 +100,14 @@ def test_a_table_photographed_upright_is_read_as_a_seat_view():
     tiles are found. Without that look the frame is read as a photo of a hand and most tiles are lost."""
     from mjtable.datasets.generate import make_scene
     from mjtable.vision.compare import agnostic_matches
-    from mjtable.vision.detector import _input_px, small_tiles
+    from mjtable.vision.detector import input_px, small_tiles
     img, gt, _ = make_scene("seat", 4242, 0, 1280, portrait=True)
     assert img.shape[:2] == (1280, 720)
     gt_boxes = np.array([o.box for o in gt.objects])
     found = {}
     for far in (True, False):
-        det = TileDetector(far_table=far)
-        assert small_tiles(det.locate(img), _input_px(det.loc) / 1280)
+        det = TileDetector(DetectorConfig(far_table=far))
+        assert small_tiles(det.locate(img), input_px(det.loc) / 1280)
         boxes, view = det.locate_for(img)
         found[far] = (view, float((agnostic_matches(gt_boxes, boxes[0], boxes[1]) >= 0).mean()))
     assert found[True][0] == "seat" and found[True][1] > 0.9, found

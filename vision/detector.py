@@ -19,13 +19,15 @@ Orientation: face_down for a back; otherwise the crop direction turned back to t
 Many faces look the same both ways up (4 dots, 8 bamboo ...), so upside_down needs a clear vote
 (UPSIDE_DOWN_MIN); otherwise the more likely of upright/sideways is taken.
 
-    from mjtable.vision.detector import TileDetector
+    from mjtable.vision.detector import DetectorConfig, TileDetector
     from mjtable.vision.images import load_image
-    dets = TileDetector().detect(load_image("photo.jpg"))
+    found = TileDetector(DetectorConfig(threads=4)).detect(load_image("photo.jpg"))   # or TileDetector()(img)
+    found.tiles, found.view, found.read_as       # the Detections, the view decided, the models that read it
 """
 from __future__ import annotations
 
-import os
+import time
+import warnings
 from dataclasses import replace
 from pathlib import Path
 from typing import Optional
@@ -36,39 +38,22 @@ from mjtable.scoring import tiles as T
 
 from .crops import (REFINE_SIZE, crop_tile, crops_to_tensor, image_orientation_probs, look_boxes, move_edges,
                     refine_crops)
+from .detector_config import (CLASSIFIER, LOCATOR, LOOKS, MODEL_ARGS, MODELS, OVERHEAD_CLASSIFIER,  # noqa: F401
+                              OVERHEAD_LOCATOR, REFINER, ROUTER, SEAT_CLASSIFIER, SEAT_LOCATOR, DetectorConfig,
+                              int8_path, model_file, models_folder, models_in)
 from .images import ImageError, unstretch
 from .perspective import plane_from_boxes
 from .slicing import locate_sliced
-from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection
+from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection, Detections
+from .views import ROUTE_BACKS, TABLE_TILES, check_kind, decided, overhead_like
 from .yolo_decode import (BOX_VOTE, YOLO_STRIDES, ModelError, decode_raw, decode_yolo, dfl_boxes,  # noqa: F401
                           nms, vote_boxes, yolo_anchors, yolo_output)
 
-
-
-def models_folder() -> Path:
-    """Where the detector's models are: $MJTABLE_MODELS when set, else the package's own (mjtable.models: the
-    repository's models/ folder in a development install, the wheel's int8 models in an installed one)."""
-    env = os.environ.get("MJTABLE_MODELS")
-    if env:
-        return Path(env)
-    from importlib.resources import files
-    return Path(str(files("mjtable.models")))
-
-
-MODELS = models_folder()
-LOCATOR = MODELS / "tile_locator.onnx"
-CLASSIFIER = MODELS / "tile_classifier.onnx"
-OVERHEAD_LOCATOR = MODELS / "tile_locator_overhead.onnx"
-OVERHEAD_CLASSIFIER = MODELS / "tile_classifier_overhead.onnx"
-SEAT_LOCATOR = MODELS / "tile_locator_seat.onnx"
-SEAT_CLASSIFIER = MODELS / "tile_classifier_seat.onnx"
-ROUTER = MODELS / "view_router.onnx"
-REFINER = MODELS / "tile_refiner.onnx"
 ROUTER_SIZE = 96         # the view router's thumbnail (scripts/train_router.py)
 ROUTER_OVERHEAD = 0.5    # the router's probability of an overhead view at which the overhead locator runs first
 UPSIDE_DOWN_MIN = 0.75
-ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks like an overhead view ...
-ROUTE_BACKS = 12         # ... which has at least this many face-down tiles (walls, hands seen from behind)
+ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks like a whole table (with
+                         # views.ROUTE_BACKS of them face down, views.TABLE_TILES in all)
 ODD_BACK_REF = 12         # a frame with at least this many sure backs (>= 0.5): a face-down box whose colour lies ...
 ODD_BACK_DIST = 25.0      # ... this far (Lab, lightness weighted ODD_BACK_L) from the median colour of ...
 ODD_BACK_NEAR = 4         # ... its nearest sure backs is a shadow or an object, not a back (see odd_backs) ...
@@ -84,46 +69,7 @@ SMALL_TILE = 16.0         # sure boxes whose median short side is under this man
 LOOK_VIEWS = ("phone", "seat")   # the views whose tiles are read in more looks (TileDetector.more_looks): a photo
                           # of a hand and a table shot from a seat, not an overhead frame (a live camera's: +16-20
                           # ms a frame for 1-2 points of hands; docs/benchmarks.md, Doubtful tiles)
-REGION_VIEWS = ("seat", "overhead")   # the views read region by region with TileDetector(regions=True)
-TABLE_TILES = 30          # a whole table shows at least this many tiles (a photo of one hand about 26 at most)
-LOOKS = ((0.08, 0, 0), (-0.05, 0, 0), (0, 0.06, 0), (0, 0, 0.06))   # more looks at each tile of a frame of
-                          # LOOK_VIEWS: its box grown by a share of its size on each side (shrunk if less than 0), moved
-                          # right, moved down by a share of its width / height (see TileDetector.more_looks)
-
-
-MODEL_ARGS = {"locator": LOCATOR, "classifier": CLASSIFIER, "overhead_locator": OVERHEAD_LOCATOR,
-              "overhead_classifier": OVERHEAD_CLASSIFIER, "seat_locator": SEAT_LOCATOR,
-              "seat_classifier": SEAT_CLASSIFIER, "router": ROUTER, "refiner": REFINER}
-
-
-def models_in(folder: Optional[Path]) -> dict:
-    """TileDetector keyword arguments for the models a folder holds under the committed models' file names (to
-    measure new models in their place); {} for None."""
-    if folder is None:
-        return {}
-    return {arg: Path(folder) / p.name for arg, p in MODEL_ARGS.items() if (Path(folder) / p.name).exists()}
-
-
-def int8_path(model: Path) -> Path:
-    """Where the int8 version of a float model lives (scripts/quantize_models.py writes it)."""
-    model = Path(model)
-    return model.with_name(model.stem + "_int8" + model.suffix)
-
-
-def overhead_like(n_tiles: int, n_faces: int, n_across: int) -> bool:
-    """An overhead frame holds a whole table: many tiles, and face-up tiles lying across as well as along
-    (the side seats' rivers and melds). A phone photo of one hand has at most about 26 tiles."""
-    return n_tiles >= TABLE_TILES and n_faces > 0 and n_across >= 0.15 * n_faces
-
-
-def guess_kind(dets: list[Detection]) -> str:
-    """phone or overhead, from a frame's detections: an overhead frame holds a whole table (overhead_like), or
-    a table's many tiles with ROUTE_BACKS or more face down (walls, standing hands: a photo of one hand shows a
-    concealed kong's backs at most), though its side seats show little face up (no melds, a discard or two)."""
-    faces = [d for d in dets if d.orientation != FACE_DOWN]
-    across = sum(d.orientation == SIDEWAYS for d in faces)
-    table = len(dets) >= TABLE_TILES and len(dets) - len(faces) >= ROUTE_BACKS
-    return "overhead" if table or overhead_like(len(dets), len(faces), across) else "phone"
+REGION_VIEWS = ("seat", "overhead")   # the views read region by region with DetectorConfig(regions=True)
 
 
 def table_like(found) -> bool:
@@ -257,103 +203,80 @@ def _session(path: Path, threads: int):
     return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
 
 
-def _input_px(sess) -> int:
+def input_px(sess) -> int:
     """A locator session's square input size in pixels."""
     inp = sess.get_inputs()[0]
     return int(inp.shape[1] if takes_bytes(sess) else inp.shape[2])
 
 
-def _optional(path: Optional[Path], int8: bool) -> Optional[Path]:
-    """A model's file: its int8 file when asked and there (an installed wheel carries only those), else the float
-    file when there; None without either."""
-    if path is None:
-        return None
-    if int8 and int8_path(path).exists():
-        return int8_path(path)
-    return Path(path) if Path(path).exists() else None
-
-
 class TileDetector:
-    """Finds every tile in a BGR frame: box (original pixels), kind, orientation, confidence."""
+    """Finds every tile in a BGR frame: box (original pixels), kind, orientation, confidence; and decides the
+    frame's view once (``detect`` returns both, a types.Detections).
 
-    def __init__(self, locator: Path = LOCATOR, classifier: Optional[Path] = CLASSIFIER, threads: int = 2,
-                 conf: float = 0.25, iou: float = 0.5, int8: bool = True,
-                 overhead_locator: Optional[Path] = OVERHEAD_LOCATOR, router: Optional[Path] = ROUTER,
-                 vote: Optional[float] = BOX_VOTE, odd_back: bool = True,
-                 overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER, refiner: Optional[Path] = REFINER,
-                 slice_px: Optional[int] = None, seat_view: bool = True,
-                 seat_locator: Optional[Path] = SEAT_LOCATOR, seat_classifier: Optional[Path] = SEAT_CLASSIFIER,
-                 far_table: bool = True, looks: Optional[tuple] = LOOKS, regions=False):
-        """int8: use the int8 model beside each float model when there is one (scripts/quantize_models.py).
-        A box the locator calls face down is a back without running the crop classifier on it: overhead frames,
-        where most tiles are walls and hands seen from behind, take 0.7x the time, with the same accuracy on
-        the synthetic test split (mAP50-95 0.770 either way).
-        overhead_locator: used instead of the locator on overhead frames when the file is there (None: never).
-        router: the view router (scripts/train_router.py), used when the file is there and there is an overhead
-        locator (None: the general locator decides alone, one more pass on each overhead frame).
-        vote: box voting in the locator's non-maximum suppression (see vote_boxes; None: off).
-        odd_back: backs whose colour is not the set's are made unsure (see odd_backs).
-        overhead_classifier: classifies the overhead locator's boxes when the file is there (None: the classifier
-        classifies every box).
-        refiner: the box refiner, run on the located boxes when the file is there (None: boxes as located).
-        slice_px: read a frame larger than this in overlapping windows of this size too (vision.slicing; None:
-        one pass, except as seat_view says).
-        seat_view: a whole table whose sure boxes show a perspective (vision.perspective: the nearest tiles 1.35
-        times the size of the farthest or more, a table photographed from a seat) is read again by the seat
-        models, in slices of the locator's input at full resolution where the frame is larger (_seat_view).
-        seat_locator, seat_classifier: the seat models, used when the files are there (None: never; the overhead
-        ones read such a table); trained on tables rendered as seen from a seat and windows cut from them.
-        far_table: where the general locator finds no sure tile or only small ones, the overhead locator looks
-        for a whole table too (locate_for, _far_table).
-        looks: on a photo of a hand or a table shot from a seat (LOOK_VIEWS), each face-up tile is read again on
-        these boxes and on its refined box, and the probabilities are averaged (more_looks; None: one look).
-        regions: a whole table (REGION_VIEWS) is read region by region: its rows of face-up tiles rectified into
-        strips and read there by the general locator and classifier (vision.regions; measured in
-        scripts/bench_tables.py --ways); "crops": every face-up tile read by the general classifier where it lies,
-        no strips (the same reading without the rectification)."""
-        locator = _optional(locator, int8) or Path(locator)      # missing: _session says so (ModelError)
-        classifier = None if classifier is None else _optional(classifier, int8) or Path(classifier)
-        overhead_locator = _optional(overhead_locator, int8)
-        overhead_classifier = _optional(overhead_classifier, int8) if classifier is not None else None
-        self.locator_path, self.classifier_path = Path(locator), classifier
-        self.loc = _session(locator, threads)
-        self.loc_over = _session(overhead_locator, threads) if overhead_locator is not None else None
-        self.overhead_locator_path = overhead_locator
-        router = _optional(router, False) if overhead_locator is not None else None
-        self.router = _session(router, 1) if router is not None else None
-        self.router_path = router
-        self.cls = _session(classifier, threads) if classifier is not None else None
-        self.cls_over = _session(overhead_classifier, threads) if overhead_classifier is not None else None
-        self.overhead_classifier_path = overhead_classifier
-        refiner = _optional(refiner, int8)
-        self.refiner = _session(refiner, threads) if refiner is not None else None
-        self.refiner_path = refiner
-        # the seat models load when a table shot from a seat is first read (most frames never need them)
-        self.seat_locator_path = _optional(seat_locator, int8)
-        self.seat_classifier_path = _optional(seat_classifier if classifier else None, int8)
-        self._seat_sessions: dict[str, object] = {}
-        self.threads = threads
-        self.conf, self.iou, self.vote, self.odd_back = conf, iou, vote, odd_back
-        self.slice_px, self.seat_view, self.far_table, self.looks = slice_px, seat_view, far_table, looks
-        self.regions = regions
+    Built from a DetectorConfig (its models and options, vision.detector_config), decided once: the config is
+    frozen, and ``config`` says how the detector was built. A box the locator calls face down is a back without
+    running the crop classifier on it: overhead frames, where most tiles are walls and hands seen from behind, take
+    0.7x the time, with the same accuracy on the synthetic test split (mAP50-95 0.770 either way)."""
+
+    def __init__(self, config: Optional[DetectorConfig] = None, **options):
+        """``config``: the models and options (None: the committed runtime's, DetectorConfig()). The keyword
+        arguments of 0.1 (``TileDetector(refiner=None)``) still build a config, with a DeprecationWarning: they go
+        after the 0.2 release; pass ``TileDetector(DetectorConfig(refiner=None))``."""
+        if config is not None and not isinstance(config, DetectorConfig):
+            raise TypeError(f"TileDetector takes a DetectorConfig, not {type(config).__name__} (the model paths "
+                            f"are DetectorConfig fields: DetectorConfig(locator=..., classifier=...))")
+        if options:
+            warnings.warn("TileDetector(**options) is deprecated: pass TileDetector(DetectorConfig(**options))",
+                          DeprecationWarning, stacklevel=2)
+        self._config = c = replace(config or DetectorConfig(), **options)
+        self._load_models(c)
         outs = self.loc.get_outputs()
         n_out = outs[-1].shape[1]     # a split head's class logits (nc), or ultralytics' 4 + nc rows
         self.n_loc_classes = (int(n_out) - (4 if len(outs) == 1 else 0)) if isinstance(n_out, int) else None
+
+    def _load_models(self, c: DetectorConfig) -> None:
+        """The config's model files (int8 where asked and there, model_file) and their sessions; the seat models'
+        sessions load when a table shot from a seat is first read (most frames never need them)."""
+        locator = model_file(c.locator, c.int8) or Path(c.locator)      # missing: _session says so (ModelError)
+        classifier = None if c.classifier is None else model_file(c.classifier, c.int8) or Path(c.classifier)
+        overhead_locator = model_file(c.overhead_locator, c.int8)
+        overhead_classifier = model_file(c.overhead_classifier, c.int8) if classifier is not None else None
+        self.locator_path, self.classifier_path = Path(locator), classifier
+        self.loc = _session(locator, c.threads)
+        self.loc_over = _session(overhead_locator, c.threads) if overhead_locator is not None else None
+        self.overhead_locator_path = overhead_locator
+        router = model_file(c.router, False) if overhead_locator is not None else None
+        self.router = _session(router, 1) if router is not None else None
+        self.router_path = router
+        self.cls = _session(classifier, c.threads) if classifier is not None else None
+        self.cls_over = _session(overhead_classifier, c.threads) if overhead_classifier is not None else None
+        self.overhead_classifier_path = overhead_classifier
+        refiner = model_file(c.refiner, c.int8)
+        self.refiner = _session(refiner, c.threads) if refiner is not None else None
+        self.refiner_path = refiner
+        self.seat_locator_path = model_file(c.seat_locator, c.int8)
+        self.seat_classifier_path = model_file(c.seat_classifier if classifier else None, c.int8)
+        self._seat_sessions: dict[str, object] = {}
+
+    @property
+    def config(self) -> DetectorConfig:
+        """The models and options this detector was built from."""
+        return self._config
 
     def locate(self, img: np.ndarray, overhead: bool = False, slice_px: Optional[int] = None, seat: bool = False):
         """Stage 1: boxes (N,4) in original pixels, scores (N,), locator classes (N,), all class scores (N,nc).
         overhead: run the overhead locator (when there is one); seat: the seat locator (when there is one, else
         as overhead). A frame larger than slice_px (default: the detector's own) is read in slices."""
-        size = slice_px or self.slice_px
+        size = slice_px or self.config.slice_px
         if size and max(img.shape[:2]) > size:
-            return locate_sliced(lambda part: self._locate_one(part, overhead, seat), img, size, self.iou, nms)
+            return locate_sliced(lambda part: self._locate_one(part, overhead, seat), img, size, self.config.iou, nms)
         return self._locate_one(img, overhead, seat)
 
     def _seat_session(self, which: str):
         """The seat locator's or classifier's session, loaded on first use; None without its file."""
         path = self.seat_locator_path if which == "locator" else self.seat_classifier_path
         if path is not None and which not in self._seat_sessions:
-            self._seat_sessions[which] = _session(path, self.threads)
+            self._seat_sessions[which] = _session(path, self.config.threads)
         return self._seat_sessions.get(which)
 
     @property
@@ -374,20 +297,21 @@ class TileDetector:
 
     def _seat_view(self, found) -> bool:
         """Do a whole table's sure boxes show the perspective of a table photographed from a seat?"""
-        if self.slice_px or not self.seat_view:
+        if self.config.slice_px or not self.config.seat_view:
             return False
         return plane_from_boxes(found[0][found[1] >= ROUTE_CONF]) is not None
 
     def _locate_one(self, img: np.ndarray, overhead: bool = False, seat: bool = False):
+        c = self.config
         sess = self._model("locator", overhead, seat)
         inp = sess.get_inputs()[0]
         byte = takes_bytes(sess)                 # the letterboxed BGR image as it is, 1xHxWx3
-        lb, r, (px, py) = letterbox(img, _input_px(sess))
+        lb, r, (px, py) = letterbox(img, input_px(sess))
         out = sess.run(None, {inp.name: lb[None] if byte else to_blob(lb)})
         if len(out) == 2:             # split head: box distributions and class logits
-            boxes, scores, cls, cls_scores = decode_raw(*out, lb.shape[0], self.conf, self.iou, vote=self.vote)
+            boxes, scores, cls, cls_scores = decode_raw(*out, lb.shape[0], c.conf, c.iou, vote=c.vote)
         else:
-            boxes, scores, cls, cls_scores = decode_yolo(out[0], self.conf, self.iou, vote=self.vote)
+            boxes, scores, cls, cls_scores = decode_yolo(out[0], c.conf, c.iou, vote=c.vote)
         boxes = (boxes - [px, py, px, py]) / r
         h, w = img.shape[:2]
         boxes = np.clip(boxes, 0, [w, h, w, h])
@@ -426,8 +350,7 @@ class TileDetector:
         upright, its tiles a few pixels at the locator's input), the overhead locator looks too.
         Returns (locate()'s output, the view it was read as: "phone", "overhead", or "seat" for a whole table
         read again in slices, see _whole_table)."""
-        if kind not in ("auto", "phone", "overhead"):
-            raise ValueError(f"kind must be auto, phone or overhead, not {kind!r}")
+        check_kind(kind)
         if self.loc_over is None or kind == "phone":
             return self.locate(img), "phone"
         if kind == "overhead":
@@ -441,7 +364,7 @@ class TileDetector:
         found = self.locate(img)
         if table_like(found):
             return self._whole_table(img, over if over is not None else self.locate(img, overhead=True))
-        if self.far_table and over is None and small_tiles(found, _input_px(self.loc) / max(img.shape[:2])):
+        if self.config.far_table and over is None and small_tiles(found, input_px(self.loc) / max(img.shape[:2])):
             over = self.locate(img, overhead=True)
             if many_tiles(over):
                 return self._far_table(img, over)
@@ -455,7 +378,7 @@ class TileDetector:
     def _seat_boxes(self, img: np.ndarray):
         """(boxes, "seat"): the seat locator's boxes, in slices of its input size at full resolution when the frame
         is SLICE_FRAME times that or larger."""
-        size = _input_px(self._model("locator", True, True))
+        size = input_px(self._model("locator", True, True))
         return self.locate(img, slice_px=size if max(img.shape[:2]) >= SLICE_FRAME * size else None, seat=True), \
             "seat"
 
@@ -466,7 +389,7 @@ class TileDetector:
         sharper); without one it is read as an overhead frame, in those slices."""
         if self._seat_view(found):
             return self._seat_boxes(img)
-        size = _input_px(self._model("locator", True, False))
+        size = input_px(self._model("locator", True, False))
         if max(img.shape[:2]) < SLICE_FRAME * size:
             return found, "overhead"
         return self._whole_table(img, self.locate(img, slice_px=size, overhead=True))
@@ -484,7 +407,7 @@ class TileDetector:
         LOOK_VIEWS, more looks around the refined ones (more_looks)."""
         overhead, seat = view != "phone", view == "seat"
         probs, orient = self.classify(img, located, overhead, seat)
-        if self.looks and view in LOOK_VIEWS:
+        if self.config.looks and view in LOOK_VIEWS:
             probs = self.more_looks(img, refined, probs, overhead, seat)
         return probs, orient
 
@@ -492,38 +415,40 @@ class TileDetector:
                    seat: bool = False) -> np.ndarray:
         """Kind probabilities averaged over the first look (probs, on the located boxes) and more looks around
         boxes, the refined boxes: those boxes themselves (a look of their own when there is a refiner; without
-        one, boxes are the located boxes and are not read again) and those moved as self.looks says
+        one, boxes are the located boxes and are not read again) and those moved as config.looks says
         (look_boxes), read by the view's classifier (overhead, seat: as classify). Fewer tiles are misread, and
         one whose reading changes when its box moves by a few pixels loses probability and is named doubtful
         (scripts/bench_doubt.py)."""
         h, w = img.shape[:2]
-        more = look_boxes(boxes, self.looks)
+        more = look_boxes(boxes, self.config.looks)
         if self.refiner is not None:
             more = np.concatenate([boxes[None], more])
         p, _ = self.classify(img, np.clip(more.reshape(-1, 4), 0, [w, h, w, h]), overhead, seat)
         return (probs + p.reshape(len(more), len(boxes), -1).sum(0)) / (1 + len(more))
 
-    def detect(self, img: np.ndarray, kind: str = "auto") -> list[Detection]:
-        """kind: auto, phone or overhead (which locator to run, see locate_for). An image stretched one way
-        (images.unstretch) is read with its aspect restored; the boxes are given in the input's pixels."""
-        return self.detect_view(img, kind)[0]
-
-    def detect_view(self, img: np.ndarray, kind: str = "auto") -> tuple[list[Detection], str]:
-        """detect's detections, and the view the frame was read as (locate_for: phone, overhead or seat)."""
+    def detect(self, img: np.ndarray, kind: str = "auto") -> Detections:
+        """The frame's tiles and its view, decided once (types.Detections: ``tiles``, ``view``, ``read_as``, ``ms``).
+        kind: auto, phone or overhead: which locator runs (locate_for) and the view, or auto for the view guessed
+        from the tiles (views.guess_view); UnknownKind for any other. An image stretched one way (images.unstretch)
+        is read with its aspect restored; the boxes are given in the input's pixels."""
+        t0 = time.perf_counter()
         if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
             raise ImageError("not an image: detect() needs a BGR array of shape (H, W, 3)")
+        check_kind(kind)
         img, sx, sy = unstretch(img)
-        out, view = self._detect(img, kind)
-        if sx == sy == 1.0:
-            return out, view
-        return [replace(d, box=(d.box[0] / sx, d.box[1] / sy, d.box[2] / sx, d.box[3] / sy)) for d in out], view
+        out, read_as = self._detect(img, kind)
+        if not sx == sy == 1.0:
+            out = [replace(d, box=(d.box[0] / sx, d.box[1] / sy, d.box[2] / sx, d.box[3] / sy)) for d in out]
+        return decided(out, kind, read_as, (time.perf_counter() - t0) * 1000)
+
+    __call__ = detect
 
     def _detect(self, img: np.ndarray, kind: str) -> tuple[list[Detection], str]:
         found, view = self.locate_for(img, kind)
         boxes, scores, loc_cls, loc_scores = found
         if len(boxes) == 0:
             return [], view
-        if self.regions and view in REGION_VIEWS and self.cls is not None and self.n_loc_classes != T.N_CLASSES:
+        if self.config.regions and view in REGION_VIEWS and self.cls is not None and self.n_loc_classes != T.N_CLASSES:
             return self._read_regions(img, found, view)
         located = boxes       # the classifier's first look reads the located boxes (it was trained on boxes off as
         boxes = self.refine(img, boxes)      # theirs are; on the refined ones it read kinds and orientations a
@@ -547,7 +472,7 @@ class TileDetector:
         """detect's detections of a whole table read region by region (vision.regions): its rows of face-up
         tiles rectified and read by the general locator and classifier; the boxes then refined in the frame."""
         from .regions import read_regions
-        strips = self.regions != "crops"
+        strips = self.config.regions != "crops"
         boxes, scores, _, loc_scores, probs, orient = read_regions(self, img, found, strips, strips)
         return self._detections(img, self.refine(img, boxes), scores, loc_scores, probs, orient), view
 
@@ -578,4 +503,4 @@ class TileDetector:
             alts = () if o == FACE_DOWN else \
                 tuple((kk, round(pp, 4)) for kk, pp in zip(fk, fp) if kk >= 0 and kk != k)[:N_ALTERNATIVES]
             out.append(Detection(tuple(b), k, o, c, cands, op, alts))
-        return odd_backs(img, out) if self.odd_back else out
+        return odd_backs(img, out) if self.config.odd_back else out

@@ -208,7 +208,7 @@ def crops_on_cloth(listed: list[tuple[Path, int]]) -> list[tuple[np.ndarray, tup
 
 def kind_probs(det, img: np.ndarray, box) -> np.ndarray:
     """The kind probabilities (43,) of one box, read as the runtime reads a located box of a photo of a hand: the
-    classifier's first look on the box, then, when the detector takes them (TileDetector.looks), its more looks
+    classifier's first look on the box, then, when the detector takes them (DetectorConfig.looks), its more looks
     around the box as the detector's refiner (if any) moves it."""
     boxes = np.array([box], np.float32)
     return det.read_kinds(img, boxes, det.refine(img, boxes))[0][0]

@@ -4,6 +4,9 @@
     det = load_detector()                               # the committed models (or FileDetector("dets.json"))
     view = locate(img, det, kind="auto")                # View: detections, the kind decided, the Layout
 
+The detector decides the frame's view once (its result, types.Detections, carries it: vision.views); locate reads
+it from there and lays the tiles out as that view.
+
 Both the one-frame pipeline (mjtable.pipeline) and video (mjtable.vision.video) read a frame this way; what
 follows (the hand, its score, the audit's findings) is the pipeline's.
 """
@@ -14,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
-from mjtable.errors import InputError, ModelError, UnreadableError, UsageError, shown
+from mjtable.errors import InputError, ModelError, UnreadableError, shown
 from mjtable.scoring import tiles as T
 
-from .types import Detection
+from .types import Detection, Detections
+from .views import KINDS, UnknownKind, check_kind, decided  # noqa: F401  (KINDS, UnknownKind: the pipeline's too)
 
-KINDS = ("auto", "phone", "overhead")
 NO_TILES_ADVICE = "photograph the tiles from above, in focus and in even light, filling most of the frame"
 
 
@@ -148,16 +151,21 @@ class FileDetector:
         self.dets = [Detection(tuple(o.box), o.kind, o.orientation, o.confidence,
                                tuple((c.kind, c.p) for c in o.candidates)) for o in valid]
 
-    def detect(self, img, kind="auto"):
-        return list(self.dets)
+    def detect(self, img, kind: str = "auto") -> Detections:
+        """The file's detections, the view as told or guessed from them (views.decided); no model read them."""
+        return decided(self.dets, kind)
 
 
-def load_detector(threads: int = 2, **options):
-    """The committed detector, on ``threads`` onnxruntime threads (ModelError, exit 7, when a model file is
-    missing or unusable); options: further TileDetector keyword arguments."""
-    from .detector import TileDetector
+def load_detector(threads: Optional[int] = None, config=None):
+    """The detector of ``config`` (a DetectorConfig; None: the committed models and options), on ``threads``
+    onnxruntime threads (None: the config's, 2 by default). ModelError (exit 7) when a model file is missing or
+    unusable."""
+    from dataclasses import replace
+
+    from .detector import DetectorConfig, TileDetector
+    config = config or DetectorConfig()
     try:
-        return TileDetector(threads=threads, **options)
+        return TileDetector(config if threads is None else replace(config, threads=threads))
     except ModelError:
         raise
     except (FileNotFoundError, OSError) as e:
@@ -168,42 +176,32 @@ def load_detector(threads: int = 2, **options):
 
 @dataclass
 class View:
-    """One frame read as far as the layout: the detections, the kind of view decided, what lies where."""
+    """One frame read as far as the layout: the detections, the kind of view the detector decided, what lies
+    where."""
     detections: list[Detection]
-    kind: str                       # "phone" or "overhead"
+    kind: str                       # "phone" or "overhead": the detector's result's view
     layout: object                  # mjtable.vision.layout.Layout
     ms: dict[str, float] = field(default_factory=dict)
     read_as: Optional[str] = None   # the view the detector read the frame as (phone, overhead, seat); None: unknown
 
 
-class UnknownKind(UsageError, ValueError):
-    """A view kind other than auto, phone or overhead."""
-
-
-def decide_view(dets: list[Detection], kind: str) -> str:
-    """The kind of view: as told, or guessed from the detections when ``kind`` is "auto"."""
-    if kind not in KINDS:
-        raise UnknownKind(f"unknown frame kind {shown(kind)} (auto, phone or overhead)")
-    if kind != "auto":
-        return kind
-    from .detector import guess_kind
-    return guess_kind(dets)
-
-
 def locate(img: np.ndarray, detector, kind: str = "auto") -> View:
-    """Detections -> layout for one frame; UnreadableError when nothing on it can be read as a table."""
+    """Detections -> layout for one frame, laid out as the view the detector decided (its result's ``view``);
+    UnreadableError when nothing on it can be read as a table. ``detector``: anything with ``detect(img, kind)``
+    returning a types.Detections; one returning a plain list of detections has its view decided here, as
+    views.decided decides it."""
     from .layout import LayoutError, parse
     t0 = time.perf_counter()
-    if hasattr(detector, "detect_view"):
-        dets, read_as = detector.detect_view(img, kind)
-    else:                                   # detections from a file, or a detector that does not say
-        dets, read_as = detector.detect(img, kind), None
+    found = detector.detect(img, kind)
+    if not isinstance(found, Detections):
+        found = decided(found, kind)
     t1 = time.perf_counter()
-    if not dets:
+    if not found:
         raise UnreadableError("no tiles found", (NO_TILES_ADVICE,))
-    k = decide_view(dets, kind)
+    dets = list(found)
     try:
-        lay = parse(dets, kind=k, frame=(img.shape[1], img.shape[0]))
+        lay = parse(dets, kind=found.view, frame=(img.shape[1], img.shape[0]))
     except LayoutError as e:
         raise UnreadableError(str(e)) from None
-    return View(dets, k, lay, {"detect": (t1 - t0) * 1000, "layout": (time.perf_counter() - t1) * 1000}, read_as)
+    return View(dets, found.view, lay, {"detect": (t1 - t0) * 1000, "layout": (time.perf_counter() - t1) * 1000},
+                found.read_as)

@@ -37,7 +37,8 @@ def _centres(b: np.ndarray) -> np.ndarray:
     return np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
 
 
-def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def apply_homography(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points (N,2) mapped by the 3x3 homography H (projective division included)."""
     q = np.column_stack([pts, np.ones(len(pts))]) @ H.T
     return q[:, :2] / q[:, 2:3]
 
@@ -49,9 +50,10 @@ def map_boxes(H: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     Where that has no positive answer (a tile lying askew), the middles of the box's sides are mapped instead."""
     x1, y1, x2, y2 = boxes.T
     c = _centres(boxes)
-    mc = _apply(H, c)
+    mc = apply_homography(H, c)
     eps = 0.5
-    J = np.stack([(_apply(H, c + [eps, 0]) - mc) / eps, (_apply(H, c + [0, eps]) - mc) / eps], axis=2)   # (N,2,2)
+    J = np.stack([(apply_homography(H, c + [eps, 0]) - mc) / eps,
+                  (apply_homography(H, c + [0, eps]) - mc) / eps], axis=2)   # (N,2,2)
     det = J[:, 0, 0] * J[:, 1, 1] - J[:, 0, 1] * J[:, 1, 0]
     ok = np.abs(det) > 1e-12
     K = np.zeros_like(J)
@@ -64,7 +66,7 @@ def map_boxes(H: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     ab[good] = np.linalg.solve(M[good], size[good][:, :, None])[:, :, 0]
     good &= (ab > 0).all(1)
     mids = np.stack([np.column_stack(p) for p in ((x1, c[:, 1]), (x2, c[:, 1]), (c[:, 0], y1), (c[:, 0], y2))], 1)
-    m = _apply(H, mids.reshape(-1, 2)).reshape(-1, 4, 2)
+    m = apply_homography(H, mids.reshape(-1, 2)).reshape(-1, 4, 2)
     xs, ys = np.sort(m[:, :2, 0], axis=1), np.sort(m[:, 2:, 1], axis=1)
     out = np.column_stack([xs[:, 0], ys[:, 0], xs[:, 1], ys[:, 1]])
     out[good] = np.column_stack([mc[good] - ab[good] / 2, mc[good] + ab[good] / 2])
@@ -156,7 +158,7 @@ def _estimate(xy: np.ndarray) -> Optional[np.ndarray]:
     the rows cannot be told or the photo's scale varies less than MIN_RATIO across the tiles."""
     m = np.median(xy, axis=0)                             # origin amid the tiles, well off the horizon
     T0 = np.array([[1.0, 0, -m[0]], [0, 1.0, -m[1]], [0, 0, 1.0]])
-    xy0 = _apply(T0, xy)
+    xy0 = apply_homography(T0, xy)
     mid, v = _pairs(xy0)
     across, steep = _near(v, 20), _near(v, 65, vertical=True)
     if across.sum() < MIN_TILES // 2 or steep.sum() < 3:
@@ -174,7 +176,7 @@ def _estimate(xy: np.ndarray) -> Optional[np.ndarray]:
     P = np.array([[1.0, 0, 0], [0, 1.0, 0], horizon / np.median(w)]) @ T0
     # the two families of rows are parallel now: turned and sheared square, the rows up as far apart per
     # tile as the rows across (the depth's squash)
-    mid, v = _pairs(_apply(P, xy))
+    mid, v = _pairs(apply_homography(P, xy))
     across, up = _near(v, 20), _near(v, 60, vertical=True)
     if across.sum() < 3 or up.sum() < 3:
         return None
@@ -187,7 +189,7 @@ def _estimate(xy: np.ndarray) -> Optional[np.ndarray]:
     H = np.vstack([np.column_stack([np.linalg.inv(B), np.zeros(2)]), [0, 0, 1.0]]) @ P
     # the near tiles below
     near, far = xy[w >= np.percentile(w, 80)], xy[(w <= np.percentile(w, 20)) & (w > 0)]
-    if np.median(_apply(H, near)[:, 1]) < np.median(_apply(H, far)[:, 1]):
+    if np.median(apply_homography(H, near)[:, 1]) < np.median(apply_homography(H, far)[:, 1]):
         H = np.diag([-1.0, -1.0, 1.0]) @ H
     return H
 
@@ -254,7 +256,7 @@ def in_photo(H: np.ndarray, note: str) -> str:
     Hinv = np.linalg.inv(H)
 
     def back(m: re.Match) -> str:
-        x, y = _apply(Hinv, np.array([[float(m.group(1)), float(m.group(2))]]))[0]
+        x, y = apply_homography(Hinv, np.array([[float(m.group(1)), float(m.group(2))]]))[0]
         return f"at ({x:.0f},{y:.0f})"
     return _POINT.sub(back, note)
 

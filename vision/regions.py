@@ -13,7 +13,7 @@ classifier, and the row's own boxes that the strip's locator did not find again 
 back through the inverse homography (the box around the mapped corners). Tiles in no row of two or more are
 read by the general classifier where they lie; face-down boxes keep the view's reading.
 
-    TileDetector(regions=True).detect(frame)      # whole tables (seat and overhead views) read so
+    TileDetector(DetectorConfig(regions=True)).detect(frame)      # whole tables (seat and overhead views) read so
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from mjtable.scoring import tiles as T
 
-from .perspective import _apply
+from .perspective import apply_homography
 from .yolo_decode import nms
 
 TILE_PX = 40          # a tile's size across its row in the strip (the general locator likes 22-60 px at its input)
@@ -115,7 +115,7 @@ def map_boxes_by(H: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """Boxes (N,4) mapped by the homography H: the box around each box's four mapped corners."""
     b = np.asarray(boxes, np.float64).reshape(-1, 4)
     corners = b[:, [0, 1, 2, 1, 2, 3, 0, 3]].reshape(-1, 2)
-    m = _apply(H, corners).reshape(-1, 4, 2)
+    m = apply_homography(H, corners).reshape(-1, 4, 2)
     return np.column_stack([m[:, :, 0].min(1), m[:, :, 1].min(1), m[:, :, 0].max(1), m[:, :, 1].max(1)])
 
 
@@ -133,8 +133,8 @@ def _cut(b: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 def strip_boxes(det, strip: np.ndarray):
     """The general locator's whole face-up boxes in a strip, read in windows of its input: (boxes, scores,
     class scores)."""
-    from .detector import _input_px
-    b, s, c, cs = det.locate(strip, slice_px=_input_px(det.loc))
+    from .detector import input_px
+    b, s, c, cs = det.locate(strip, slice_px=input_px(det.loc))
     keep = (c == 0) & ~_cut(b, (strip.shape[1], strip.shape[0]))
     return b[keep], s[keep], cs[keep]
 
@@ -145,7 +145,7 @@ def read_kinds_on(det, img: np.ndarray, boxes: np.ndarray):
     if not len(boxes):
         return np.zeros((0, T.N_CLASSES), np.float32), np.zeros((0, 3), np.float32)
     probs, orient = det.classify(img, boxes)
-    if det.looks:
+    if det.config.looks:
         probs = det.more_looks(img, boxes, probs)
     return probs, orient
 
@@ -194,5 +194,5 @@ def read_regions(det, img: np.ndarray, found, strips: bool = True, find: bool = 
     parts.append((boxes[bk], scores[bk], cls_scores[bk], back_p, np.zeros((len(bk), 3), np.float32)))
     b, s, cs, p, o = (np.concatenate([q[i] for q in parts]) for i in range(5))
     c = np.r_[np.zeros(n_up, int), np.ones(len(bk), int)]
-    keep = nms(b, s, det.iou) if len(b) else np.zeros(0, int)
+    keep = nms(b, s, det.config.iou) if len(b) else np.zeros(0, int)
     return b[keep], s[keep], c[keep], cs[keep], p[keep], o[keep]

@@ -1,7 +1,10 @@
-"""Dataclasses passed from the detector to the layout parser."""
+"""Dataclasses passed from the detector to the layout parser: a tile found (Detection), and a detector's reading
+of one frame (Detections: the tiles and the view decided)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Optional, overload
 
 UPRIGHT, SIDEWAYS, UPSIDE_DOWN, FACE_DOWN = "upright", "sideways", "upside_down", "face_down"
 DOUBT = 0.6                 # a tile read with less than this probability (Detection.kind_p) is doubtful
@@ -59,3 +62,42 @@ class Detection:
     @property
     def height(self) -> float:
         return self.box[3] - self.box[1]
+
+
+@dataclass(frozen=True)
+class Detections(Sequence):
+    """A detector's reading of one frame, as ultralytics' ``Results`` carries its boxes: the tiles found and the
+    view decided once, by the detector, for every later stage to read (vision.locate, vision.trust, the pipeline).
+    A sequence of its tiles: ``len(found)``, ``found[i]`` and ``for d in found`` read them.
+
+    ``tiles``: the detections, in the detector's order.
+    ``view``: the kind of view the layout reads the frame as, "phone" (a photo of one hand) or "overhead" (a whole
+    table): as the detector was told, or guessed from the tiles when told "auto" (vision.views.guess_view).
+    ``read_as``: the models that read the frame, "phone", "overhead" or "seat" (a table photographed from a seat);
+    None when no model did (detections from a file).
+    ``ms``: how long the detector took, milliseconds (not compared).
+    """
+    tiles: tuple[Detection, ...]
+    view: str
+    read_as: Optional[str] = None
+    ms: float = field(default=0.0, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    @overload
+    def __getitem__(self, i: int) -> Detection: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Detection, ...]: ...
+
+    def __getitem__(self, i):
+        return self.tiles[i]
+
+    def __iter__(self) -> Iterator[Detection]:
+        return iter(self.tiles)
+
+    @property
+    def boxes(self) -> list[tuple[float, float, float, float]]:
+        """Each tile's box (x1, y1, x2, y2) in the frame's pixels."""
+        return [d.box for d in self.tiles]

@@ -421,8 +421,8 @@ def watch(path, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
     """Read a video: sample frames, detect, parse, settle. ``detector`` has ``detect(img, kind)``.
     ``on_event`` hears each settled change; ``on_settled`` hears, after each frame that settled a change, that
     frame's changes and the whole settled table as it stands then."""
-    from .locate import decide_view, locate
-    decide_view([], kind)                       # refuses an unknown kind before any frame is read
+    from .locate import check_kind, locate
+    check_kind(kind)                            # refuses an unknown kind before any frame is read
     settler = Settler(hold)
     events: list[Event] = []
     reading = VideoReading(kind, 0, 0, events, TableState([], rules))

@@ -60,7 +60,7 @@ class LiveTable:
     def __init__(self, source: str, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
                  rules: str = "mcr", profile: Optional[str] = None, realtime: bool = True):
         pipeline.check_rules(rules, profile)
-        pipeline.decide_view([], kind)                    # refuses an unknown kind now, not in the thread
+        pipeline.check_kind(kind)                         # refuses an unknown kind now, not in the thread
         self.source, self.detector, self.every, self.hold, self.kind = source, detector, every, hold, kind
         self.rules, self.profile = rules, profile
         self.realtime = realtime or is_stream(source)     # a camera or URL is live whatever is asked

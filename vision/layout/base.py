@@ -25,8 +25,10 @@ Whatever cannot be placed is named in ``TableState.unplaced`` rather than guesse
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, Optional
 
 from mjtable.scoring.table import (
     TableState,
@@ -37,119 +39,123 @@ from ..types import Detection
 PHONE, OVERHEAD = "phone", "overhead"
 
 
-# Tunables, in units of the local tile width w (the short side of an upright tile).
-ASPECT = 1.35          # tile height / width; a sideways tile takes ASPECT*w along the row
-
-
-WEAK_DUP = 0.5         # a box less sure than this times a kept one it overlaps ...
-
-
-WEAK_DUP_IOU = 0.35    # ... by this IoU is the same tile seen twice too
-
-
-SHADOW_COVER = 0.25    # overhead: a face-up box this much over a kept one ...
-
-
-SHADOW_CONF = 0.3      # ... and less than this times as sure is a duplicate too
-
-
-SHADOW_CONF_BACK = 0.5  # a face-down box over a face-down one: less than this times as sure (phone too)
-
-
-WRAP_COVER = 0.8       # a box with two others this much inside it, less sure than either's best, wraps them
-
-
-DUP_IOU = 0.6          # two boxes overlapping more than this are one tile seen twice
-
-
-ROW_SPLIT = 0.62       # rows: a jump in v larger than this (x w) starts a new row
-
-
-LONE_WEAK = 0.45       # overhead: a lone face-up box in the meld area less sure than this is not placed
-
-
-REJOIN_GAP = 1.0       # overhead meld rows: groups closer than this (x w) that make melds only together are one
-
-
-GAP_SPLIT = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
-
-
-WIN_GAP = 1.12         # a hand row one tile too long: its last tile is the winning tile if spaced this much wider
-
-
-LABEL_POWER = 8      # how fast an unsure orientation label loses its vote
-
-
-STRADDLE_COVER = 0.6   # a face-up box this much inside two or more surer ones ...
-
-
-STRADDLE_CONF = 0.9    # ... and less than this times as sure as each is a box astride them
-
-
-STRADDLE_COVER_WEAK = 0.35  # or this much inside them ...
-
-
-STRADDLE_CONF_WEAK = 0.5    # ... and less than this times as sure
-
-
-STRADDLE_CONF_BACK = 0.7    # a face-down box: the weak cover and less than this times as sure
-
-
-MERGED_WIDE = 1.15      # a box this much wider than its meld's two upright tiles of one kind lies sideways ...
-
-
-MERGED_TALL = 1.05      # ... and this much taller holds a second tile on it (an added kong's two tiles as one box)
-
-
-STACK_SQUARE = 0.25     # a much less sure box this squarely (x w) under or on a sideways tile ...
-
-
-STACK_WEAK = 0.5        # ... and less than this times as sure is the other tile of an added kong, whatever its label
-
-
-STACK_NEAR = 0.35        # a tile stacked on a claimed one lies at least this many (smaller) tile widths beyond it
-
-
-WEAK_END = 0.5         # a box in a row of melds less sure than this times the row's median is weak
-
-
-HALF_GAP = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's halves ...
-
-
-HALF_GAP_MELDS = 0.75  # ... in an overhead seat's meld area (a sideways tile's halves lie 0.68 apart; no hand row)
-
-
-FAINT = 0.05            # overhead: face-up detections less sure than this are not placed ...
-
-
-FAINT_BOX = 0.6         # ... and a white dragon is placed only if its box (the locator's score) is this sure
-
-
-LEAN_MIN = 0.35        # a set where melds lie, no tile sideways: its widest tile is the sideways one if this wide ...
-
-
-LEAN_MARGIN = 0.25     # ... and this much wider than the next
-
-
-WEAK_FLOWER = 0.5       # a flower box less sure than this lying inside a row of suit tiles is not a flower
-
-
-FLOWER_BESIDE = 0.05    # a tile touching a flower is one if the classifier gives a flower this much
-
-
-TOUCH_CLOSE = 1.15      # a tile at a row's end touches its neighbour: centres this close (x the larger scale)
-
-
-ISOLATED = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
-
-
-LAID_BEYOND = 0.5      # overhead: a seat's outermost row, face up and this much (x w) beyond its rows of backs ...
-
-
-LAID_LOOSE = 2         # ... holding this many face-up tiles in no meld, is its hand laid face up (the walls inside) ...
-
-
-LAID_SURE = 0.3        # ... when the detector is this sure of them (median): weaker ones are clutter or shadows
+@dataclass(frozen=True, slots=True)
+class LayoutParams:
+    """The layout parser's tunable numbers, today's values as the defaults. Lengths are in units of the local tile
+    width w (the short side of an upright tile) unless a field says otherwise; "sure" is a detection's confidence.
+
+        parse(dets, "overhead", params=dataclasses.replace(LayoutParams(), gap_split=0.35))
+
+    A parse (``parse``, ``parse_phone``, ``parse_overhead``) runs with the parameters it is given, which every
+    stage reads through ``current_params()``; a stage called outside a parse reads the defaults."""
+    # rows and groups (geometry)
+    aspect: float = 1.35          # tile height / width; a sideways tile takes aspect * w along the row
+    row_split: float = 0.62       # rows: a jump across the rows larger than this (x w) starts a new row
+    gap_split: float = 0.30       # groups: free space between neighbours larger than this (x w) starts a new group
+    label_power: int = 8          # how fast an unsure orientation label loses its vote
+    # duplicates
+    dup_iou: float = 0.6          # two boxes overlapping more than this are one tile seen twice
+    weak_dup: float = 0.5         # a box less sure than this times a kept one it overlaps ...
+    weak_dup_iou: float = 0.35    # ... by this IoU is the same tile seen twice too (not in a phone photo)
+    shadow_cover: float = 0.25    # overhead: a face-up box this much over a kept one ...
+    shadow_conf: float = 0.3      # ... and less than this times as sure is a duplicate too
+    shadow_conf_back: float = 0.5     # a face-down box over a face-down one: less than this times as sure (phone too)
+    wrap_cover: float = 0.8       # a box with two others this much inside it, less sure than either's best, wraps them
+    straddle_cover: float = 0.6   # a face-up box this much inside two or more surer ones ...
+    straddle_conf: float = 0.9    # ... and less than this times as sure as each is a box astride them
+    straddle_cover_weak: float = 0.35     # or this much inside them ...
+    straddle_conf_weak: float = 0.5       # ... and less than this times as sure
+    straddle_conf_back: float = 0.7       # a face-down box: the weak cover and less than this times as sure
+    # the phone view
+    edge_weak: float = 0.3        # a box on the frame's edge less sure than this and ...
+    edge_cut: float = 0.6         # ... narrower than this many times the median box is cut by the frame
+    win_gap: float = 1.12         # a hand row one tile too long: its last tile is the winning tile if spaced this
+                                  # much wider
+    # melds
+    rejoin_gap: float = 1.0       # overhead meld rows: groups closer than this (x w) that make melds only together
+                                  # are one
+    merged_wide: float = 1.15     # a box this much wider than its meld's two upright tiles of one kind lies
+                                  # sideways ...
+    merged_tall: float = 1.05     # ... and this much taller holds a second tile on it (an added kong's two tiles as
+                                  # one box)
+    stack_square: float = 0.25    # a much less sure box this squarely (x w) under or on a sideways tile ...
+    stack_weak: float = 0.5       # ... and less than this times as sure is the other tile of an added kong, whatever
+                                  # its label
+    stack_near: float = 0.35      # a tile stacked on a claimed one lies at least this many (smaller) tile widths
+                                  # beyond it
+    weak_end: float = 0.5         # a box in a row of melds less sure than this times the row's median is weak
+    half_gap: float = 0.6         # face-up neighbours in a row closer than this (x tile width) are one tile's
+                                  # halves ...
+    half_gap_melds: float = 0.75  # ... in an overhead seat's meld area (a sideways tile's halves lie 0.68 apart; no
+                                  # hand row)
+    lean_min: float = 0.35        # a set where melds lie, no tile sideways: its widest tile is the sideways one if
+                                  # this wide ...
+    lean_margin: float = 0.25     # ... and this much wider than the next
+    repair_ratio: float = 0.02    # a claimed meld whose tiles as read are no chow, pung or kong: the likeliest set
+                                  # among the classifier's candidates is taken when it is at least this likely
+                                  # relative to the reading (an illegal meld laid down is far rarer than a misread
+                                  # tile); the change is reported
+    odd_unsure: float = 0.6       # a claimed meld's one odd tile among alike ones, read less surely than this, is
+                                  # one of them
+    # flowers
+    weak_flower: float = 0.5      # a flower box less sure than this lying inside a row of suit tiles is not a flower
+    flower_beside: float = 0.05   # a tile touching a flower is one if the classifier gives a flower this much
+    touch_close: float = 1.15     # a tile at a row's end touches its neighbour: centres this close (x the larger
+                                  # scale)
+    isolated: float = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
+    # the overhead view: what is placed, each seat's zones and hand
+    faint: float = 0.05           # face-up detections less sure than this are not placed ...
+    faint_box: float = 0.6        # ... and a white dragon is placed only if its box (the locator's score) is this sure
+    lone_weak: float = 0.45       # a lone face-up box in the meld area less sure than this is not placed
+    laid_beyond: float = 0.5      # a seat's outermost row, face up and this much (x w) beyond its rows of backs ...
+    laid_loose: int = 2           # ... holding this many face-up tiles in no meld, is its hand laid face up (the walls
+                                  # inside) ...
+    laid_sure: float = 0.3        # ... when the detector is this sure of them (median): weaker ones are clutter or
+                                  # shadows
+    meld_zone: float = 2.5        # face-up rows within this many tile widths inside the hand row hold melds and
+                                  # flowers
+    river_cols: int = 6           # discards in a river row
+    river_own: int = 3            # a seat's first river row of this many face-up tiles is its river, wherever it lies
+    stray_outside: float = 1.5    # how close (x w) outside the hand row a short row of backs is a stray
+    stray_weak: float = 0.75      # a row of backs outside a longer bar, this much less sure than it, is not a hand
+    hand_gap: float = 2.5         # tile pitches: a box this far from the rest of the hand row is not part of the hand
+    hand_end_gap: float = 1.5     # nor a box at its end this far from the next ...
+    hand_end_weak: float = 0.75   # ... and less sure than this times the row's median
+    end_off_grid: tuple[float, float] = (1.25, 1.75)  # a box at a hand bar's end this many pitches from the next is
+                                                      # off the bar ...
+    end_pair: float = 1.25        # ... unless its box is this much bigger than the bar's (two tiles found as one)
+    hand_end_weak_extra: float = 0.25     # a box at its end less sure than this times the median, one tile over a
+                                          # legal size (0.5 before the detector's back colour check: it dropped real
+                                          # end tiles 4 times in 20)
+    grid_min_boxes: int = 6       # a hand bar of this many boxes or more is counted by the grid its boxes sit on ...
+    grid_pitch: tuple[float, float] = (0.8, 1.25)     # ... among counts one off whose spacing is this close to the
+                                                      # seat's pitch ...
+    grid_better: float = 0.5      # ... when that grid fits the boxes this much better
+    pitch_agree: float = 0.2      # a seat's tile spacing may differ this much from the table's (perspective)
+    min_tile_px: float = 10.0     # pixels: a seat's face-up tiles narrower than this (median of the shorter box side)
+                                  # are not read (seatcheck)
+
+
+_CURRENT: ContextVar[LayoutParams] = ContextVar("layout_params", default=LayoutParams())
+
+
+def current_params() -> LayoutParams:
+    """The parameters of the parse under way (the defaults outside one)."""
+    return _CURRENT.get()
+
+
+@contextmanager
+def parsing_with(p: Optional[LayoutParams]) -> Iterator[LayoutParams]:
+    """Run a parse with the parameters ``p`` (None: those already in force). The parameters are a context
+    variable: each thread, and each asyncio task, reads its own."""
+    if p is None:
+        yield current_params()
+        return
+    token = _CURRENT.set(p)
+    try:
+        yield p
+    finally:
+        _CURRENT.reset(token)
 
 
 class LayoutError(ValueError):

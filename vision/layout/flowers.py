@@ -8,12 +8,12 @@ from dataclasses import replace
 import numpy as np
 from mjtable.scoring import tiles as T
 
-from .base import FLOWER_BESIDE, ISOLATED, TOUCH_CLOSE, WEAK_FLOWER
-from .melds import _likeliest
-from .rows import _describe, _Near, _Tile
+from .base import current_params
+from .geometry import Near, Tile, describe
+from .melds import likeliest
 
 
-def _distinct_flowers(flowers: list[_Tile], notes: list[str]) -> tuple[int, ...]:
+def distinct_flowers(flowers: list[Tile], notes: list[str]) -> tuple[int, ...]:
     """The flowers' kinds. A set holds one of each flower: if two read the same, the most likely distinct
     reading among the candidate kinds is taken (and reported); without one, the reading stays as it is."""
     kinds = tuple(t.kind for t in flowers)
@@ -21,7 +21,7 @@ def _distinct_flowers(flowers: list[_Tile], notes: list[str]) -> tuple[int, ...]
         return kinds
     options = [[(k, p) for k, p in (t.det.candidates or ((t.kind, 1.0),)) if T.is_flower(k)] or [(t.kind, 1.0)]
                for t in flowers]
-    best, _ = _likeliest(options, lambda ks: len(set(ks)) == len(ks))
+    best, _ = likeliest(options, lambda ks: len(set(ks)) == len(ks))
     if best is None:
         return kinds
     best = tuple(best)
@@ -30,26 +30,28 @@ def _distinct_flowers(flowers: list[_Tile], notes: list[str]) -> tuple[int, ...]
     return best
 
 
-def _isolated(t: _Tile, others: list[_Tile]) -> bool:
-    return all(math.hypot(o.x - t.x, o.y - t.y) > ISOLATED * t.w for o in others if o is not t)
+def isolated(t: Tile, others: list[Tile]) -> bool:
+    lp = current_params()
+    return all(math.hypot(o.x - t.x, o.y - t.y) > lp.isolated * t.w for o in others if o is not t)
 
 
-def _flowers_inside_rows(tiles: list[_Tile]) -> list[str]:
+def flowers_inside_rows(tiles: list[Tile]) -> list[str]:
     """A weak flower box in a row of suit tiles (touching one on each side, or at the row's end touching one and
     no flower) belongs to the hand or its melds (two stacked tiles of an added kong found as one box, a
     sideways tile misread, say): it is read as its likeliest suit tile. Returns notes."""
+    lp = current_params()
     notes = []
-    grid = _Near(tiles, 1.4 * max((t.s for t in tiles), default=0.0), uv=False)     # _touching's reach at most
+    grid = Near(tiles, 1.4 * max((t.s for t in tiles), default=0.0), uv=False)     # _touching's reach at most
     for t in tiles:
-        if T.is_flower(t.kind) and t.det.confidence < WEAK_FLOWER and _inside_a_row(t, grid.around(t, grid.cell)):
+        if T.is_flower(t.kind) and t.det.confidence < lp.weak_flower and _inside_a_row(t, grid.around(t, grid.cell)):
             k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
             if k is not None:
-                notes.append(f"weak flower box {_describe(t)} lies in a row of suit tiles: read as {T.code(k)}")
+                notes.append(f"weak flower box {describe(t)} lies in a row of suit tiles: read as {T.code(k)}")
                 t.det = replace(t.det, kind=k)
     return notes
 
 
-def _touching(t: _Tile, tiles: list[_Tile], flowers: bool, reach: float = 1.4) -> list[_Tile]:
+def _touching(t: Tile, tiles: list[Tile], flowers: bool, reach: float = 1.4) -> list[Tile]:
     """Face-up tiles near this one (centres closer than ``reach`` x the larger scale): flowers, or suit tiles.
     Touching tiles' centres lie about 1.0 scale apart (an upright and a sideways one), tiles set apart by a
     gap 1.3 or more."""
@@ -57,9 +59,10 @@ def _touching(t: _Tile, tiles: list[_Tile], flowers: bool, reach: float = 1.4) -
             and math.hypot(o.x - t.x, o.y - t.y) < reach * max(o.s, t.s)]
 
 
-def _inside_a_row(t: _Tile, tiles: list[_Tile]) -> bool:
+def _inside_a_row(t: Tile, tiles: list[Tile]) -> bool:
     """Suit tiles touch this one on opposite sides, or one touches it closely and no flower is near."""
-    if _touching(t, tiles, flowers=False, reach=TOUCH_CLOSE) and not _touching(t, tiles, flowers=True):
+    lp = current_params()
+    if _touching(t, tiles, flowers=False, reach=lp.touch_close) and not _touching(t, tiles, flowers=True):
         return True
     near = _touching(t, tiles, flowers=False)
     for a, b in itertools.combinations(near, 2):
@@ -69,9 +72,10 @@ def _inside_a_row(t: _Tile, tiles: list[_Tile]) -> bool:
     return False
 
 
-def _flowers_beside_flowers(tiles: list[_Tile]) -> list[str]:
+def flowers_beside_flowers(tiles: list[Tile]) -> list[str]:
     """A tile touching a flower whose reading gives a flower some chance is a flower too (flowers lie together,
     apart from the hand; their faces are pictures the classifier may take for a suit tile). Returns notes."""
+    lp = current_params()
     notes = []
     grew = True
     while grew:
@@ -80,10 +84,10 @@ def _flowers_beside_flowers(tiles: list[_Tile]) -> list[str]:
         for t in tiles:
             if T.is_flower(t.kind) or t.back:
                 continue
-            options = [(k, p) for k, p in t.det.candidates if T.is_flower(k) and p >= FLOWER_BESIDE]
+            options = [(k, p) for k, p in t.det.candidates if T.is_flower(k) and p >= lp.flower_beside]
             if options and any(math.hypot(f.x - t.x, f.y - t.y) < 1.2 * max(f.s, t.s) for f in flowers):
                 k = options[0][0]
-                notes.append(f"tile {_describe(t)} touches the flowers and may be {T.code(k)} "
+                notes.append(f"tile {describe(t)} touches the flowers and may be {T.code(k)} "
                              f"(p={options[0][1]:.2f}): read as {T.code(k)}")
                 t.det = replace(t.det, kind=k)
                 grew = True

@@ -18,23 +18,11 @@ from mjtable.scoring.table import (
 )
 
 from ..types import SIDEWAYS
-from .base import (
-    ASPECT,
-    HALF_GAP,
-    LEAN_MARGIN,
-    LEAN_MIN,
-    MERGED_TALL,
-    MERGED_WIDE,
-    REJOIN_GAP,
-    STACK_NEAR,
-    STACK_SQUARE,
-    STACK_WEAK,
-    WEAK_END,
-)
-from .rows import _describe, _label_axis, _median, _Near, _Tile
+from .base import current_params
+from .geometry import Near, Tile, describe, label_axis, median
 
 
-def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optional[str]]:
+def read_meld(g: list[Tile], guess: bool = True) -> tuple[MeldOnTable, Optional[str]]:
     """Interpret a group as a meld. Returns the meld on the table and a problem message (or None).
     guess: allow the readings that complete a group from part of it (not for a piece cut from a longer run).
 
@@ -61,7 +49,7 @@ def _read_meld(g: list[_Tile], guess: bool = True) -> tuple[MeldOnTable, Optiona
     return _read_claimed(mot, flat, added, shown, sideways, guess)
 
 
-def _read_concealed_kong(mot: MeldOnTable, flat: list[_Tile], added: list[_Tile], sides: list[int],
+def _read_concealed_kong(mot: MeldOnTable, flat: list[Tile], added: list[Tile], sides: list[int],
                          shown: list[int], guess: bool) -> tuple[MeldOnTable, Optional[str]]:
     """A group with a face-down tile, or four tiles none sideways: a concealed kong (four tiles, at least one
     face down, the face-up ones alike). Reads the meld as laid (mot), its flat and stacked tiles, the places of
@@ -77,7 +65,7 @@ def _read_concealed_kong(mot: MeldOnTable, flat: list[_Tile], added: list[_Tile]
     return read
 
 
-def _kong_from_part(mot: MeldOnTable, added: list[_Tile], sides: list[int], shown: list[int], n: int,
+def _kong_from_part(mot: MeldOnTable, added: list[Tile], sides: list[int], shown: list[int], n: int,
                     face_down: int, guess: bool) -> Optional[tuple[MeldOnTable, Optional[str]]]:
     """A concealed kong one of whose tiles was not found, or a claimed set of white dragons taken for backs.
     Reads the meld as laid, its stacked tiles, sideways places, kinds shown, tile count and face-down count;
@@ -106,7 +94,7 @@ def _kong_from_part(mot: MeldOnTable, added: list[_Tile], sides: list[int], show
     return None
 
 
-def _kong_problem(mot: MeldOnTable, flat: list[_Tile], sides: list[int], shown: list[int], n: int,
+def _kong_problem(mot: MeldOnTable, flat: list[Tile], sides: list[int], shown: list[int], n: int,
                   face_down: int) -> Optional[tuple[MeldOnTable, Optional[str]]]:
     """What keeps a group from being a concealed kong. Reads the meld as laid, its flat tiles, sideways places,
     kinds shown, tile count and face-down count; returns the meld with its problem, the meld mended from the
@@ -153,7 +141,7 @@ def _kong_as_laid(mot: MeldOnTable, k: int, face_down: int) -> tuple[MeldOnTable
     return replace(mot, meld=Meld(KONG, k, concealed=True)), None
 
 
-def _read_claimed(mot: MeldOnTable, flat: list[_Tile], added: list[_Tile], shown: list[int], sideways: int,
+def _read_claimed(mot: MeldOnTable, flat: list[Tile], added: list[Tile], shown: list[int], sideways: int,
                   guess: bool) -> tuple[MeldOnTable, Optional[str]]:
     """A claimed meld (one sideways tile, every tile face up). Reads the meld as laid, its flat and stacked tiles,
     the kinds shown and the sideways place; returns the chow, pung or kong with its source seat (mended from the
@@ -194,21 +182,6 @@ def _set_kind(shown: list[int]) -> Optional[str]:
     return None
 
 
-# A claimed meld on the table is a chow, pung or kong: if the tiles as read are not one, the most likely set
-# among the classifier's other candidates is taken when it is at least this likely relative to the reading
-# (an illegal meld really laid down is far rarer than one misread tile). The change is reported.
-REPAIR_RATIO = 0.02
-
-
-EDGE_WEAK = 0.3         # a box on the frame's edge less sure than this and ...
-
-
-EDGE_CUT = 0.6          # ... narrower than this many times the median box is cut by the frame
-
-
-ODD_UNSURE = 0.6        # a claimed meld's one odd tile among alike ones, read less surely than this, is one of them
-
-
 def _codes(tiles) -> str:
     return " ".join("back" if t is None else T.code(t) for t in tiles)
 
@@ -219,7 +192,7 @@ def _concealed_kong(kinds: list[int]) -> bool:
     return len(kinds) == 4 and T.BACK in kinds and len(faces) == 1 and 0 <= min(faces) < T.N_KINDS
 
 
-def _likeliest(options: list, valid) -> tuple[Optional[list[int]], float]:
+def likeliest(options: list, valid) -> tuple[Optional[list[int]], float]:
     """The likeliest choice of one (kind, probability) per tile that ``valid`` accepts, and its probability."""
     best, best_p = None, 0.0
     for combo in itertools.product(*options):
@@ -229,24 +202,26 @@ def _likeliest(options: list, valid) -> tuple[Optional[list[int]], float]:
     return best, best_p
 
 
-def _repair_meld(ts: list[_Tile], valid) -> Optional[tuple[list[int], str]]:
+def _repair_meld(ts: list[Tile], valid) -> Optional[tuple[list[int], str]]:
     """The most likely reading that ``valid`` accepts, from the detections' candidate kinds (a face-down tile
     is kind BACK): (kinds in order, what changed), or None."""
+    lp = current_params()
     options = [t.det.candidates or ((t.kind, 1.0),) for t in ts]
     if len(options) > 4 or all(len(o) == 1 and o[0][0] == t.kind for o, t in zip(options, ts)):
         return None         # nothing else to read (a locator's face-up vote may leave the kind off the list)
     read_p = math.prod(dict(o).get(t.kind, 1e-3) for o, t in zip(options, ts))
-    best, best_p = _likeliest(options, valid)
-    if best is None or best_p < REPAIR_RATIO * read_p:
+    best, best_p = likeliest(options, valid)
+    if best is None or best_p < lp.repair_ratio * read_p:
         return None
     changed = ", ".join(f"{T.code(t.kind)}->{T.code(k)} p={dict(o)[k]:.2f}"
                         for t, k, o in zip(ts, best, options) if k != t.kind)
     return best, changed
 
 
-def _odd_one_out(ts: list[_Tile]) -> Optional[tuple[list[int], str]]:
+def _odd_one_out(ts: list[Tile]) -> Optional[tuple[list[int], str]]:
     """A claimed meld of 3 or 4 face-up tiles, all alike but one read unsurely: no chow holds two alike tiles,
     so it is a pung (kong) of them and the odd tile was misread. (kinds in order, what changed), or None."""
+    lp = current_params()
     kinds = [t.kind for t in ts]
     if len(ts) not in (3, 4) or T.BACK in kinds:
         return None
@@ -255,27 +230,28 @@ def _odd_one_out(ts: list[_Tile]) -> Optional[tuple[list[int], str]]:
     if n != len(ts) - 1 or odd is None:
         return None
     p = dict(odd.det.candidates).get(odd.kind, odd.det.confidence)   # no candidates: a file's confidence
-    if p >= ODD_UNSURE:
+    if p >= lp.odd_unsure:
         return None
     return [k] * len(ts), f"{T.code(odd.kind)}->{T.code(k)} p={p:.2f}: only a pung holds two alike tiles"
 
 
-def _chunk_ok(g: list[_Tile]) -> bool:
+def _chunk_ok(g: list[Tile]) -> bool:
     """A run of tiles that reads as exactly one meld (as read, or repaired from the candidates; not the
     readings that complete a group from part of it, which are for a group on its own, never a piece cut from
     a longer run)."""
     if len(g) not in (3, 4):
         return False
-    mot = _read_meld(g, guess=False)[0]
+    mot = read_meld(g, guess=False)[0]
     return mot.meld is not None and len(mot.tiles) + sum(t.added for t in g) == len(g)
 
 
-def _gap_after(a: _Tile, b: _Tile) -> float:
-    ext = (a.w * (ASPECT if a.side else 1) + b.w * (ASPECT if b.side else 1)) / 2
+def _gap_after(a: Tile, b: Tile) -> float:
+    lp = current_params()
+    ext = (a.w * (lp.aspect if a.side else 1) + b.w * (lp.aspect if b.side else 1)) / 2
     return ((b.u - a.u) - ext) / ((a.w + b.w) / 2)
 
 
-def _partition_melds(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
+def _partition_melds(g: list[Tile]) -> Optional[list[list[Tile]]]:
     """Split a run of melds laid too close together into single melds (each a valid chow/pung/kong with one
     sideways tile, or a concealed kong), cutting where the gaps are largest. None if no such split exists."""
     n = len(g)
@@ -297,26 +273,27 @@ def _partition_melds(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
     return [g[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
-def _melds_of(g: list[_Tile]) -> Optional[list[list[_Tile]]]:
+def _melds_of(g: list[Tile]) -> Optional[list[list[Tile]]]:
     """The melds a run reads as: itself if it is one, else its split into melds; None if neither."""
     return [g] if _chunk_ok(g) else _partition_melds(g)
 
 
-def _melds_ok(g: list[_Tile]) -> bool:
+def _melds_ok(g: list[Tile]) -> bool:
     """A run that reads as one meld or splits into melds."""
     return _melds_of(g) is not None
 
 
-def _split_melds(g: list[_Tile]) -> tuple[list[list[_Tile]], Optional[_Tile]]:
+def split_melds(g: list[Tile]) -> tuple[list[list[Tile]], Optional[Tile]]:
     """A run where melds lie, as melds: (the melds, or [g] when it reads as none; the box left out to read
-    it, or None). A run that reads as no melds may without one box: much less sure than the run (WEAK_END x
+    it, or None). A run that reads as no melds may without one box: much less sure than the run (weak_end x
     the median), or face down (an object or a shadow the locator took for a back beside a meld); the least
     sure such box of the three least sure is left out."""
+    lp = current_params()
     parts = _melds_of(g)
     if parts is not None or len(g) < 4:
         return parts or [g], None
-    median = _median([t.det.confidence for t in g])
-    for t in sorted((t for t in g if t.det.confidence < WEAK_END * median or t.back),
+    med = median([t.det.confidence for t in g])
+    for t in sorted((t for t in g if t.det.confidence < lp.weak_end * med or t.back),
                     key=lambda t: t.det.confidence)[:3]:
         parts = _melds_of([o for o in g if o is not t])
         if parts is not None:
@@ -324,13 +301,14 @@ def _split_melds(g: list[_Tile]) -> tuple[list[list[_Tile]], Optional[_Tile]]:
     return [g], None
 
 
-def _rejoin(groups: list[list[_Tile]]) -> list[list[_Tile]]:
+def rejoin(groups: list[list[Tile]]) -> list[list[Tile]]:
     """Neighbouring groups in a row of melds that are no melds on their own but are together, and lie less
-    than REJOIN_GAP tile widths apart, are one: a gap opened inside a meld (a box too narrow for its tile, a
+    than rejoin_gap tile widths apart, are one: a gap opened inside a meld (a box too narrow for its tile, a
     sideways tile not seen as one)."""
-    out: list[list[_Tile]] = []
+    lp = current_params()
+    out: list[list[Tile]] = []
     for g in groups:
-        if (out and not (_melds_ok(out[-1]) and _melds_ok(g)) and _gap_after(out[-1][-1], g[0]) < REJOIN_GAP
+        if (out and not (_melds_ok(out[-1]) and _melds_ok(g)) and _gap_after(out[-1][-1], g[0]) < lp.rejoin_gap
                 and not any(t.back for t in out[-1] + g) and _melds_ok(out[-1] + g)):
             out[-1] = out[-1] + g
         else:
@@ -338,19 +316,19 @@ def _rejoin(groups: list[list[_Tile]]) -> list[list[_Tile]]:
     return out
 
 
-def _lone_backs(g: list[_Tile]) -> bool:
+def lone_backs(g: list[Tile]) -> bool:
     """Face-down tiles alone in a group: a concealed kong only as four; fewer or more belong nowhere, unless
-    they are three with one lying across (a claimed pung of blank white dragons, _blank_set)."""
-    return all(t.back for t in g) and len(g) != 4 and not _blank_set(g)
+    they are three with one lying across (a claimed pung of blank white dragons, blank_set)."""
+    return all(t.back for t in g) and len(g) != 4 and not blank_set(g)
 
 
-def _blank_set(g: list[_Tile]) -> bool:
+def blank_set(g: list[Tile]) -> bool:
     """Three or four backs with exactly one lying across their row: no face-down tile lies sideways in a meld,
     so this is a claimed pung or kong of white dragons, whose face is blank in some sets."""
     return 3 <= len(g) <= 4 and all(t.back for t in g) and sum(t.side for t in g) == 1
 
 
-def _is_meld_group(g: list[_Tile]) -> bool:
+def is_meld_group(g: list[Tile]) -> bool:
     """A group laid out as a meld: it holds a sideways or face-down tile, or it is four tiles the classifier
     finds likelier to be a concealed kong with pale backs read as faces than what it read."""
     if 2 <= len(g) <= 5 and any(t.side or t.back for t in g):
@@ -358,7 +336,7 @@ def _is_meld_group(g: list[_Tile]) -> bool:
     return len(g) == 4 and _repair_meld(g, _concealed_kong) is not None
 
 
-def _extent(t: _Tile, theta: float) -> tuple[float, float]:
+def _extent(t: Tile, theta: float) -> tuple[float, float]:
     """The box's extent along the row (u) and across it (v) in the row frame."""
     x1, y1, x2, y2 = t.det.box
     c, s = math.cos(theta), math.sin(theta)
@@ -367,10 +345,11 @@ def _extent(t: _Tile, theta: float) -> tuple[float, float]:
     return max(us) - min(us), max(vs) - min(vs)
 
 
-def _merged_added_pair(g: list[_Tile], theta: float) -> Optional[_Tile]:
+def _merged_added_pair(g: list[Tile], theta: float) -> Optional[Tile]:
     """An added kong (加杠) whose claimed tile and the tile stacked on it came out as ONE box: two upright tiles
     of one kind beside a box longer along the row than theirs (a tile lying sideways) and also taller (a second
     tile on it). Turns that box into the claimed tile and returns a second tile for the added one."""
+    lp = current_params()
     if len(g) != 3 or any(t.back or t.added for t in g):
         return None
     ext = [_extent(t, theta) for t in g]
@@ -380,42 +359,44 @@ def _merged_added_pair(g: list[_Tile], theta: float) -> Optional[_Tile]:
             continue
         du = float(np.mean([e[0] for j, e in enumerate(ext) if j != i]))
         dv = float(np.mean([e[1] for j, e in enumerate(ext) if j != i]))
-        if ext[i][0] >= MERGED_WIDE * du and ext[i][1] >= MERGED_TALL * dv:
+        if ext[i][0] >= lp.merged_wide * du and ext[i][1] >= lp.merged_tall * dv:
             kind = others[0].kind
             t.det = replace(t.det, kind=kind, orientation=SIDEWAYS)
             t.side = True
-            return _Tile(t.i, t.det, t.x, t.y, t.s, t.u, t.v - 0.5 * t.w, t.w, side=True, added=True)
+            return Tile(t.i, t.det, t.x, t.y, t.s, t.u, t.v - 0.5 * t.w, t.w, side=True, added=True)
     return None
 
 
-def _split_merged_pair(g: list[_Tile], theta: float, notes: list[str]) -> None:
+def split_merged_pair(g: list[Tile], theta: float, notes: list[str]) -> None:
     """_merged_added_pair on a group: the second tile joins it, and a note says so."""
     pair = _merged_added_pair(g, theta)
     if pair is not None:
         g.append(pair)
-        notes.append(f"one box {_describe(pair)} covers the claimed tile of a kong and the tile added on it (加杠): "
+        notes.append(f"one box {describe(pair)} covers the claimed tile of a kong and the tile added on it (加杠): "
                      f"read as two {T.code(pair.kind)}")
 
 
-def _wide_in_row(t: _Tile, tiles: list[_Tile], theta: float) -> bool:
-    """A face-up box not marked sideways but as long along the row as a sideways tile (MERGED_WIDE times its
+def _wide_in_row(t: Tile, tiles: list[Tile], theta: float) -> bool:
+    """A face-up box not marked sideways but as long along the row as a sideways tile (merged_wide times its
     upright neighbours): a claimed tile whose label missed that it lies across (or one box over it and more).
-    ``tiles``: all tiles, or those near t (_Near.around, 2.5 t.w)."""
+    ``tiles``: all tiles, or those near t (Near.around, 2.5 t.w)."""
+    lp = current_params()
     if t.side or t.back:
         return False
     ups = [_extent(n, theta)[0] for n in tiles if n is not t and not n.side and not n.back
            and abs(n.v - t.v) < 0.5 * t.w and 0 < abs(n.u - t.u) < 2.5 * t.w]
-    return bool(ups) and _extent(t, theta)[0] >= MERGED_WIDE * _median(ups)
+    return bool(ups) and _extent(t, theta)[0] >= lp.merged_wide * median(ups)
 
 
-def _stack_added(tiles: list[_Tile], theta: float) -> list[_Tile]:
+def stack_added(tiles: list[Tile], theta: float) -> list[Tile]:
     """Tiles stacked on a claimed sideways tile (an added kong, 加杠): the same kind, lying the same way,
     just beyond it (farther from the player). Marks them (added, sideways) and returns them. The stacked tile
     may already be read as sideways (when it shares the meld's row) or not (a row of its own). The claimed tile
     may be labelled upright if its box is as long as a sideways tile's and a sideways-labelled tile lies on it."""
+    lp = current_params()
     out = []
     # every test below bounds how far apart two tiles lie, by 2.5 times the wider one's width at most
-    grid = _Near(tiles, 2.5 * max((t.w for t in tiles), default=0.0))
+    grid = Near(tiles, 2.5 * max((t.w for t in tiles), default=0.0))
     for t in tiles:
         if t.added or t in out:
             continue
@@ -432,14 +413,14 @@ def _stack_added(tiles: list[_Tile], theta: float) -> list[_Tile]:
             # the claimed tile under the added one may show only a sliver: its box is smaller than a tile, and
             # either box's size bounds how far apart they may lie
             w, lo = max(t.w, o.w), min(t.w, o.w)
-            if not (abs(o.u - t.u) < 0.4 * w and STACK_NEAR * lo < t.v - o.v < 1.6 * w):
+            if not (abs(o.u - t.u) < 0.4 * w and lp.stack_near * lo < t.v - o.v < 1.6 * w):
                 continue
-            same_way = (wide or _label_axis(o.det.orientation) == _label_axis(t.det.orientation)
-                        if _label_axis(o.det.orientation) is not None else True)
+            same_way = (wide or label_axis(o.det.orientation) == label_axis(t.det.orientation)
+                        if label_axis(o.det.orientation) is not None else True)
             if o.kind == t.kind:
                 if not same_way:
                     continue
-            elif abs(o.u - t.u) < STACK_SQUARE * w:
+            elif abs(o.u - t.u) < lp.stack_square * w:
                 # the claimed tile under the added one shows only its edge, the added one lies on it: two boxes
                 # squarely one on the other are one kind, the meld's (shown beside them), or else the surer one's
                 # if the other is much less sure and they lie the same way
@@ -447,7 +428,7 @@ def _stack_added(tiles: list[_Tile], theta: float) -> list[_Tile]:
                 kinds = {o.kind, t.kind} & beside
                 if len(kinds) == 1:
                     kind = kinds.pop()
-                elif same_way and weak.det.confidence < STACK_WEAK * sure.det.confidence:
+                elif same_way and weak.det.confidence < lp.stack_weak * sure.det.confidence:
                     kind = sure.kind
                 else:
                     continue
@@ -465,9 +446,13 @@ def _stack_added(tiles: list[_Tile], theta: float) -> list[_Tile]:
     return out
 
 
-def _halves(rows: list[list[_Tile]], gap: float = HALF_GAP) -> list[tuple[_Tile, _Tile]]:
+def halves(rows: list[list[Tile]], gap: Optional[float] = None) -> list[tuple[Tile, Tile]]:
     """Neighbouring face-up boxes in a row whose centres are too close for two tiles (touching tiles' centres
-    are a tile width apart or more): one tile, mostly a sideways one, found as two overlapping halves."""
+    are a tile width apart or more): one tile, mostly a sideways one, found as two overlapping halves. ``gap``:
+    how close (x the row's tile width) they lie, half_gap unless told."""
+    lp = current_params()
+    if gap is None:
+        gap = lp.half_gap
     out = []
     for r in rows:
         if len(r) < 2:
@@ -483,18 +468,18 @@ def _halves(rows: list[list[_Tile]], gap: float = HALF_GAP) -> list[tuple[_Tile,
     return out
 
 
-def _merge_halves(a: _Tile, b: _Tile) -> tuple[_Tile, _Tile]:
+def _merge_halves(a: Tile, b: Tile) -> tuple[Tile, Tile]:
     """(one tile over both boxes, the box dropped): the surer box's reading over the union of the two."""
     keep, drop = (a, b) if a.det.confidence >= b.det.confidence else (b, a)
     x1, y1 = min(a.det.box[0], b.det.box[0]), min(a.det.box[1], b.det.box[1])
     x2, y2 = max(a.det.box[2], b.det.box[2]), max(a.det.box[3], b.det.box[3])
     det = replace(keep.det, box=(x1, y1, x2, y2), orientation_p=())
-    t = _Tile(keep.i, det, (x1 + x2) / 2, (y1 + y2) / 2, math.sqrt((x2 - x1) * (y2 - y1)))
+    t = Tile(keep.i, det, (x1 + x2) / 2, (y1 + y2) / 2, math.sqrt((x2 - x1) * (y2 - y1)))
     t.w = max(a.w, b.w)
     return t, drop
 
 
-def _merge_all(tiles: list[_Tile], pairs) -> tuple[list[_Tile], list[_Tile], list[str]]:
+def merge_all(tiles: list[Tile], pairs) -> tuple[list[Tile], list[Tile], list[str]]:
     """Tiles with each pair of halves merged; the dropped boxes; a note for each."""
     gone = {id(x) for p in pairs for x in p}
     merged, dropped, notes = [], [], []
@@ -502,19 +487,20 @@ def _merge_all(tiles: list[_Tile], pairs) -> tuple[list[_Tile], list[_Tile], lis
         t, d = _merge_halves(a, b)
         merged.append(t)
         dropped.append(d)
-        notes.append(f"boxes {_describe(a)} and {_describe(b)} lie over one tile (a sideways tile found as two "
+        notes.append(f"boxes {describe(a)} and {describe(b)} lie over one tile (a sideways tile found as two "
                      f"halves): read as one {T.code(t.kind)}")
     return [t for t in tiles if id(t) not in gone] + merged, dropped, notes
 
 
-def _promote_widest(g: list[_Tile]) -> bool:
+def promote_widest(g: list[Tile]) -> bool:
     """A set of three or four face-up tiles where melds lie, none marked sideways, one of them clearly the
     widest along the row: a claimed meld whose sideways tile the labels missed (a face alike turned a quarter:
     1p, 8s, 5z). Marks that tile sideways; True if it did."""
+    lp = current_params()
     if not 3 <= len(g) <= 4 or any(t.side or t.back or t.added for t in g) or _set_kind([t.kind for t in g]) is None:
         return False
     lean = sorted(g, key=lambda t: -t.lean)
-    if lean[0].lean >= LEAN_MIN and lean[0].lean - lean[1].lean >= LEAN_MARGIN:
+    if lean[0].lean >= lp.lean_min and lean[0].lean - lean[1].lean >= lp.lean_margin:
         lean[0].side = True
         return True
     return False

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Optional
 
 import numpy as np
 from mjtable.scoring import tiles as T
@@ -12,29 +13,29 @@ from mjtable.scoring.table import (
     TableState,
 )
 
-from ..types import Detection
-from .base import (
-    FAINT,
-    FAINT_BOX,
-    HALF_GAP_MELDS,
-    OVERHEAD,
-    Layout,
-    LayoutError,
-    Placed,
-)
-from .flowers import _distinct_flowers
-from .melds import _halves, _merge_all
 from ..perspective import beyond, depth_from_shapes, flatten, in_photo, plane_from_tiles, unflatten
-from .rivers import _read_seat, _river_model
-from .rows import _box_score, _dedupe, _nn_angle, _rotate, _Tile, _tiles
+from ..types import Detection
+from .base import OVERHEAD, Layout, LayoutError, LayoutParams, Placed, current_params, parsing_with
+from .duplicates import dedupe
+from .flowers import distinct_flowers
+from .geometry import Tile, box_score, nn_angle, rotate, tiles_of
+from .melds import halves, merge_all
+from .rivers import read_seat, river_model
 from .seatcheck import seat_notes
-from .seats import _centre_correction, _overhead_width_factor, _seat_frames, _zones
+from .seats import centre_correction, overhead_width_factor, seat_frames, zones
 
 
-def parse_overhead(dets: list[Detection]) -> Layout:
+def parse_overhead(dets: list[Detection], params: Optional[LayoutParams] = None) -> Layout:
     """Read a frame of the whole table (self at the bottom of the frame, to within 45 degrees): from above, or
     photographed from the self seat, when the tiles' spacing shows a perspective or their shapes a squashed depth
-    (undone first, vision.perspective)."""
+    (undone first, vision.perspective). params: the layout's parameters (None: those in force, the defaults
+    outside a parse)."""
+    with parsing_with(params):
+        return _parse_table(dets)
+
+
+def _parse_table(dets: list[Detection]) -> Layout:
+    """parse_overhead's reading: the table's plane first (a seat's perspective undone), then _parse_overhead."""
     if not dets:
         raise LayoutError("no tiles detected")
     H, how = plane_from_tiles(dets), "the perspective is undone from the tiles' spacing"
@@ -59,57 +60,58 @@ def parse_overhead(dets: list[Detection]) -> Layout:
 def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None) -> Layout:
     """The reading proper; ``photo``: the detections as found in the photo when ``dets`` are them mapped onto the
     table's plane (placed tiles and the seat notes are given in the photo's terms)."""
-    kept, dropped = _dedupe(dets, weak_dup=True)
+    lp = current_params()
+    kept, dropped = dedupe(dets, weak_dup=True)
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
     # among a hundred tiles, a face-up box the detector is this unsure of is a shadow or a seam, not a tile;
     # a white dragon goes by its box alone: the face is blank in some sets, so the locator and the classifier
     # dispute it with a back (a sure box is a tile, face up), and pale cards and discs on the cloth read as one
     # (an unsure box is not a tile, however sure the classifier)
-    faint = [i for i in kept if (dets[i].kind == T.WHITE and _box_score(dets[i]) < FAINT_BOX)
-             or (dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < FAINT)]
+    faint = [i for i in kept if (dets[i].kind == T.WHITE and box_score(dets[i]) < lp.faint_box)
+             or (dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < lp.faint)]
     kept = [i for i in kept if i not in faint]
     placed.update({i: Placed(dets[i], None, "unplaced") for i in faint})
     unplaced += [f"faint detection of {T.code(dets[i].kind)} (confidence {dets[i].confidence:.2f}) not placed"
                  for i in faint]
     if not kept:
         raise LayoutError(f"no tiles: the {len(dets)} detection(s) are duplicates or too faint to place")
-    tiles = _tiles(dets, kept)
-    phi = _nn_angle(np.array([(t.x, t.y) for t in tiles]), 4)
-    _rotate(tiles, phi)
+    tiles = tiles_of(dets, kept)
+    phi = nn_angle(np.array([(t.x, t.y) for t in tiles]), 4)
+    rotate(tiles, phi)
     # tile width: from neighbours along rows, whatever their direction
-    k = _overhead_width_factor(tiles)
+    k = overhead_width_factor(tiles)
     for t in tiles:
         t.w = k * t.s
     us, vs = [t.u for t in tiles], [t.v for t in tiles]
     cu, cv = (min(us) + max(us)) / 2, (min(vs) + max(vs)) / 2
-    frames = _seat_frames(tiles, phi, k, cu, cv)
-    du, dv = _centre_correction(frames)
+    frames = seat_frames(tiles, phi, k, cu, cv)
+    du, dv = centre_correction(frames)
     if du or dv:
-        frames = _seat_frames(tiles, phi, k, cu + du, cv + dv)
+        frames = seat_frames(tiles, phi, k, cu + du, cv + dv)
     # in the meld areas only: a tile lying loose on the table may overlap a discard or a hand
-    pairs = [p for sr in frames.values() for p in _halves(_zones(sr)[2], HALF_GAP_MELDS)]
+    pairs = [p for sr in frames.values() for p in halves(zones(sr)[2], lp.half_gap_melds)]
     if pairs:
-        tiles, halves, half_notes = _merge_all(tiles, pairs)
+        tiles, merged, half_notes = merge_all(tiles, pairs)
         for t in tiles:
             t.w = k * t.s
         unplaced += half_notes
-        for t in halves:
+        for t in merged:
             placed[t.i] = Placed(t.det, None, "duplicate")
-        frames = _seat_frames(tiles, phi, k, cu + du, cv + dv)
-    river = _river_model(frames)
+        frames = seat_frames(tiles, phi, k, cu + du, cv + dv)
+    river = river_model(frames)
     players = []
     notes: list[str] = []
-    flowers: list[tuple[PlayerArea, _Tile]] = []
+    flowers: list[tuple[PlayerArea, Tile]] = []
     for seat in SEATS:
-        area, assign, read_notes = _read_seat(seat, frames[seat], river[seat])
+        area, assign, read_notes = read_seat(seat, frames[seat], river[seat])
         players.append(area)
         notes += [f"{seat}: {n}" for n in read_notes]
         for t, group in assign:
             placed[t.i] = Placed(t.det, seat if group != "unplaced" else None, group, t.side)
         flowers += [(area, t) for t, group in assign if group == "flower"]
     # a set holds one of each flower, on the whole table
-    kinds = _distinct_flowers([t for _, t in flowers], notes)
+    kinds = distinct_flowers([t for _, t in flowers], notes)
     for area in players:
         area.flowers = tuple(k for (a, _), k in zip(flowers, kinds) if a is area)
     placed_list = [placed[i] for i in sorted(placed)]

@@ -13,63 +13,52 @@ from mjtable.scoring.table import (
 )
 
 from ..types import Detection
-from .base import PHONE, Layout, LayoutError, Placed
-from .flowers import (
-    _distinct_flowers,
-    _flowers_beside_flowers,
-    _flowers_inside_rows,
-    _isolated,
-)
+from .base import PHONE, Layout, LayoutError, LayoutParams, Placed, current_params, parsing_with
+from .duplicates import dedupe
+from .flowers import distinct_flowers, flowers_beside_flowers, flowers_inside_rows, isolated
+from .geometry import Frame, Tile, describe, direction_votes, frame_of, median, nn_angle, rotate, split_groups, tiles_of
 from .melds import (
-    EDGE_CUT,
-    EDGE_WEAK,
-    _halves,
-    _is_meld_group,
-    _lone_backs,
-    _merge_all,
-    _promote_widest,
-    _read_meld,
-    _split_melds,
-    _split_merged_pair,
-    _stack_added,
+    halves,
+    is_meld_group,
+    lone_backs,
+    merge_all,
+    promote_widest,
+    read_meld,
+    split_melds,
+    split_merged_pair,
+    stack_added,
 )
-from .rows import (
-    _dedupe,
-    _Frame,
-    _describe,
-    _direction_votes,
-    _frame,
-    _median,
-    _nn_angle,
-    _rotate,
-    _split_groups,
-    _Tile,
-    _tiles,
-)
-from .winning import _apart_by_gap, _apart_cost, _row_index, _structure_says_flip
+from .winning import apart_by_gap, apart_cost, row_index, structure_says_flip
 
 
 def _cut_by_frame(dets: list[Detection], kept: list[int], frame: Optional[tuple[int, int]]) -> list[int]:
     """Weak boxes on the frame's edge, much narrower than a tile: a tile (or an object) cut by the frame."""
+    lp = current_params()
     if frame is None or len(kept) < 2:
         return []
     w, h = frame
-    med = _median([min(b[2] - b[0], b[3] - b[1]) for b in (dets[i].box for i in kept)])
+    med = median([min(b[2] - b[0], b[3] - b[1]) for b in (dets[i].box for i in kept)])
     out = []
     for i in kept:
         x1, y1, x2, y2 = dets[i].box
-        if ((x1 <= 1 or y1 <= 1 or x2 >= w - 1 or y2 >= h - 1) and dets[i].confidence < EDGE_WEAK
-                and min(x2 - x1, y2 - y1) < EDGE_CUT * med):
+        if ((x1 <= 1 or y1 <= 1 or x2 >= w - 1 or y2 >= h - 1) and dets[i].confidence < lp.edge_weak
+                and min(x2 - x1, y2 - y1) < lp.edge_cut * med):
             out.append(i)
     return out
 
 
-def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None) -> Layout:
-    """Read a phone photo of one player's finished hand. frame: the image's (width, height), when known.
+def parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]] = None,
+                params: Optional[LayoutParams] = None) -> Layout:
+    """Read a phone photo of one player's finished hand. frame: the image's (width, height), when known;
+    params: the layout's parameters (None: those in force, the defaults outside a parse)."""
+    with parsing_with(params):
+        return _parse_phone(dets, frame)
 
-    The stages, in order: keep the boxes worth reading, frame them (angle, rows, flowers), group the rows into
-    melds and the rest, set aside what is no tile of the hand, read the melds, pick the concealed tiles and the
-    winning tile, then fill the self seat and say where every detection went."""
+
+def _parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]]) -> Layout:
+    """parse_phone's stages, in order: keep the boxes worth reading, frame them (angle, rows, flowers), group the
+    rows into melds and the rest, set aside what is no tile of the hand, read the melds, pick the concealed tiles
+    and the winning tile, then fill the self seat and say where every detection went."""
     if not dets:
         raise LayoutError("no tiles detected")
     kept, placed, unplaced = _phone_kept(dets, frame)
@@ -95,7 +84,7 @@ def _phone_kept(dets: list[Detection], frame: Optional[tuple[int, int]]
                 ) -> tuple[list[int], dict[int, Placed], list[str]]:
     """Stage 1, the boxes worth reading. Reads the detections and the frame's size; returns the indices kept, the
     placements of the boxes dropped (duplicates, boxes cut by the frame) and the notes saying so."""
-    kept, dropped = _dedupe(dets)
+    kept, dropped = dedupe(dets)
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
     unplaced = [f"duplicate detection of {T.code(dets[i].kind)} dropped" for i in dropped]
     cut = _cut_by_frame(dets, kept, frame)
@@ -110,41 +99,41 @@ def _phone_kept(dets: list[Detection], frame: Optional[tuple[int, int]]
 
 
 def _phone_frame(dets: list[Detection], kept: list[int], placed: dict[int, Placed], unplaced: list[str]
-                 ) -> tuple[list[_Tile], list[_Tile], _Frame, float]:
+                 ) -> tuple[list[Tile], list[Tile], Frame, float]:
     """Stage 2, the frame. Reads the kept detections; returns the core tiles (no flowers, half boxes merged), the
     flowers (rotated and sized into the frame), the frame and its angle, the hand's bottom edge down. Places the
     merged half boxes as duplicates and adds the flower and half-box notes to unplaced."""
-    tiles = _tiles(dets, kept)
-    unplaced += _flowers_beside_flowers(tiles) + _flowers_inside_rows(tiles)
+    tiles = tiles_of(dets, kept)
+    unplaced += flowers_beside_flowers(tiles) + flowers_inside_rows(tiles)
     flowers = [t for t in tiles if T.is_flower(t.kind)]
     core = [t for t in tiles if not T.is_flower(t.kind)] or tiles
-    theta = _nn_angle(np.array([(t.x, t.y) for t in core]), 2)
-    fr = _frame(core, theta)
-    vote = _direction_votes(core, fr.theta)
-    if vote < 0 or (vote == 0 and _structure_says_flip(fr)):
-        fr = _frame(core, fr.theta + math.pi, refine=False)
+    theta = nn_angle(np.array([(t.x, t.y) for t in core]), 2)
+    fr = frame_of(core, theta)
+    vote = direction_votes(core, fr.theta)
+    if vote < 0 or (vote == 0 and structure_says_flip(fr)):
+        fr = frame_of(core, fr.theta + math.pi, refine=False)
     theta = fr.theta
-    pairs = _halves(fr.rows)
-    halves: list[_Tile] = []
+    pairs = halves(fr.rows)
+    merged: list[Tile] = []
     if pairs:
-        core, halves, half_notes = _merge_all(core, pairs)
+        core, merged, half_notes = merge_all(core, pairs)
         unplaced += half_notes
-        fr = _frame(core, theta, refine=False)
-    for t in halves:
+        fr = frame_of(core, theta, refine=False)
+    for t in merged:
         placed[t.i] = Placed(t.det, None, "duplicate")
-    _rotate(flowers, theta)
+    rotate(flowers, theta)
     for t in flowers:
         t.w = fr.k * t.s
     return core, flowers, fr, theta
 
 
-def _phone_groups(core: list[_Tile], fr: _Frame, unplaced: list[str]
-                  ) -> tuple[list[list[_Tile]], list[tuple[_Tile, str]]]:
+def _phone_groups(core: list[Tile], fr: Frame, unplaced: list[str]
+                  ) -> tuple[list[list[Tile]], list[tuple[Tile, str]]]:
     """Stage 3, the groups. Reads the core tiles and the frame's groups (which it changes: stacked tiles move to
     their meld); returns the groups, runs of melds split into melds, and the shadows found between melds with why.
     Notes on merged pairs go to unplaced."""
     # stacked tiles (added kong) leave their row and join the meld below them
-    for t in _stack_added(core, fr.theta):
+    for t in stack_added(core, fr.theta):
         for g in fr.groups:
             if t in g:
                 g.remove(t)
@@ -152,12 +141,12 @@ def _phone_groups(core: list[_Tile], fr: _Frame, unplaced: list[str]
                    key=lambda g: min(abs(o.u - t.u) + abs(o.v - t.v) for o in g))
         host.append(t)
     for g in fr.groups:
-        _split_merged_pair(g, fr.theta, unplaced)
+        split_merged_pair(g, fr.theta, unplaced)
     groups = []
-    shadows: list[tuple[_Tile, str]] = []
+    shadows: list[tuple[Tile, str]] = []
     for g in fr.groups:
         if g and any(t.side or t.back for t in g):
-            parts, spoiler = _split_melds(g)
+            parts, spoiler = split_melds(g)
             if spoiler is not None:
                 where = "at the end of a meld" if spoiler in (g[0], g[-1]) else "between melds"
                 shadows.append((spoiler, f"{where}: a shadow, not a tile (the melds read without it)"))
@@ -167,15 +156,15 @@ def _phone_groups(core: list[_Tile], fr: _Frame, unplaced: list[str]
     return groups, shadows
 
 
-def _phone_backs_apart(groups: list[list[_Tile]], core: list[_Tile], shadows: list[tuple[_Tile, str]]
-                       ) -> tuple[list[list[_Tile]], list[list[_Tile]], list[list[_Tile]]]:
+def _phone_backs_apart(groups: list[list[Tile]], core: list[Tile], shadows: list[tuple[Tile, str]]
+                       ) -> tuple[list[list[Tile]], list[list[Tile]], list[list[Tile]]]:
     """Stage 4, face-down boxes that are no meld. Reads the groups and the core tiles; returns the groups left,
     the lone face-down groups and the face-down groups far from the hand. A face-down box beside one face-up tile
     leaves its group and joins the shadows."""
-    loose_backs = [g for g in groups if _lone_backs(g)]
+    loose_backs = [g for g in groups if lone_backs(g)]
     # face-down tiles far from every other tile: an object on the table, not a concealed kong of this hand
     far_backs = [g for g in groups if all(t.back for t in g) and g not in loose_backs
-                 and all(_isolated(t, [o for o in core if o not in g]) for t in g)]
+                 and all(isolated(t, [o for o in core if o not in g]) for t in g)]
     groups = [g for g in groups if g not in loose_backs and g not in far_backs]
     for g in groups:
         # one face-down box beside one face-up tile is no meld (a meld is three or four tiles): a shadow beside a
@@ -187,71 +176,71 @@ def _phone_backs_apart(groups: list[list[_Tile]], core: list[_Tile], shadows: li
     return groups, loose_backs, far_backs
 
 
-def _phone_melds(groups: list[list[_Tile]], fr: _Frame, unplaced: list[str]
-                 ) -> tuple[list[list[_Tile]], list[list[_Tile]]]:
+def _phone_melds(groups: list[list[Tile]], fr: Frame, unplaced: list[str]
+                 ) -> tuple[list[list[Tile]], list[list[Tile]]]:
     """Stage 5, melds and the rest. Reads the groups and the frame's rows; returns the meld groups and the other
     groups (the hand row, tiles apart). Notes on merged pairs inside melds go to unplaced."""
     # a set of three or four face-up tiles apart in a row of melds, one of them clearly the widest along the
     # row: a claimed meld whose sideways tile the labels missed (a face alike turned a quarter: 1p, 8s, 5z)
-    is_meld = [_is_meld_group(g) for g in groups]
-    meld_rows = {_row_index(fr.rows, g[0]) for g, m in zip(groups, is_meld) if m}
+    is_meld = [is_meld_group(g) for g in groups]
+    meld_rows = {row_index(fr.rows, g[0]) for g, m in zip(groups, is_meld) if m}
     for n, g in enumerate(groups):
-        if not is_meld[n] and _row_index(fr.rows, g[0]) in meld_rows and _promote_widest(g):
+        if not is_meld[n] and row_index(fr.rows, g[0]) in meld_rows and promote_widest(g):
             is_meld[n] = True
     melds = [g for g, m in zip(groups, is_meld) if m]
     rest = [g for g, m in zip(groups, is_meld) if not m]
     for g in melds:                 # a meld cut from a longer run of melds may be an added kong seen as one box
-        _split_merged_pair(g, fr.theta, unplaced)
+        split_merged_pair(g, fr.theta, unplaced)
     return melds, rest
 
 
-def _phone_backs_in_row(rest: list[list[_Tile]]) -> tuple[list[list[_Tile]], list[_Tile]]:
+def _phone_backs_in_row(rest: list[list[Tile]]) -> tuple[list[list[Tile]], list[Tile]]:
     """Stage 6, face-down boxes inside the hand row. Reads the groups that are no meld; returns them without
     those boxes (split where a box bridged a gap) and the boxes taken out."""
     # the concealed tiles of a finished hand are shown face up: a face-down box inside the hand row (a shadow,
     # say) is not a tile of it, and the space it bridged may be the gap before the winning tile
     in_row = [t for g in rest for t in g if t.back and len(g) > 1]
     if in_row:
-        rest = [h for g in rest for h in (_split_groups([t for t in g if not t.back]) if len(g) > 1 else [g])
+        rest = [h for g in rest for h in (split_groups([t for t in g if not t.back]) if len(g) > 1 else [g])
                 if h]
     return rest, in_row
 
 
-def _phone_set_aside(rest: list[list[_Tile]], core: list[_Tile], loose_backs: list[list[_Tile]],
-                     far_backs: list[list[_Tile]], in_row: list[_Tile], shadows: list[tuple[_Tile, str]]
-                     ) -> tuple[list[list[_Tile]], list[str], list[_Tile]]:
+def _phone_set_aside(rest: list[list[Tile]], core: list[Tile], loose_backs: list[list[Tile]],
+                     far_backs: list[list[Tile]], in_row: list[Tile], shadows: list[tuple[Tile, str]]
+                     ) -> tuple[list[list[Tile]], list[str], list[Tile]]:
     """Stage 7, what is no tile of the hand. Reads the groups that are no meld, the core tiles and the boxes set
     aside by stages 3, 4 and 6; returns the groups left (lone tiles far from all others taken out), the notes on
     the boxes set aside, and the stray tiles (those boxes and the lone far tiles)."""
-    notes: list[str] = [f"face-down tile(s) {', '.join(_describe(t) for t in g)} are not a concealed kong "
+    notes: list[str] = [f"face-down tile(s) {', '.join(describe(t) for t in g)} are not a concealed kong "
                         f"(4 tiles): not placed" for g in loose_backs]
-    notes += [f"face-down tiles {', '.join(_describe(t) for t in g)} lie far from the hand: not placed"
+    notes += [f"face-down tiles {', '.join(describe(t) for t in g)} lie far from the hand: not placed"
               for g in far_backs]
     set_aside = loose_backs + far_backs
-    notes += [f"face-down box {_describe(t)} inside the concealed row: not a tile of the hand" for t in in_row]
+    notes += [f"face-down box {describe(t)} inside the concealed row: not a tile of the hand" for t in in_row]
     set_aside.append(in_row)
-    notes += [f"box {_describe(t)} {why}" for t, why in shadows]
+    notes += [f"box {describe(t)} {why}" for t, why in shadows]
     set_aside.append([t for t, _ in shadows])
-    stray: list[_Tile] = [t for g in rest if len(g) == 1 for t in g if _isolated(t, core)]
+    stray: list[Tile] = [t for g in rest if len(g) == 1 for t in g if isolated(t, core)]
     stray += [t for g in set_aside for t in g]
     rest = [g for g in rest if not (len(g) == 1 and g[0] in stray)]
     return rest, notes, stray
 
 
-def _phone_read_melds(melds: list[list[_Tile]], notes: list[str]) -> list[MeldOnTable]:
+def _phone_read_melds(melds: list[list[Tile]], notes: list[str]) -> list[MeldOnTable]:
     """Stage 8, the melds read. Reads the meld groups; returns one meld of the table per group, in order, and adds
     each meld's problem, if any, to notes."""
     mots = []
     for g in melds:
-        mot, problem = _read_meld(g)
+        mot, problem = read_meld(g)
         mots.append(mot)
         if problem:
             notes.append(problem)
     return mots
 
 
-def _phone_drop_weakest(rest: list[list[_Tile]], expected: int, stray: list[_Tile], notes: list[str]
-                        ) -> list[list[_Tile]]:
+def _phone_drop_weakest(rest: list[list[Tile]], expected: int, stray: list[Tile], notes: list[str]
+                        ) -> list[list[Tile]]:
     """Stage 9, one tile too many. Reads the groups that are no meld and the number of concealed tiles the melds
     leave; returns the groups, without the least sure detection when there is one tile too many and it is much
     less sure than the rest (then it joins stray, with a note)."""
@@ -259,17 +248,17 @@ def _phone_drop_weakest(rest: list[list[_Tile]], expected: int, stray: list[_Til
     loose = [t for g in rest for t in g]
     if len(loose) == expected + 2 and len(loose) >= 3:
         weakest = min(loose, key=lambda t: t.det.confidence)
-        median = float(np.median([t.det.confidence for t in loose]))
-        if weakest.det.confidence < 0.5 and weakest.det.confidence < 0.7 * median:
+        med = float(np.median([t.det.confidence for t in loose]))
+        if weakest.det.confidence < 0.5 and weakest.det.confidence < 0.7 * med:
             rest = [h for g in rest for h in ([[t for t in g if t is not weakest]] if weakest in g else [g]) if h]
             stray.append(weakest)
-            notes.append(f"dropped the least sure detection {_describe(weakest)} "
+            notes.append(f"dropped the least sure detection {describe(weakest)} "
                          f"(confidence {weakest.det.confidence:.2f}): one tile too many in the hand")
     return rest
 
 
-def _phone_hand(rest: list[list[_Tile]], expected: int, n_melds: int, fr: _Frame, stray: list[_Tile],
-                notes: list[str]) -> tuple[list[_Tile], Optional[_Tile]]:
+def _phone_hand(rest: list[list[Tile]], expected: int, n_melds: int, fr: Frame, stray: list[Tile],
+                notes: list[str]) -> tuple[list[Tile], Optional[Tile]]:
     """Stage 10, the concealed tiles and the winning tile. Reads the groups that are no meld, the number of
     concealed tiles expected and of melds, and the frame's rows; returns the concealed tiles in reading order and
     the winning tile (None when none is seen). Single tiles beyond the hand join stray; notes say what is amiss."""
@@ -277,23 +266,23 @@ def _phone_hand(rest: list[list[_Tile]], expected: int, n_melds: int, fr: _Frame
     singles = [g[0] for g in rest if len(g) == 1]
     main = max(multi, key=len) if multi else None
     concealed = [t for g in multi for t in g]
-    winning: Optional[_Tile] = None
+    winning: Optional[Tile] = None
     if singles:
-        winning = min(singles, key=lambda t: _apart_cost(t, main))
+        winning = min(singles, key=lambda t: apart_cost(t, main))
         others = [t for t in singles if t is not winning]
-        others.sort(key=lambda t: _apart_cost(t, main))
+        others.sort(key=lambda t: apart_cost(t, main))
         while others and len(concealed) < expected:
             concealed.append(others.pop(0))
         stray += others
     elif main is not None and len(concealed) == expected + 1 and len(main) >= 2:
         # no tile stands apart but the hand has one tile too many: the winning tile was set apart by less
         # than a group gap. Take the last tile of the row if its gap is clearly the widest there.
-        winning = _apart_by_gap(main)
+        winning = apart_by_gap(main)
         if winning is not None:
             concealed.remove(winning)
-            notes.append(f"winning tile {_describe(winning)} taken from the end of the hand row: "
+            notes.append(f"winning tile {describe(winning)} taken from the end of the hand row: "
                          f"set apart by a narrow gap")
-    concealed.sort(key=lambda t: (_row_index(fr.rows, t), t.u))
+    concealed.sort(key=lambda t: (row_index(fr.rows, t), t.u))
     # a concealed kong shown as 4 face-down tiles in the hand row cannot be part of the hand
     if any(t.back for t in concealed):
         notes.append(f"{sum(t.back for t in concealed)} face-down tile(s) among the concealed tiles")
@@ -305,19 +294,19 @@ def _phone_hand(rest: list[list[_Tile]], expected: int, n_melds: int, fr: _Frame
     return concealed, winning
 
 
-def _phone_stray_notes(stray: list[_Tile], notes: list[str]) -> None:
+def _phone_stray_notes(stray: list[Tile], notes: list[str]) -> None:
     """Stage 11, the stray tiles said. Reads the stray tiles; adds to notes one line for each stray tile that no
     note names yet."""
     said = "\n".join(notes)                 # every note so far, searched once per tile
     for t in stray:
-        d = _describe(t)
+        d = describe(t)
         if d not in said:
             notes.append(f"tile {d} is not part of the hand")
             said += "\n" + notes[-1]
 
 
-def _phone_area(concealed: list[_Tile], winning: Optional[_Tile], mots: list[MeldOnTable], flowers: list[_Tile],
-                core: list[_Tile], stray: list[_Tile], notes: list[str]) -> tuple[PlayerArea, list[_Tile]]:
+def _phone_area(concealed: list[Tile], winning: Optional[Tile], mots: list[MeldOnTable], flowers: list[Tile],
+                core: list[Tile], stray: list[Tile], notes: list[str]) -> tuple[PlayerArea, list[Tile]]:
     """Stage 12, the self seat. Reads the concealed tiles, the winning tile, the melds read and the flowers;
     returns the player's area (a declared win) and the flowers kept. Flowers far from every tile join stray, with
     a note; notes on the flowers themselves go to notes."""
@@ -327,19 +316,19 @@ def _phone_area(concealed: list[_Tile], winning: Optional[_Tile], mots: list[Mel
     area.melds = tuple(mots)
     area.winning_tile = winning.kind if winning is not None else None
     area.winning_tile_apart = winning is not None
-    far = [t for t in flowers if _isolated(t, core + flowers)]
+    far = [t for t in flowers if isolated(t, core + flowers)]
     flowers = [t for t in flowers if t not in far]
     stray += far
     for t in far:
-        notes.append(f"tile {_describe(t)} is not part of the hand")
+        notes.append(f"tile {describe(t)} is not part of the hand")
     flowers.sort(key=lambda t: (round(t.v / max(t.w, 1e-6)), t.u))
-    area.flowers = _distinct_flowers(flowers, notes)
+    area.flowers = distinct_flowers(flowers, notes)
     area.declared_win = True
     return area, flowers
 
 
-def _phone_placed(placed: dict[int, Placed], concealed: list[_Tile], melds: list[list[_Tile]],
-                  winning: Optional[_Tile], flowers: list[_Tile], stray: list[_Tile]) -> None:
+def _phone_placed(placed: dict[int, Placed], concealed: list[Tile], melds: list[list[Tile]],
+                  winning: Optional[Tile], flowers: list[Tile], stray: list[Tile]) -> None:
     """Stage 13, where every box went. Reads the tiles of each part of the hand and the stray tiles; records in
     placed, by detection index, each one's seat and role (a later role overrides an earlier one)."""
     for t in concealed:

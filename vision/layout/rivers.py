@@ -11,80 +11,57 @@ from mjtable.scoring.table import (
 )
 
 from ..types import UPRIGHT
-from .base import ASPECT, LONE_WEAK
-from .melds import (
-    _blank_set,
-    _is_meld_group,
-    _lone_backs,
-    _promote_widest,
-    _read_meld,
-    _rejoin,
-    _split_melds,
-)
-from .rows import _describe, _mean, _median, _split_groups, _Tile
-from .seats import (
-    END_OFF_GRID,
-    END_PAIR,
-    GRID_BETTER,
-    GRID_MIN_BOXES,
-    GRID_PITCH,
-    HAND_END_GAP,
-    HAND_END_WEAK,
-    HAND_END_WEAK_EXTRA,
-    HAND_GAP,
-    MELD_ZONE,
-    RIVER_COLS,
-    RIVER_OWN,
-    _is_laid,
-    _River,
-    _river_start,
-    _SeatRows,
-    _zones,
-)
-from .winning import _laid_winning
+from .base import current_params
+from .geometry import Tile, describe, mean, median, split_groups
+from .melds import blank_set, is_meld_group, lone_backs, promote_widest, read_meld, rejoin, split_melds
+from .seats import River, SeatRows, is_laid, river_start, zones
+from .winning import laid_winning
 
 
-def _river_model(frames: dict[str, _SeatRows]) -> dict[str, Optional[_River]]:
+def river_model(frames: dict[str, SeatRows]) -> dict[str, Optional[River]]:
     """Each seat's river grid: its own first row, if that row lies where the other seats' rivers start
-    (the table is symmetric) or holds RIVER_OWN tiles or more (tiles lie exposed one by one, not in rows; the
+    (the table is symmetric) or holds river_own tiles or more (tiles lie exposed one by one, not in rows; the
     table's centre, and so where the others start, can be off by a tile); otherwise the median start of the
     others (the seat discarded nothing yet and the tiles found there are exposed ones)."""
-    starts = {seat: _river_start(sr) for seat, sr in frames.items()}
+    lp = current_params()
+    starts = {seat: river_start(sr) for seat, sr in frames.items()}
     known = {s: v for s, v in starts.items() if v is not None}
     if not known:
         return {s: None for s in frames}
     y_med = float(np.median([v[0] / v[2] for v in known.values()]))
     x_med = float(np.median([v[1] / v[2] for v in known.values()]))
-    out: dict[str, Optional[_River]] = {}
+    out: dict[str, Optional[River]] = {}
     for seat, sr in frames.items():
         st = starts[seat]
         pitch = sr.pitch
-        if st is not None and (st[3] >= RIVER_OWN or abs(st[0] / pitch - y_med) < 1.2
+        if st is not None and (st[3] >= lp.river_own or abs(st[0] / pitch - y_med) < 1.2
                                and (len(known) < 3 or abs(st[1] / pitch - x_med) < 1.5)):
             y0, x0 = st[0] / pitch, st[1] / pitch
         else:
             y0, x0 = y_med, x_med
-        out[seat] = _River(y0, x0, _col_pitch(sr) / pitch, _row_pitch(sr) / pitch)
+        out[seat] = River(y0, x0, _col_pitch(sr) / pitch, _row_pitch(sr) / pitch)
     return out
 
 
-def _col_pitch(sr: _SeatRows) -> float:
-    _, _, _, riverz = _zones(sr)
+def _col_pitch(sr: SeatRows) -> float:
+    _, _, _, riverz = zones(sr)
     d = [b.u - a.u for r in riverz for a, b in zip(r, r[1:]) if b.u - a.u < 1.5 * sr.pitch]
     return float(np.median(d)) if len(d) >= 2 else sr.pitch
 
 
-def _row_pitch(sr: _SeatRows) -> float:
-    _, _, _, riverz = _zones(sr)
+def _row_pitch(sr: SeatRows) -> float:
+    lp = current_params()
+    _, _, _, riverz = zones(sr)
     ys = sorted(float(np.mean([t.v for t in r])) for r in riverz if len(r) >= 2)
     d = [b - a for a, b in zip(ys, ys[1:]) if b - a < 1.9 * sr.pitch]
-    return float(np.median(d)) if d else ASPECT * sr.pitch
+    return float(np.median(d)) if d else lp.aspect * sr.pitch
 
 
-def _count_touching(row: list[_Tile], pitch: float) -> int:
+def count_touching(row: list[Tile], pitch: float) -> int:
     """How many touching tiles a row holds, from its length rather than its boxes: a standing hand seen from
     above is a bar of identical backs whose seams barely show, so boxes split or merge inside it, while its
     two ends are clear."""
+    lp = current_params()
     if len(row) < 2 or pitch <= 0:
         return len(row)
     us = sorted(t.u for t in row)
@@ -95,7 +72,7 @@ def _count_touching(row: list[_Tile], pitch: float) -> int:
         pitch = (pitch + float(np.median(clean))) / 2
     length = us[-1] - us[0]
     n = int(round(length / pitch)) + 1
-    if len(row) < GRID_MIN_BOXES:
+    if len(row) < lp.grid_min_boxes:
         return n
 
     def misfit(k):        # how far the boxes sit from a grid of k touching tiles spanning the bar, in pitches
@@ -105,19 +82,20 @@ def _count_touching(row: list[_Tile], pitch: float) -> int:
     # the boxes themselves sit on a grid of the bar's true count; a count one off drifts off it along the bar
     # (the pitch estimate is off by a tenth when perspective makes a far seat's river look smaller)
     options = [k for k in (n - 1, n + 1)
-               if k >= 2 and GRID_PITCH[0] * pitch <= length / (k - 1) <= GRID_PITCH[1] * pitch]
+               if k >= 2 and lp.grid_pitch[0] * pitch <= length / (k - 1) <= lp.grid_pitch[1] * pitch]
     best = min(options, key=misfit, default=None)
-    if best is not None and misfit(best) < GRID_BETTER * misfit(n):
+    if best is not None and misfit(best) < lp.grid_better * misfit(n):
         return best
     return n
 
 
-def _main_run(row: list[_Tile], pitch: float) -> tuple[list[_Tile], list[_Tile]]:
-    """Split a row where neighbours are HAND_GAP pitches or more apart: (the run with most boxes, the rest)."""
+def main_run(row: list[Tile], pitch: float) -> tuple[list[Tile], list[Tile]]:
+    """Split a row where neighbours are hand_gap pitches or more apart: (the run with most boxes, the rest)."""
+    lp = current_params()
     row = sorted(row, key=lambda t: t.u)
     runs = [[row[0]]]
     for a, b in zip(row, row[1:]):
-        if b.u - a.u >= HAND_GAP * pitch:
+        if b.u - a.u >= lp.hand_gap * pitch:
             runs.append([])
         runs[-1].append(b)
     main = max(runs, key=len)
@@ -126,31 +104,32 @@ def _main_run(row: list[_Tile], pitch: float) -> tuple[list[_Tile], list[_Tile]]
     # bar's end (the bar's own boxes touch; a tile missed inside it leaves sure boxes on both sides)
     med = float(np.median([t.det.confidence for t in main]))
     for end, nxt in ((0, 1), (-1, -2)):
-        if (len(main) >= 3 and abs(main[end].u - main[nxt].u) >= HAND_END_GAP * pitch
-                and main[end].det.confidence < HAND_END_WEAK * med):
+        if (len(main) >= 3 and abs(main[end].u - main[nxt].u) >= lp.hand_end_gap * pitch
+                and main[end].det.confidence < lp.hand_end_weak * med):
             off.append(main.pop(end))
     # the bar's boxes touch (a pitch apart) or skip a missed tile (two pitches): a box at an end half a tile
     # off that grid is not the bar's (an object or its shadow in line with it), unless it is a merged pair
-    s_med = _median([t.s for t in main])
+    s_med = median([t.s for t in main])
     for end, nxt in ((0, 1), (-1, -2)):
-        while (len(main) >= 4 and main[end].s < END_PAIR * s_med
-               and END_OFF_GRID[0] * pitch < abs(main[end].u - main[nxt].u) < END_OFF_GRID[1] * pitch):
+        while (len(main) >= 4 and main[end].s < lp.end_pair * s_med
+               and lp.end_off_grid[0] * pitch < abs(main[end].u - main[nxt].u) < lp.end_off_grid[1] * pitch):
             off.append(main.pop(end))
     return main, off
 
 
-def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
+def read_seat(seat: str, sr: SeatRows, river: Optional[River]):
+    lp = current_params()
     area = PlayerArea(seat=seat, concealed=None, winning_tile_apart=False)
-    assign: list[tuple[_Tile, str]] = []
+    assign: list[tuple[Tile, str]] = []
     notes: list[str] = []
-    hand, walls, meldz, riverz = _zones(sr)
+    hand, walls, meldz, riverz = zones(sr)
     if hand:
         # a row of backs where melds lie (inside the hand row, well outside the wall) holding three or four with
         # one across: a claimed set of blank white dragons the locator called face down (and the flowers beside
         # it), not a wall (a wall lies along)
-        inner = _mean([t.v for t in hand]) - MELD_ZONE * sr.w
-        for r in [r for r in walls if _mean([t.v for t in r]) > inner
-                  and any(_blank_set(g) for g in _split_groups(r))]:
+        inner = mean([t.v for t in hand]) - lp.meld_zone * sr.w
+        for r in [r for r in walls if mean([t.v for t in r]) > inner
+                  and any(blank_set(g) for g in split_groups(r))]:
             walls.remove(r)
             meldz.append(r)
     exposed, flowers = _read_walls(walls, assign)
@@ -159,10 +138,10 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
         fl, exp = _read_meld_row(seat, r, mots, assign, notes)
         flowers += fl
         exposed += exp
-    if _is_laid(hand):
+    if is_laid(hand):
         flowers += _read_laid_hand(seat, area, hand, mots, assign, notes)
     area.melds = tuple(mots)
-    if hand and not _is_laid(hand):
+    if hand and not is_laid(hand):
         area.concealed_face_down, shown = _read_hand(seat, hand, sr.pitch, len(mots), assign, notes)
         exposed = shown + exposed
     flowers.sort(key=lambda t: t.u)
@@ -187,11 +166,11 @@ def _read_seat(seat: str, sr: _SeatRows, river: Optional[_River]):
     return area, assign, notes
 
 
-def _read_walls(walls: list[list[_Tile]], assign: list) -> tuple[list[_Tile], list[_Tile]]:
+def _read_walls(walls: list[list[Tile]], assign: list) -> tuple[list[Tile], list[Tile]]:
     """A seat's walls: their backs are the wall; (face-up tiles in line with them, exposed; flowers there, which
     lie face up wherever they are put: the seat's, not exposed). Appends to ``assign``."""
-    exposed: list[_Tile] = []
-    flowers: list[_Tile] = []
+    exposed: list[Tile] = []
+    flowers: list[Tile] = []
     for r in walls:
         for t in r:
             if t.back:
@@ -204,30 +183,31 @@ def _read_walls(walls: list[list[_Tile]], assign: list) -> tuple[list[_Tile], li
     return exposed, flowers
 
 
-def _read_meld_row(seat: str, row: list[_Tile], mots: list, assign: list, notes: list[str]):
+def _read_meld_row(seat: str, row: list[Tile], mots: list, assign: list, notes: list[str]):
     """A row where melds and flowers lie: its melds appended to ``mots``; (its flowers, tiles exposed there)."""
-    flowers: list[_Tile] = []
-    exposed: list[_Tile] = []
+    lp = current_params()
+    flowers: list[Tile] = []
+    exposed: list[Tile] = []
     rests = []
-    for g in _split_groups(row):
+    for g in split_groups(row):
         flowers += [t for t in g if T.is_flower(t.kind)]
         rest = [t for t in g if not T.is_flower(t.kind)]
         if rest:
             rests.append(rest)
-    for rest in _rejoin(rests):
+    for rest in rejoin(rests):
         if len(rest) == 1 and not rest[0].back:
             # one face-up tile on its own where melds lie is no meld: a tile exposed there, or if the
             # detector is unsure of it, a shadow or a reflection
             t = rest[0]
-            if t.det.confidence < LONE_WEAK:
-                notes.append(f"lone weak box {_describe(t)} in the meld area: not placed")
+            if t.det.confidence < lp.lone_weak:
+                notes.append(f"lone weak box {describe(t)} in the meld area: not placed")
                 assign.append((t, "unplaced"))
             else:
                 exposed.append(t)
                 assign.append((t, "exposed"))
             continue
-        if _lone_backs(rest):
-            notes.append(f"face-down tile(s) {', '.join(_describe(t) for t in rest)} in the meld area are "
+        if lone_backs(rest):
+            notes.append(f"face-down tile(s) {', '.join(describe(t) for t in rest)} in the meld area are "
                          f"not a concealed kong (4 tiles): not placed")
             assign += [(t, "unplaced") for t in rest]
             continue
@@ -235,16 +215,16 @@ def _read_meld_row(seat: str, row: list[_Tile], mots: list, assign: list, notes:
     return flowers, exposed
 
 
-def _read_melds(seat: str, group: list[_Tile], mots: list, assign: list, notes: list[str]) -> None:
+def _read_melds(seat: str, group: list[Tile], mots: list, assign: list, notes: list[str]) -> None:
     """A run of tiles laid as melds, read into ``mots`` (a box the melds read without is a shadow)."""
-    chunks, spoiler = _split_melds(group)
+    chunks, spoiler = split_melds(group)
     if spoiler is not None:
-        notes.append(f"box {_describe(spoiler)} in seat {seat}'s melds, which read without it: "
+        notes.append(f"box {describe(spoiler)} in seat {seat}'s melds, which read without it: "
                      f"a shadow, not a tile")
         assign.append((spoiler, "unplaced"))
     for chunk in chunks:
-        _promote_widest(chunk)
-        mot, problem = _read_meld(chunk)
+        promote_widest(chunk)
+        mot, problem = read_meld(chunk)
         n = len(mots)
         mots.append(mot)
         if problem:
@@ -253,21 +233,21 @@ def _read_melds(seat: str, group: list[_Tile], mots: list, assign: list, notes: 
             assign.append((t, f"meld:{n}"))
 
 
-def _read_laid_hand(seat: str, area: PlayerArea, hand: list[_Tile], mots: list, assign: list,
-                    notes: list[str]) -> list[_Tile]:
+def _read_laid_hand(seat: str, area: PlayerArea, hand: list[Tile], mots: list, assign: list,
+                    notes: list[str]) -> list[Tile]:
     """A hand laid face up in a row, in sets or spread: its concealed tiles, its melds laid in the same row
     (appended to ``mots``, after those of the meld row), the winning tile set apart at its end; sets ``area``'s
     hand and returns the flowers in the row."""
-    groups = _split_groups(sorted(hand, key=lambda t: t.u))
+    groups = split_groups(sorted(hand, key=lambda t: t.u))
     flowers = [t for g in groups for t in g if T.is_flower(t.kind)]
-    loose: list[_Tile] = []
+    loose: list[Tile] = []
     for g in ([t for t in g if not T.is_flower(t.kind)] for g in groups):
-        if g and _is_meld_group(g) and not _lone_backs(g):
+        if g and is_meld_group(g) and not lone_backs(g):
             _read_melds(seat, g, mots, assign, notes)
         else:
             loose += g
     expected = 13 - 3 * len(mots)
-    winning = _laid_winning(loose, expected)
+    winning = laid_winning(loose, expected)
     concealed = [t for t in loose if t is not winning]
     area.concealed = tuple(t.kind for t in concealed if not t.back)
     area.concealed_face_down = sum(t.back for t in concealed)
@@ -282,28 +262,29 @@ def _read_laid_hand(seat: str, area: PlayerArea, hand: list[_Tile], mots: list, 
     return flowers
 
 
-def _read_hand(seat: str, hand: list[_Tile], pitch: float, n_melds: int, assign: list, notes: list[str]):
+def _read_hand(seat: str, hand: list[Tile], pitch: float, n_melds: int, assign: list, notes: list[str]):
     """A seat's hand row seen from above: (how many face-down tiles, the face-up tiles in it). Appends to
     ``assign`` and ``notes``."""
+    lp = current_params()
     # a hand is one bar: boxes set off from it by a wide gap are something else lying in line with it
-    hand, off = _main_run(hand, pitch)
+    hand, off = main_run(hand, pitch)
     for t in off:
-        notes.append(f"{_describe(t)} in line with the hand row but apart from it: not placed")
+        notes.append(f"{describe(t)} in line with the hand row but apart from it: not placed")
         assign.append((t, "unplaced"))
     # the row's length counts the tiles; face-up ones in it (shown tiles) are not face-down ones
-    n = _count_touching(hand, pitch)
+    n = count_touching(hand, pitch)
     # a very weak box at an end that makes a drawn hand's size (14 - 3 x melds) out of a waiting one's, or an
     # impossible size out of a drawn one's: a shadow (the detector's colour check leaves a shadow found as a back
     # this unsure), not a tile; a merely weak end box is mostly a real tile half out of sight
     legal = (13 - 3 * n_melds, 14 - 3 * n_melds)
     ends = sorted(hand, key=lambda t: t.u)[:: max(1, len(hand) - 1)] if len(hand) >= 4 else []
-    med = _median([t.det.confidence for t in hand])
+    med = median([t.det.confidence for t in hand])
     weak = min(ends, key=lambda t: t.det.confidence, default=None)
-    if (weak is not None and weak.back and weak.det.confidence < HAND_END_WEAK_EXTRA * med
+    if (weak is not None and weak.back and weak.det.confidence < lp.hand_end_weak_extra * med
             and n != legal[0] and n - 1 in legal):
         hand = [t for t in hand if t is not weak]
         n -= 1
-        notes.append(f"weak box {_describe(weak)} at the end of seat {seat}'s hand row: not counted "
+        notes.append(f"weak box {describe(weak)} at the end of seat {seat}'s hand row: not counted "
                      f"({n} tiles with {n_melds} meld(s); one more would be {n + 1})")
         assign.append((weak, "unplaced"))
     backs = [t for t in hand if t.back]
@@ -315,24 +296,25 @@ def _read_hand(seat: str, hand: list[_Tile], pitch: float, n_melds: int, assign:
     return face_down, [t for t in hand if not t.back]
 
 
-def _read_river(ts: list[_Tile], river: Optional[_River], w: float, notes: list[str]):
+def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[str]):
     """Discards in order (slots of a grid 6 wide, filled row by row) and the exposed tiles around them."""
+    lp = current_params()
     flowers = [t for t in ts if T.is_flower(t.kind)]
     ts = [t for t in ts if not T.is_flower(t.kind)]
     if river is None or not ts:
         return [], ts, flowers
-    slots: dict[int, tuple[float, _Tile]] = {}
-    off: list[_Tile] = []
+    slots: dict[int, tuple[float, Tile]] = {}
+    off: list[Tile] = []
     for t in sorted(ts, key=lambda t: (t.v, t.u)):
         c = (t.u / w - river.x0) / river.px
         r = (t.v / w - river.y0) / river.py
         ci, ri = round(c), round(r)
         res = abs(c - ci) + abs(r - ri) + (1.0 if t.back else 0.0)    # a face-up tile wins a shared slot
         tol = 0.2 if t.back else 0.35         # a 'back' must sit squarely in its slot to be taken as a discard
-        if abs(c - ci) > tol or abs(r - ri) > tol or not 0 <= ci < RIVER_COLS or ri < 0:
+        if abs(c - ci) > tol or abs(r - ri) > tol or not 0 <= ci < lp.river_cols or ri < 0:
             off.append(t)
             continue
-        idx = ri * RIVER_COLS + ci
+        idx = ri * lp.river_cols + ci
         if idx in slots:                     # two tiles on one slot: the better aligned one is the discard
             if slots[idx][0] <= res:
                 off.append(t)
@@ -340,7 +322,7 @@ def _read_river(ts: list[_Tile], river: Optional[_River], w: float, notes: list[
             off.append(slots[idx][1])
         slots[idx] = (res, t)
     slots = {k: v[1] for k, v in slots.items()}
-    discards: list[_Tile] = []
+    discards: list[Tile] = []
     last = -1
     order = sorted(slots)
     for n, idx in enumerate(order):
@@ -356,6 +338,6 @@ def _read_river(ts: list[_Tile], river: Optional[_River], w: float, notes: list[
     # pale backs the two look alike)
     for n, t in enumerate(discards):
         if t.back:
-            notes.append(f"face-down box {_describe(t)} in river slot {n}: read as a white dragon")
+            notes.append(f"face-down box {describe(t)} in river slot {n}: read as a white dragon")
             t.det = replace(t.det, kind=T.WHITE, orientation=UPRIGHT)
     return discards, off, flowers

@@ -13,13 +13,11 @@ from mjtable.scoring import tiles as T
 from mjtable.scoring.table import SEATS
 
 from ..types import DOUBT
-from .base import Placed
-
-MIN_TILE_PX = 10.0     # a seat's face-up tiles narrower than this (median of the shorter box side) are not read
-
+from .base import Placed, current_params
 
 def seat_notes(placed: list[Placed]) -> list[str]:
     """One note for each seat that cannot be read or is read with doubt (none for a seat read well)."""
+    lp = current_params()
     notes = []
     for seat in SEATS:
         mine = [p for p in placed if p.seat == seat]          # duplicates and unplaced boxes have no seat
@@ -30,9 +28,9 @@ def seat_notes(placed: list[Placed]) -> list[str]:
         if not up:
             continue                                   # a hand seen from behind and no discard yet: nothing to read
         px = statistics.median(min(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in up)
-        if px < MIN_TILE_PX:
+        if px < lp.min_tile_px:
             notes.append(f"seat {seat} not read: its tiles are {px:.0f} px across in the frame, under "
-                         f"{MIN_TILE_PX:.0f} px (shoot closer, or at a higher resolution)")
+                         f"{lp.min_tile_px:.0f} px (shoot closer, or at a higher resolution)")
             continue
         unsure = [d for d in up if d.kind_p < DOUBT]
         if 2 * len(unsure) > len(up):

@@ -13,64 +13,9 @@ from mjtable.scoring.table import (
 )
 
 from ..perspective import nearest
-from .base import ASPECT, LAID_BEYOND, LAID_LOOSE, LAID_SURE
-from .melds import _is_meld_group
-from .rows import (
-    _classify_sideways,
-    _clip,
-    _label_axis,
-    _mean,
-    _median,
-    _rotate,
-    _rows,
-    _split_groups,
-    _Tile,
-)
-
-MELD_ZONE = 2.5        # face-up rows within this many tile widths inside the hand row hold melds and flowers
-
-
-RIVER_COLS = 6
-
-
-RIVER_OWN = 3           # a seat's first river row of this many face-up tiles is its river, wherever it lies
-
-
-STRAY_OUTSIDE = 1.5     # tile widths: how close outside the hand row a short row of backs is a stray
-
-
-STRAY_WEAK = 0.75       # a row of backs outside a longer bar, this much less sure than it, is not a hand
-
-
-HAND_GAP = 2.5          # tile pitches: a box this far from the rest of the hand row is not part of the hand
-
-
-HAND_END_GAP = 1.5      # nor a box at its end this far from the next ...
-
-
-HAND_END_WEAK = 0.75    # ... and less sure than this times the row's median
-
-
-END_OFF_GRID = (1.25, 1.75)   # a box at a hand bar's end this many pitches from the next is off the bar ...
-
-
-END_PAIR = 1.25        # ... unless its box is this much bigger than the bar's (two tiles found as one)
-
-
-HAND_END_WEAK_EXTRA = 0.25  # a box at its end less sure than this times the median, one tile over a legal size
-
-
-                            # (0.5 before the detector's back colour check: it dropped real end tiles 4 times in 20)
-GRID_MIN_BOXES = 6      # a hand bar of this many boxes or more is counted by the grid its boxes sit on ...
-
-
-GRID_PITCH = (0.8, 1.25)  # ... among counts one off whose spacing is this close to the seat's pitch ...
-
-
-GRID_BETTER = 0.5       # ... when that grid fits the boxes this much better
-
-
-PITCH_AGREE = 0.2       # a seat's tile spacing may differ this much from the table's (perspective)
+from .base import current_params
+from .geometry import Tile, classify_sideways, clip, label_axis, mean, median, rotate, rows_of, split_groups
+from .melds import is_meld_group
 
 
 def _to_seat_frame(dx: float, dy: float, seat: str) -> tuple[float, float]:
@@ -84,11 +29,11 @@ def _to_seat_frame(dx: float, dy: float, seat: str) -> tuple[float, float]:
     return dy, -dx
 
 
-def _seat_of(t: _Tile, dx: float, dy: float) -> str:
+def _seat_of(t: Tile, dx: float, dy: float) -> str:
     """Seat by the side of the table the tile lies on; near a diagonal, by the tile's axis."""
     margin = abs(abs(dx) - abs(dy)) / max(t.w, 1e-6)
     if margin < 1.0:
-        axis = _label_axis(t.det.orientation)
+        axis = label_axis(t.det.orientation)
         if axis is None:       # face down: the long side of the box tells the axis (rows are near-axis here)
             axis = 0 if t.det.height >= t.det.width else 1
         return ("self" if dy > 0 else "across") if axis == 0 else ("right" if dx > 0 else "left")
@@ -97,10 +42,11 @@ def _seat_of(t: _Tile, dx: float, dy: float) -> str:
     return "right" if dx > 0 else "left"
 
 
-def _seat_frames(tiles: list[_Tile], phi: float, k: float, cu: float, cv: float) -> dict[str, "_SeatRows"]:
+def seat_frames(tiles: list[Tile], phi: float, k: float, cu: float, cv: float) -> dict[str, "SeatRows"]:
     """Split the tiles by seat around the centre (cu, cv) of the rotated frame and read each seat's rows."""
-    _rotate(tiles, phi)
-    by_seat: dict[str, list[_Tile]] = {s: [] for s in SEATS}
+    lp = current_params()
+    rotate(tiles, phi)
+    by_seat: dict[str, list[Tile]] = {s: [] for s in SEATS}
     for t in tiles:
         by_seat[_seat_of(t, t.u - cu, t.v - cv)].append(t)
     frames = {}
@@ -115,17 +61,17 @@ def _seat_frames(tiles: list[_Tile], phi: float, k: float, cu: float, cv: float)
     if len(pitches) >= 3:
         med = float(np.median(pitches))
         for sr in frames.values():
-            if abs(sr.pitch / med - 1) > PITCH_AGREE:
+            if abs(sr.pitch / med - 1) > lp.pitch_agree:
                 sr.pitch = med
     return frames
 
 
-def _straighten(ts: list[_Tile], k: float, iters: int = 2) -> None:
+def _straighten(ts: list[Tile], k: float, iters: int = 2) -> None:
     """Perspective tilts each seat's rows a little differently: level them by the median slope between
     neighbours in a row (robust to two rows that were merged because of the tilt)."""
     for _ in range(iters):
         slopes = []
-        for r in _rows(ts, k):
+        for r in rows_of(ts, k):
             for a, b in zip(r, r[1:]):
                 du = b.u - a.u
                 if 0.6 * a.w < du < 1.6 * a.w and a.back == b.back and not (a.side or b.side):
@@ -141,17 +87,17 @@ def _straighten(ts: list[_Tile], k: float, iters: int = 2) -> None:
             t.u, t.v = t.u * c - t.v * s, t.u * s + t.v * c
 
 
-def _centre_correction(frames: dict[str, "_SeatRows"]) -> tuple[float, float]:
+def centre_correction(frames: dict[str, "SeatRows"]) -> tuple[float, float]:
     """Opposite seats are laid out alike (wall, river start, hand row at the same distance from the centre):
     shift the centre so that their distances agree. Returns (du, dv) in the rotated image frame."""
     def features(sr):
-        hand, walls, meldz, riverz = _zones(sr)
+        hand, walls, meldz, riverz = zones(sr)
         f = {}
         if hand:       # a hand laid face up lies farther out than a standing one
-            f["laid" if _is_laid(hand) else "hand"] = float(np.mean([t.v for t in hand]))
+            f["laid" if is_laid(hand) else "hand"] = float(np.mean([t.v for t in hand]))
         if walls:
             f["wall"] = float(np.mean([t.v for r in walls for t in r]))
-        st = _river_start(sr)
+        st = river_start(sr)
         if st:
             f["river"] = st[0]
         return f
@@ -165,50 +111,52 @@ def _centre_correction(frames: dict[str, "_SeatRows"]) -> tuple[float, float]:
     return out[1], out[0]
 
 
-def _overhead_width_factor(tiles: list[_Tile]) -> float:
+def overhead_width_factor(tiles: list[Tile]) -> float:
+    lp = current_params()
     pts = np.array([(t.x, t.y) for t in tiles])
     s = np.array([t.s for t in tiles])
     if len(tiles) < 2:
-        return 1.0 / math.sqrt(ASPECT)
+        return 1.0 / math.sqrt(lp.aspect)
     nn = nearest(pts)[1] / s
-    return _clip(float(np.percentile(nn, 30)), 0.6 / math.sqrt(ASPECT), 1.6 / math.sqrt(ASPECT))
+    return clip(float(np.percentile(nn, 30)), 0.6 / math.sqrt(lp.aspect), 1.6 / math.sqrt(lp.aspect))
 
 
 @dataclass
-class _SeatRows:
-    rows: list[list[_Tile]]
+class SeatRows:
+    rows: list[list[Tile]]
     w: float                      # median tile width of the seat
     pitch: float = 0.0            # centre spacing of touching tiles (pixels)
 
 
-def _seat_rows(ts: list[_Tile], theta: float, k: float) -> _SeatRows:
-    rows = _rows(ts, k)
+def _seat_rows(ts: list[Tile], theta: float, k: float) -> SeatRows:
+    rows = rows_of(ts, k)
     for r in rows:
-        _classify_sideways(r, theta)
+        classify_sideways(r, theta)
     w = float(np.median([t.w for t in ts])) if ts else 1.0
-    sr = _SeatRows(rows, w)
+    sr = SeatRows(rows, w)
     sr.pitch = _seat_pitch(sr, w)
     return sr
 
 
 @dataclass
-class _River:
+class River:
     y0: float        # first row (nearest the centre), in tile widths, seat frame
     x0: float        # first column
     px: float        # column pitch, tile widths
     py: float        # row pitch, tile widths
 
 
-def _is_back_row(r: list[_Tile]) -> bool:
+def _is_back_row(r: list[Tile]) -> bool:
     return sum(t.back for t in r) * 2 > len(r)
 
 
-def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], list[list[_Tile]], list[list[_Tile]]]:
+def zones(sr: SeatRows) -> tuple[Optional[list[Tile]], list[list[Tile]], list[list[Tile]], list[list[Tile]]]:
     """(hand row, wall rows, meld/flower rows, river-zone rows) of one seat; the hand row stands (backs) or lies
-    face up (_is_laid)."""
+    face up (is_laid)."""
+    lp = current_params()
     backs = [r for r in sr.rows if _is_back_row(r)]
     faces = [r for r in sr.rows if not _is_back_row(r)]
-    backs.sort(key=lambda r: -_mean([t.v for t in r]))        # nearest the player first
+    backs.sort(key=lambda r: -mean([t.v for t in r]))        # nearest the player first
     # a few backs outside a longer bar of backs are not the hand but an object on the table, a shadow or a
     # sliver (an object cut by the frame's edge, the bar's own edge) when: they lie beyond the bar's ends; or
     # they are much less sure; or one or two lie just outside it
@@ -218,9 +166,9 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
         if len(out) <= 3 and (min(t.u for t in out) > max(t.u for t in inner) + sr.pitch
                               or max(t.u for t in out) < min(t.u for t in inner) - sr.pitch):
             return True
-        if _median([t.det.confidence for t in out]) < STRAY_WEAK * _median([t.det.confidence for t in inner]):
+        if median([t.det.confidence for t in out]) < lp.stray_weak * median([t.det.confidence for t in inner]):
             return True
-        return len(out) <= 2 and _mean([t.v for t in out]) - _mean([t.v for t in inner]) < STRAY_OUTSIDE * sr.w
+        return len(out) <= 2 and mean([t.v for t in out]) - mean([t.v for t in inner]) < lp.stray_outside * sr.w
 
     n = 0
     while n + 1 < len(backs) and stray(backs[n], backs[n + 1]):
@@ -228,36 +176,37 @@ def _zones(sr: _SeatRows) -> tuple[Optional[list[_Tile]], list[list[_Tile]], lis
     hand = _laid_hand(faces, backs, sr.w) or (backs[n] if backs else None)
     faces = [r for r in faces if r is not hand]
     walls = [r for r in backs if r is not hand]
-    y_hand = _mean([t.v for t in hand]) if hand else (max(t.v for r in faces for t in r) + sr.w if faces else 0)
-    meldz = [r for r in faces if _mean([t.v for t in r]) > y_hand - MELD_ZONE * sr.w]
+    y_hand = mean([t.v for t in hand]) if hand else (max(t.v for r in faces for t in r) + sr.w if faces else 0)
+    meldz = [r for r in faces if mean([t.v for t in r]) > y_hand - lp.meld_zone * sr.w]
     riverz = [r for r in faces if r not in meldz]
     return hand, walls, meldz, riverz
 
 
-def _laid_hand(faces: list[list[_Tile]], backs: list[list[_Tile]], w: float) -> Optional[list[_Tile]]:
+def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Optional[list[Tile]]:
     """A hand laid face up (after a win, or shown): the seat's outermost row, face up, beyond every row of backs
-    (its walls, which lie inside the melds), holding LAID_LOOSE face-up tiles or more outside melds (a row of
-    melds alone is no hand: a standing hand missed behind it) that the detector is LAID_SURE of (a few weak
+    (its walls, which lie inside the melds), holding laid_loose face-up tiles or more outside melds (a row of
+    melds alone is no hand: a standing hand missed behind it) that the detector is laid_sure of (a few weak
     boxes beyond a standing hand are an object's or a shadow's)."""
+    lp = current_params()
     if not faces:
         return None
-    outer = max(faces, key=lambda r: _mean([t.v for t in r]))
-    v = _mean([t.v for t in outer])
-    if any(_mean([t.v for t in r]) > v - LAID_BEYOND * w for r in backs):
+    outer = max(faces, key=lambda r: mean([t.v for t in r]))
+    v = mean([t.v for t in outer])
+    if any(mean([t.v for t in r]) > v - lp.laid_beyond * w for r in backs):
         return None
-    loose = [t for g in _split_groups(outer) if not _is_meld_group(g) for t in g
+    loose = [t for g in split_groups(outer) if not is_meld_group(g) for t in g
              if not (t.back or T.is_flower(t.kind))]
-    if len(loose) < LAID_LOOSE or _median([t.det.confidence for t in loose]) < LAID_SURE:
+    if len(loose) < lp.laid_loose or median([t.det.confidence for t in loose]) < lp.laid_sure:
         return None
     return outer
 
 
-def _is_laid(hand: Optional[list[_Tile]]) -> bool:
+def is_laid(hand: Optional[list[Tile]]) -> bool:
     """Is a seat's hand row one laid face up (not a standing hand seen from behind)?"""
     return bool(hand) and not _is_back_row(hand)
 
 
-def _seat_pitch(sr: _SeatRows, default: float) -> float:
+def _seat_pitch(sr: SeatRows, default: float) -> float:
     """Centre spacing of touching tiles in this seat's rows (pixels): the seat's local scale."""
     pairs = [(a, b) for r in sr.rows for a, b in zip(r, r[1:]) if not (a.side or b.side)]
     d = [b.u - a.u for a, b in pairs]
@@ -275,10 +224,10 @@ def _seat_pitch(sr: _SeatRows, default: float) -> float:
     return float(np.median(near)) if near else default
 
 
-def _river_start(sr: _SeatRows) -> Optional[tuple[float, float, float, int]]:
+def river_start(sr: SeatRows) -> Optional[tuple[float, float, float, int]]:
     """(y, x, pitch, tiles) of a seat's first river row (nearest the centre), in pixels of the seat frame, and
     how many face-up tiles lie in it."""
-    _, _, _, riverz = _zones(sr)
+    _, _, _, riverz = zones(sr)
     riverz = [[t for t in r if not T.is_flower(t.kind) and not t.back] for r in riverz]
     riverz = [r for r in riverz if r]
     if not riverz:

@@ -5,19 +5,19 @@ from typing import Optional
 
 import numpy as np
 
-from .base import WIN_GAP
-from .melds import _is_meld_group
-from .rows import _Frame, _split_groups, _Tile
+from .base import current_params
+from .geometry import Frame, Tile, split_groups
+from .melds import is_meld_group
 
 
-def _row_index(rows: list[list[_Tile]], t: _Tile) -> int:
+def row_index(rows: list[list[Tile]], t: Tile) -> int:
     for n, r in enumerate(rows):
         if t in r:
             return n
     return len(rows)
 
 
-def _apart_cost(t: _Tile, main: Optional[list[_Tile]]) -> float:
+def apart_cost(t: Tile, main: Optional[list[Tile]]) -> float:
     """How unlikely t is the winning tile set apart: it should sit just right of the concealed row."""
     if main is None:
         return 0.0
@@ -27,12 +27,12 @@ def _apart_cost(t: _Tile, main: Optional[list[_Tile]]) -> float:
     return dv * 2 + (abs(du - 1.8) if du > 0 else 4 + abs(du))
 
 
-def _structure_says_flip(fr: _Frame) -> bool:
+def structure_says_flip(fr: Frame) -> bool:
     """With labels silent (rows near vertical in the image) two cues tell which way the rows read:
     the winning tile set apart lies right of the concealed row, and a sideways tile lies on the row's
     near edge (towards the player), so its centre is nearer the player than its neighbours'."""
     vote = 0.0
-    groups = [g for g in fr.groups if not _is_meld_group(g)]
+    groups = [g for g in fr.groups if not is_meld_group(g)]
     multi = [g for g in groups if len(g) > 1]
     singles = [g[0] for g in groups if len(g) == 1]
     if multi and singles:
@@ -42,7 +42,7 @@ def _structure_says_flip(fr: _Frame) -> bool:
         vote += float(np.sign(right - (len(row) - right)))
     offsets = []
     for g in fr.groups:
-        if not _is_meld_group(g):
+        if not is_meld_group(g):
             continue
         ups = [t for t in g if not t.side]
         for t in g:
@@ -53,23 +53,24 @@ def _structure_says_flip(fr: _Frame) -> bool:
     return vote < 0
 
 
-def _apart_by_gap(row: list[_Tile]) -> Optional[_Tile]:
+def apart_by_gap(row: list[Tile]) -> Optional[Tile]:
     """A hand row's last tile when it was set apart by less than a group gap: the row's gap before it is clearly
-    its widest (WIN_GAP times the typical spacing; of two tiles, wider than touching tiles' spacing)."""
+    its widest (win_gap times the typical spacing; of two tiles, wider than touching tiles' spacing)."""
+    lp = current_params()
     if len(row) < 2:
         return None
     row = sorted(row, key=lambda t: t.u)
     d = [b.u - a.u for a, b in zip(row, row[1:])]
     typical = float(np.median(d[:-1])) if len(d) > 1 else (row[0].w + row[1].w) / 2
-    return row[-1] if d[-1] > WIN_GAP * typical and d[-1] == max(d) else None
+    return row[-1] if d[-1] > lp.win_gap * typical and d[-1] == max(d) else None
 
 
-def _laid_winning(row: list[_Tile], expected: int) -> Optional[_Tile]:
+def laid_winning(row: list[Tile], expected: int) -> Optional[Tile]:
     """The winning tile of a hand laid face up in one row (its tiles outside melds, sorted along it): the last
     tile, when the row holds one tile more than the melds leave room for (``expected``) and that tile is set
     apart, a group of its own or after the row's widest gap. A hand laid down without a win shows none."""
     if len(row) != expected + 1 or len(row) < 2:
         return None
-    if len(_split_groups(row)[-1]) == 1:
+    if len(split_groups(row)[-1]) == 1:
         return row[-1]
-    return _apart_by_gap(row)
+    return apart_by_gap(row)
