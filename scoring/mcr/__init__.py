@@ -8,9 +8,10 @@ See README.md in this folder for the design and the documented profile differenc
 
 from . import engine as _engine
 from . import fast as _fast
-from .engine import FAN_TABLE, MIN_POINTS, evaluate, is_winning_shape, waits
+from .engine import evaluate, is_winning_shape, waits
 from .fast import score
 from .profiles import PROFILES, Profile, UnknownProfile, get_profile
+from .tally import FAN_TABLE, MIN_POINTS
 
 
 def clear_caches() -> None:

@@ -3,7 +3,7 @@
  *
  * It computes exactly what fast._fast computes for one hand: every reading of the standing tiles (in the
  * divider's order, shapes.candidates), every fan predicate of fans_*.py on each reading, the 不计 step
- * (engine._apply_excludes), 无番和, the implied-pung adjustment (engine._add_implied) and the best reading
+ * (tally.apply_excludes), 无番和, the implied-pung adjustment (tally.add_implied) and the best reading
  * (highest total, the first of equal ones). Anything it does not take (input that is not plain, a hand that
  * fails a check) it answers with None, and Python judges the hand.
  *
@@ -17,7 +17,7 @@
  * its pair (-1: none) and its knitted straight (index into KNIT, -1: none).
  *
  * Fans are named by the enum FAN_LIST (the fan ids of fans_*.py). Python gives, once (init), each fan's row
- * in engine.FAN_TABLE, its "rank": table order, high value first, the order of the 不计 step, and each row's
+ * in tally.FAN_TABLE, its "rank": table order, high value first, the order of the 不计 step, and each row's
  * value; and per profile (set_profile) the active fans, the 不计 lists by rank and the profile's switches.
  * A reading's fans are counts indexed by rank with a 128-bit presence mask, so the 不计 step walks set bits.
  *
@@ -332,7 +332,7 @@ static void special(Reading *out, int *n_out, int form, int knit)
     rd->knit = (int8_t)knit;
 }
 
-/* shapes.candidates / fast._fast: every reading, in the divider's order; -1 if too many to hold. */
+/* shapes.candidates / fast._readings: every reading, in the divider's order; -1 if too many to hold. */
 static int readings(const Hand *h, Reading *out, int *n_out)
 {
     const int8_t *wc = h->wc;
@@ -1188,7 +1188,7 @@ static int reading_points(Hand *h, const Profile *P, const Reading *r, Found *f)
         f->mask[rk >> 6] |= 1ULL << (rk & 63);
     }
     if (P->deduct_implied && (has(f, F_all_honors) || has(f, F_all_terminals_and_honors))) {
-        /* engine._implied: honour pungs scored by a pung fan inside 字一色/混幺九 */
+        /* tally._implied: honour pungs scored by a pung fan inside 字一色/混幺九 */
         int n = count_of(f, F_dragon_pung) + 2 * has(f, F_two_dragons_pungs);
         if (has(f, F_big_three_winds))
             n += 3;
@@ -1214,7 +1214,7 @@ static int reading_points(Hand *h, const Profile *P, const Reading *r, Found *f)
     return pts;
 }
 
-/* ---- the decomposition text (engine._describe) ---- */
+/* ---- the decomposition text (tally.describe) ---- */
 
 static const char SUIT_LETTER[4] = {'m', 'p', 's', 'z'};
 
@@ -1318,7 +1318,7 @@ static int str_is(PyObject *o, const char *s)
     return PyUnicode_CheckExact(o) && PyUnicode_CompareWithASCIIString(o, s) == 0;
 }
 
-/* One Meld into ``h`` (fast._fast's checks); 0 if Python must judge the hand. */
+/* One Meld into ``h`` (fast._read_melds's checks); 0 if Python must judge the hand. */
 static int read_meld(Hand *h, PyObject *m)
 {
     PyObject *kind = NULL, *tile = NULL, *conc = NULL, *source = NULL, *claimed = NULL, *added = NULL;

@@ -1,9 +1,9 @@
 """Glue between ``fast.score`` and the compiled core ``_ccore`` (``_ccore.c``).
 
 The core reproduces ``fast._fast`` for one hand: the readings, every fan predicate, the 不计 lists, 无番和, the
-implied-pung adjustment, the best reading and its decomposition text (``engine._describe``). This module gives it
-its tables once (each fan's row in ``engine.FAN_TABLE``, its value and its shared ``FanHit`` objects, the
-notation's meld marks; per profile the active fans, the 不计 lists from ``engine._plan`` and the profile's
+implied-pung adjustment, the best reading and its decomposition text (``tally.describe``). This module gives it
+its tables once (each fan's row in ``tally.FAN_TABLE``, its value and its shared ``FanHit`` objects, the
+notation's meld marks; per profile the active fans, the 不计 lists from ``tally.profile_plan`` and the profile's
 switches), checks the Situation flags in Python (``fans_situation.flags_for``, cached per Situation content and
 profile: one mask for each combination of the tile facts the checks read, filled in when a hand first needs it)
 and builds the ``ScoreResult`` exactly as ``_fast`` does.
@@ -24,15 +24,14 @@ from ..hand import ACROSS, LEFT, RIGHT, Meld, Situation
 from ..notation import _MARK_OF
 from ..result import ScoreResult
 from . import fans_situation, suit_table
-from .engine import _ORDER, _SIT_FIELDS, FAN_TABLE, NOT_WIN, _finish, _flowers_plain, _hit, _plan
 from .profiles import Profile
+from .tally import CACHE_LIMIT, FAN_TABLE, NOT_WIN, ORDER, SIT_FIELDS, finish, hit, plain_flowers, profile_plan
 
 try:
     from . import _ccore  # type: ignore[attr-defined]  # optional C extension, no stubs; absent if not built
 except ImportError:  # not built: the Python path scores every hand
     _ccore = None
 
-_CACHE_LIMIT = 1 << 15
 _FLAG_FIELDS = (
     "last_tile",
     "kong_replacement",
@@ -84,9 +83,9 @@ def _init() -> bool:
         _ccore.init(
             suit_table.BITS,
             Meld,
-            tuple(_ORDER[f] for f in _ccore.FANS),
+            tuple(ORDER[f] for f in _ccore.FANS),
             tuple(r.value for r in FAN_TABLE),
-            lambda row, n: _hit(FAN_TABLE[row].id, n),
+            lambda row, n: hit(FAN_TABLE[row].id, n),
             tuple(_MARK_OF[s] for s in (LEFT, ACROSS, RIGHT)),
         )
     except (KeyError, ValueError, TypeError):  # a fan the table does not hold: the core is out of date
@@ -120,12 +119,12 @@ def _set_up(prof: Profile) -> int:
     if not ON or {f.name for f in fields(prof)} != _PROFILE_FIELDS or len(_SITS) >= _ccore.MAX_PROFILES:
         return -1
     try:
-        groups, excl = _plan(prof)
+        groups, excl = profile_plan(prof)
         if not {g for g, _ in groups} <= _GROUPS:
             return -1
         active = tuple(fid for _, preds in groups for fid, _ in preds)
         excludes = tuple(
-            (_ORDER[fid], tuple((_ORDER[e], 0) if e.__class__ is str else (_ORDER[e[0]], e[1]) for e in ex))
+            (ORDER[fid], tuple((ORDER[e], 0) if e.__class__ is str else (ORDER[e[0]], e[1]) for e in ex))
             for fid, ex in excl.items()
         )
         switches = (
@@ -184,7 +183,7 @@ def _check(ent: list, facts: int, sit: Situation, prof: Profile) -> bool:
 
 def _flowers_ok(flowers: tuple) -> bool:
     """``_fast``'s check of the flowers (distinct flower tiles, at most 8), remembered per tuple."""
-    ok = _flowers_plain(flowers)
+    ok = plain_flowers(flowers)
     if len(_FLOWERS) > 4096:
         _FLOWERS.clear()
     _FLOWERS[flowers] = ok
@@ -205,11 +204,11 @@ def score(hand, prof: Profile):
     if flowers and not _FLOWERS.get(flowers) and not _flowers_ok(flowers):
         return None
     table = _SITS[slot]
-    key = _SIT_FIELDS(sit)
+    key = SIT_FIELDS(sit)
     ent = table.get(key, _MISSING)
     if ent is _MISSING:
         ent = _situation(sit, prof)
-        if len(table) > _CACHE_LIMIT:
+        if len(table) > CACHE_LIMIT:
             table.clear()
         table[key] = ent
     if ent is None:
@@ -225,7 +224,7 @@ def score(hand, prof: Profile):
     if got is False:
         return ScoreResult("mcr", prof.name, False, reason=NOT_WIN)
     base, fans, desc, facts = got
-    return _finish(prof, fans, base, len(flowers), sit.self_drawn, desc, ent[1][facts])
+    return finish(prof, fans, base, len(flowers), sit.self_drawn, desc, ent[1][facts])
 
 
 def clear_caches() -> None:

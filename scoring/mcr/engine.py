@@ -1,61 +1,36 @@
-"""``score(hand, profile)``: try every reading of the hand, count its fans, keep the highest total."""
+"""``score(hand, profile)``, the reference path: validate the hand with every reason, try every reading of it,
+count its fans (each predicate group's result cached on the part of the hand it reads), keep the highest total.
+Also ``evaluate`` (one reading's fans), ``is_winning_shape`` and ``waits``. The fan table, the profiles' plans,
+the 不计 step and the ``ScoreResult`` are the tally's (``tally.py``), shared with ``fast`` and ``ccore``."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import fields
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import count
-from operator import attrgetter
 
 from .. import tiles as T
 from ..hand import KONG, Hand, Meld, Situation
-from ..notation import format_meld, format_tiles
-from ..result import FanHit, ScoreResult
-from . import fans_chows, fans_flowers, fans_limits, fans_pungs, fans_situation, fans_special, fans_waits, shapes  # noqa: F401
+from ..result import ScoreResult
+from . import fans_chows, fans_pungs, fans_situation, shapes, tally
 from .context import Ctx, _structure, melds_key
-from .fantable import all_rows
 from .profiles import Profile, get_profile
-from .shapes import CHOW_SET, all_waits, candidates
+from .shapes import all_waits, candidates
+from .tally import (
+    CACHE_LIMIT,
+    NOT_WIN,
+    SIT_FIELDS,
+    add_implied,
+    apply_excludes,
+    describe,
+    fan_hits,
+    fan_items,
+    finish,
+    plain_input,
+    points,
+    profile_plan,
+)
 
-MIN_POINTS = 8
-NOT_WIN = "not a winning shape (no 4 sets + pair, 七对, 十三幺, 全不靠 or 组合龙 reading)"
-ROWS = all_rows()
-# Table order: by value, high first, then the 1998 number (the order 不计 lists are applied in).
-FAN_TABLE = tuple(sorted(ROWS.values(), key=lambda r: (-r.value, r.number)))
-_HITS: dict[str, dict[int, FanHit]] = {r.id: {} for r in FAN_TABLE}
-_ORDER = {r.id: i for i, r in enumerate(FAN_TABLE)}
-
-
-def _hit(fid: str, count: int) -> FanHit:
-    """FanHit objects are immutable: share one per (fan, count)."""
-    h = _HITS[fid].get(count)
-    if h is None:
-        r = ROWS[fid]
-        h = _HITS[fid][count] = FanHit(r.id, r.name_cn, r.name_en, r.value, count)
-    return h
-
-
-@cache
-def _plan(prof: Profile):
-    """Predicates grouped by what they read, and the 不计 lists active in a profile, in table order."""
-    rows = [r for r in FAN_TABLE if r.predicate is not None and (prof.extra_fans or not r.house)]
-    groups: dict = {}
-    for r in rows:
-        groups.setdefault(r.group, []).append((r.id, r.predicate))
-    excl = tuple(
-        (
-            r.id,
-            tuple(e for e in r.excludes if e not in prof.excludes_remove.get(r.id, ()))
-            + tuple(prof.excludes_add.get(r.id, ()))
-            + (r.implied if prof.house_non_repetition else ()),
-        )
-        for r in rows
-    )
-    return tuple((g, tuple(p)) for g, p in groups.items()), {fid: ex for fid, ex in excl if ex}
-
-
-_CACHE_LIMIT = 1 << 15
 _HAND, _TILES, _SETS, _WINDS, _SITUATION, _WAITS = range(6)
 _SLOT = {"hand": _HAND, "tiles": _TILES, "sets": _SETS, "winds": _WINDS, "situation": _SITUATION, "waits": _WAITS}
 _SERIAL = count()  # ids of plans, tile contents, Situations and group results (never reused)
@@ -75,7 +50,7 @@ class _Plan:
     __slots__ = ("prof", "serial", "groups", "excl", "after", "flags")
 
     def __init__(self, prof: Profile):
-        groups, self.excl = _plan(prof)
+        groups, self.excl = profile_plan(prof)
         self.prof = prof
         self.serial = next(_SERIAL)
         self.groups: tuple[tuple[int, tuple, dict], ...] = tuple((_SLOT[g], preds, {}) for g, preds in groups)
@@ -86,9 +61,7 @@ class _Plan:
 _PLANS: dict = {}  # profile -> _Plan
 _IDS: dict = {}  # group result -> id (the 不计 cache is keyed on these)
 _SIT_IDS: dict = {}  # Situation -> id (the per-hand cache is keyed on these)
-_FANS: dict = {}  # ((fan id, count), ...) -> (FanHit, ...)
 _MISSING = object()
-_HONOURS_TRAIT, _TERMINALS_TRAIT = "all_honors", "all_terminals_and_honors"  # where 幺九刻 is implied
 
 
 def _get_plan(prof: Profile) -> _Plan:
@@ -137,8 +110,9 @@ def clear_caches() -> None:
             memo.clear()
         p.after.clear()
         p.flags.clear()
-    for d in (_IDS, _SIT_IDS, _FANS, _TEXTS):
+    for d in (_IDS, _SIT_IDS):
         d.clear()
+    tally.clear_caches()
     _best.cache_clear()
 
 
@@ -155,44 +129,10 @@ def _result(items: tuple) -> tuple:
     """``(id, items)`` for a group result; equal results share an id."""
     rid = _IDS.get(items)
     if rid is None:
-        if len(_IDS) > _CACHE_LIMIT:
+        if len(_IDS) > CACHE_LIMIT:
             _IDS.clear()
         rid = _IDS[items] = next(_SERIAL)
     return rid, items
-
-
-def _apply_excludes(found: dict, excl: dict) -> dict:
-    """The 不计 lists (``excl``: fan id -> its list) applied to ``found`` in place: the fans found are taken in
-    table order, from the highest down, and a fan still counted when its turn comes cancels its list."""
-    for fid in sorted(found, key=_ORDER.__getitem__):
-        ex = excl.get(fid)
-        if ex is not None and fid in found:
-            for e in ex:
-                if e.__class__ is str:
-                    found.pop(e, None)
-                else:
-                    k, n = e
-                    if k in found:
-                        found[k] -= n
-                        if found[k] <= 0:
-                            del found[k]
-    if not found:
-        found["chicken_hand"] = 1
-    return found
-
-
-def _fan_items(found: dict) -> tuple:
-    """``((fan id, count), ...)`` in table order."""
-    return tuple((k, found[k]) for k in sorted(found, key=_ORDER.__getitem__))
-
-
-def _fan_hits(items: tuple) -> tuple:
-    hits = _FANS.get(items)
-    if hits is None:
-        if len(_FANS) > _CACHE_LIMIT:
-            _FANS.clear()
-        hits = _FANS[items] = tuple(_hit(k, n) for k, n in items)
-    return hits
 
 
 def _cached_count(plan: _Plan, keys: tuple):
@@ -226,7 +166,7 @@ def _count(plan: _Plan, keys: tuple, make_ctx) -> tuple:
             if got is None:
                 if ctx is None:
                     ctx = make_ctx()
-                if len(memo) > _CACHE_LIMIT:
+                if len(memo) > CACHE_LIMIT:
                     memo.clear()
                 got = memo[key] = _result(_run(preds, ctx))
         ids.append(got[0])
@@ -235,13 +175,13 @@ def _count(plan: _Plan, keys: tuple, make_ctx) -> tuple:
     after = plan.after
     out = after.get(ekey)
     if out is None:
-        found = _apply_excludes(dict(it for _, items in got_all for it in items), plan.excl)
-        if len(after) > _CACHE_LIMIT:
+        found = apply_excludes(dict(it for _, items in got_all for it in items), plan.excl)
+        if len(after) > CACHE_LIMIT:
             after.clear()
         out = after[ekey] = (
-            _points(found),
-            _fan_items(found),
-            _HONOURS_TRAIT in found or _TERMINALS_TRAIT in found,
+            points(found),
+            fan_items(found),
+            "all_honors" in found or "all_terminals_and_honors" in found,
             tuple(found.items()),
         )
     return out
@@ -256,33 +196,8 @@ def evaluate(ctx: Ctx, prof: Profile) -> dict:
     that is itself not counted does not cancel anything). Group results are cached on their group key."""
     found = dict(_count(_get_plan(prof), _ctx_keys(ctx), lambda: ctx)[3])
     if prof.deduct_implied_pungs and ("all_honors" in found or "all_terminals_and_honors" in found):
-        _add_implied(found, ctx.pungs, ctx.sit)
+        add_implied(found, ctx.pungs, ctx.sit)
     return found
-
-
-def _add_implied(found: dict, pungs, sit) -> bool:
-    """Counts 幺九刻减计 in ``found`` (the honour pungs scored by a 2+ point pung fan inside 字一色/混幺九, each
-    pung once) when there is any; True if it did."""
-    n = _implied(pungs, sit, found)
-    if n:
-        found["implied_terminal_pung"] = n
-    return bool(n)
-
-
-def _implied(pungs, sit, found: dict) -> int:
-    n = found.get("dragon_pung", 0) + 2 * ("two_dragons_pungs" in found)
-    if "big_three_winds" in found:
-        return n + 3
-    return n + sum(
-        1
-        for w in set(pungs)
-        if 27 <= w <= 30
-        and ((w == sit.prevalent_wind and "prevalent_wind" in found) or (w == sit.seat_wind and "seat_wind" in found))
-    )
-
-
-def _points(found: dict) -> int:
-    return sum(ROWS[k].value * n for k, n in found.items())
 
 
 def _problems(hand: Hand) -> list:
@@ -301,44 +216,6 @@ def _counts(tiles) -> bytes:
     for t in tiles:
         c[t] += 1
     return bytes(c)
-
-
-_SUIT = "mpsz"
-
-
-def _group_text(tiles) -> str:
-    return "".join(str(t % 9 + 1) for t in tiles) + _SUIT[tiles[0] // 9]
-
-
-_TEXTS: dict = {}  # set, pair, meld or winning tile -> its notation (a bounded table of small strings)
-
-
-def _text(key, make) -> str:
-    got = _TEXTS.get(key)
-    if got is None:
-        if len(_TEXTS) > _CACHE_LIMIT:
-            _TEXTS.clear()
-        got = _TEXTS[key] = make()
-    return got
-
-
-def _describe(cand, melds, concealed, win) -> str:
-    """The chosen reading in notation, e.g. ``123m 456p 789s 111z 55m [345m<] +5m``."""
-    parts = []
-    if cand.form in ("regular", "knitted_straight"):
-        if cand.form == "knitted_straight":
-            parts.append(format_tiles(cand.knit) + "(组合龙)")
-        for kind, t in cand.sets:
-            parts.append(_text((kind, t), lambda: _group_text((t, t + 1, t + 2) if kind == CHOW_SET else (t, t, t))))
-        p = cand.pair
-        parts.append(_text(("pair", p), lambda: _group_text((p, p))))
-    else:
-        label = {"seven_pairs": "七对", "thirteen_orphans": "十三幺", "honors_knitted": "全不靠"}[cand.form]
-        parts.append(format_tiles(sorted(concealed + (win,))) + f"({label})")
-    for m in melds:
-        parts.append(_text((m.kind, m.tile, m.concealed, m.source, m.added), lambda: format_meld(m)))
-    parts.append(_text(("win", win), lambda: " +" + T.code(win)))
-    return " ".join(parts[:-1]) + parts[-1]
 
 
 class _Tiles:
@@ -419,7 +296,7 @@ class _Tiles:
     def describe(self, i: int) -> str:
         d = self._desc.get(i)
         if d is None:
-            d = self._desc[i] = _describe(self.cands[i], self.melds, self.concealed, self.win)
+            d = self._desc[i] = describe(self.cands[i], self.melds, self.concealed, self.win)
         return d
 
 
@@ -472,24 +349,12 @@ def _flowers_ok(flowers: tuple) -> bool:
     return len(flowers) <= 8 and len(set(flowers)) == len(flowers) and all(T.is_flower(f) for f in flowers)
 
 
-def _plain(hand) -> bool:
-    """Plain input, the only kind the quick paths take: tuples of tiles and melds, an ``int`` winning tile, a
-    ``Situation``."""
-    return (
-        hand.concealed.__class__ is tuple
-        and hand.melds.__class__ is tuple
-        and hand.winning_tile.__class__ is int
-        and hand.flowers.__class__ is tuple
-        and hand.situation.__class__ is Situation
-    )
-
-
 def _checked(hand) -> _Tiles | None:
     """The hand's ``_Tiles`` when a quick check shows ``_problems(hand)`` is empty, else None.
 
     Only plain input takes this path (tuples, exact ``int`` tiles, ``Meld``/``Situation`` objects): anything
     else goes through the full validation, so odd input is judged exactly as before."""
-    if not _plain(hand):
+    if not plain_input(hand):
         return None
     concealed = hand.concealed
     melds = hand.melds
@@ -519,7 +384,7 @@ def _best_reading(ti: _Tiles, sit: Situation, sid: int, plan: _Plan):
     got = plan.flags.get(fkey)
     if got is None:
         f, notes = fans_situation.flags_for(sit, prof, ti.in_hand, ti.in_melds, ti.has_kong, ti.n_melds > 0)
-        if len(plan.flags) > _CACHE_LIMIT:
+        if len(plan.flags) > CACHE_LIMIT:
             plan.flags.clear()
         got = plan.flags[fkey] = (f, tuple(f.values()), notes)
     flags, flags_key, notes = got
@@ -562,8 +427,8 @@ def _best_reading(ti: _Tiles, sit: Situation, sid: int, plan: _Plan):
         pts, items, honours, _ = got
         if implied and honours:
             found = dict(items)
-            if _add_implied(found, pungs, sit):
-                pts, items = _points(found), _fan_items(found)
+            if add_implied(found, pungs, sit):
+                pts, items = points(found), fan_items(found)
         if best is None or pts > best[0]:
             best = (pts, items, i)
     assert best is not None  # ti.cands is not empty: one reading per candidate, the first one sets best
@@ -571,16 +436,13 @@ def _best_reading(ti: _Tiles, sit: Situation, sid: int, plan: _Plan):
     return pts, items, ti.describe(i), notes
 
 
-_SIT_FIELDS = attrgetter(*(f.name for f in fields(Situation)))
-
-
 def _sit_id(sit) -> int:
     """An id for the Situation's content (a ``Situation`` is looked up by its field values: same equality,
     cheaper than the dataclass's ``__eq__``/``__hash__``)."""
-    key = _SIT_FIELDS(sit) if sit.__class__ is Situation else sit
+    key = SIT_FIELDS(sit) if sit.__class__ is Situation else sit
     sid = _SIT_IDS.get(key)
     if sid is None:
-        if len(_SIT_IDS) > _CACHE_LIMIT:
+        if len(_SIT_IDS) > CACHE_LIMIT:
             _SIT_IDS.clear()
         sid = _SIT_IDS[key] = next(_SERIAL)
     return sid
@@ -628,42 +490,7 @@ def score(hand: Hand, profile="default") -> ScoreResult:
     if best is None:
         return ScoreResult("mcr", prof.name, False, reason=NOT_WIN)
     base, items, desc, notes = best
-    return _finish(prof, list(_fan_hits(items)), base, len(hand.flowers), sit.self_drawn, desc, notes)
-
-
-def _finish(prof: Profile, fans: list, base: int, n_flowers: int, self_drawn: bool, desc: str, notes) -> ScoreResult:
-    """The ScoreResult of a hand's best reading (``fans`` its fan hits, ``base`` their points): the flowers added,
-    the 8-point minimum, the payments. Written once for the three paths (``score``, ``fast``, ``ccore``)."""
-    if n_flowers:
-        fans.append(_hit("flowers", n_flowers))
-    total = base + n_flowers
-    if base < MIN_POINTS:
-        return ScoreResult(
-            "mcr",
-            prof.name,
-            False,
-            fans,
-            total,
-            base,
-            {},
-            reason=f"under the {MIN_POINTS}-point minimum: {base} points (flowers do not count)",
-            decomposition=desc,
-            notes=list(notes),
-        )
-    if self_drawn:
-        payments = {"each": MIN_POINTS + total}
-    else:
-        payments = {"discarder": MIN_POINTS + total, "other": MIN_POINTS}
-    return ScoreResult("mcr", prof.name, True, fans, total, base, payments, decomposition=desc, notes=list(notes))
-
-
-def _flowers_plain(flowers: tuple) -> bool:
-    """Distinct flower tiles (ints 34..41), at most 8: what the fast paths take without the reference's checks."""
-    return not (
-        len(set(flowers)) != len(flowers)
-        or len(flowers) > 8
-        or not all(f.__class__ is int and 34 <= f < 42 for f in flowers)
-    )
+    return finish(prof, list(fan_hits(items)), base, len(hand.flowers), sit.self_drawn, desc, notes)
 
 
 def is_winning_shape(hand: Hand) -> bool:

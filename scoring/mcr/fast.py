@@ -31,21 +31,6 @@ from .. import tiles as T
 from ..hand import CHOW, KONG, Hand, Meld, Situation
 from ..result import ScoreResult
 from . import ccore, engine, fans_situation
-from .engine import (
-    _SIT_FIELDS,
-    NOT_WIN,
-    ROWS,
-    _add_implied,
-    _apply_excludes,
-    _describe,
-    _fan_hits,
-    _fan_items,
-    _finish,
-    _flowers_plain,
-    _plain,
-    _plan,
-    _points,
-)
 from .profiles import Profile, get_profile
 from .shapes import (
     CHOW_SET,
@@ -56,8 +41,23 @@ from .shapes import (
     _thirteen_orphans,
     regular_from_keys,
 )
+from .tally import (
+    CACHE_LIMIT,
+    NOT_WIN,
+    ROWS,
+    SIT_FIELDS,
+    add_implied,
+    apply_excludes,
+    describe,
+    fan_hits,
+    fan_items,
+    finish,
+    plain_flowers,
+    plain_input,
+    points,
+    profile_plan,
+)
 
-_CACHE_LIMIT = 1 << 15
 _TILES = range(34)
 _VALUE = {r.id: r.value for r in ROWS.values()}
 _R5 = tuple(5 ** (t % 9) if t < 27 else 0 for t in range(34))
@@ -136,14 +136,14 @@ _GROUPS = ("tiles", "sets", "winds", "waits")
 
 
 class _Plan:
-    """A profile's predicates by group and its 不计 lists (``engine._plan``), with tables keyed on few values: the
+    """A profile's predicates by group and its 不计 lists (``tally.profile_plan``), with tables keyed on few values: the
     predicates that can score for a reading's form and numbers of chows, pungs, kongs and concealed pungs (their
     rows' ``needs`` and ``forms``), the Situation flag checks and the situation group's result."""
 
     __slots__ = ("prof", "rows", "situation", "excl", "flags", "chosen", "sit_found")
 
     def __init__(self, prof: Profile):
-        groups, excl = _plan(prof)
+        groups, excl = profile_plan(prof)
         self.excl = excl
         by = dict(groups)
         self.prof = prof
@@ -188,9 +188,9 @@ def clear_caches() -> None:
 
 def _after(found: list, excl: dict) -> tuple:
     """``(points, fan items in table order, 字一色 or 混幺九 counted)`` after the 不计 lists
-    (engine._apply_excludes)."""
-    got = _apply_excludes(dict(found), excl)
-    items = _fan_items(got)
+    (``tally.apply_excludes``)."""
+    got = apply_excludes(dict(found), excl)
+    items = fan_items(got)
     return (sum(_VALUE[k] * n for k, n in items), items, "all_honors" in got or "all_terminals_and_honors" in got)
 
 
@@ -223,22 +223,54 @@ def score(hand, profile="default") -> ScoreResult:
 
 
 def _fast(hand, prof: Profile):
-    """The ScoreResult, or None for anything the reference path must judge (odd or impossible input)."""
+    """The ScoreResult, or None for anything the reference path must judge (odd or impossible input). The stages:
+    ``_read_concealed`` and ``_read_melds`` (one pass over the tiles: checks, counts, suit keys), ``_readings``,
+    ``_read_situation`` (the flags, the situation group) and ``_best`` (each reading's fans, the highest total)."""
     plan = _PLANS.get(prof)
     if plan is None:
-        if len(_PLANS) > 64:
-            _PLANS.clear()
-        plan = _PLANS[prof] = _Plan(prof)
+        plan = _new_plan(prof)
     concealed = hand.concealed
-    melds = hand.melds
     win = hand.winning_tile
     flowers = hand.flowers
     sit = hand.situation
-    if not _plain(hand) or not 0 <= win < 34 or sit.seat_wind not in _WINDS or sit.prevalent_wind not in _WINDS:
+    if not plain_input(hand) or not 0 <= win < 34 or sit.seat_wind not in _WINDS or sit.prevalent_wind not in _WINDS:
         return None
-    if flowers and not _flowers_plain(flowers):
+    if flowers and not plain_flowers(flowers):
         return None
-    # one pass over the tiles: checks, counts, suit keys
+    got = _read_concealed(concealed, win)
+    if got is None:
+        return None
+    wc, standing, keys = got
+    counts = list(wc)  # every tile, kongs as 4
+    c = _Ctx()
+    from_melds = _read_melds(c, hand.melds, win, counts)
+    if from_melds is None or len(concealed) + 1 + 3 * c.n_melds != 14 or max(counts) > 4:
+        return None
+    cands = _readings(keys, wc, c.n_melds)
+    if not cands:
+        return ScoreResult("mcr", prof.name, False, reason=NOT_WIN)
+    c.hand = hand
+    c.sit = sit
+    c.prof = prof
+    c.win = win
+    c.counts = counts
+    c.standing = standing
+    situation = _read_situation(plan, c, from_melds[3])
+    base, items, i = _best(plan, c, cands, situation, from_melds)
+    desc = describe(cands[i], hand.melds, tuple(sorted(concealed)), win)
+    return finish(prof, list(fan_hits(items)), base, len(flowers), c.self_drawn, desc, c.notes)
+
+
+def _new_plan(prof: Profile) -> _Plan:
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    plan = _PLANS[prof] = _Plan(prof)
+    return plan
+
+
+def _read_concealed(concealed, win: int):
+    """``(counts of the standing tiles and the winning tile, counts of the standing tiles, base-5 key per suit)``,
+    or None if a tile is not a plain tile id."""
     wc = [0] * 34  # standing tiles with the winning tile
     keys = [0, 0, 0, 0]  # base-5 key per suit (the 4th, honours, stays 0)
     for t in concealed:
@@ -249,8 +281,12 @@ def _fast(hand, prof: Profile):
     standing = list(wc)
     wc[win] += 1
     keys[_SUIT[win]] += _R5[win]
-    counts = list(wc)  # every tile, kongs as 4
-    n_melds = len(melds)
+    return wc, standing, keys
+
+
+def _read_melds(c: _Ctx, melds, win: int, counts: list):
+    """The melds' tiles added to ``counts``, their numbers and sets on ``c``; ``(chows, pungs and kongs, concealed
+    kongs, copies of the winning tile)`` of the melds, or None if a meld is not plain or fails a check."""
     n_kongs = kc = n_claimed = n_cp_melds = in_melds = 0
     meld_chows, meld_pungs, meld_sets = [], [], []
     for m in melds:
@@ -292,9 +328,17 @@ def _fast(hand, prof: Profile):
             meld_sets.append((PUNG_SET, t))
             if t == win:
                 in_melds += 3 if kind != KONG else 4
-    if len(concealed) + 1 + 3 * n_melds != 14 or max(counts) > 4:
-        return None
-    # the readings, in the order of shapes.candidates
+    c.n_claimed = n_claimed
+    c.n_melds = len(melds)
+    c.n_kongs = n_kongs
+    c.kongs_concealed = kc
+    c.kongs_exposed = n_kongs - kc
+    c.meld_sets = meld_sets
+    return meld_chows, meld_pungs, n_cp_melds, in_melds
+
+
+def _readings(keys: list, wc: list, n_melds: int) -> list:
+    """The readings of the tiles, in the order of ``shapes.candidates``."""
     cands = regular_from_keys(keys, wc)
     if not n_melds:
         mx = max(wc)
@@ -306,49 +350,50 @@ def _fast(hand, prof: Profile):
             cands += _honors_knitted(wc)
     if n_melds <= 1 and wc.count(0) <= 25:
         cands += _knitted_straight(wc, n_melds)
-    if not cands:
-        return ScoreResult("mcr", prof.name, False, reason=NOT_WIN)
-    # the Situation flags, checked once
+    return cands
+
+
+def _read_situation(plan: _Plan, c: _Ctx, in_melds: int) -> list:
+    """The Situation flags checked once (cached on the Situation and the tile facts they read) and set on ``c``
+    with the rest of the hand's context; the situation group's fans (cached on what they read)."""
+    sit = c.sit
+    prof = c.prof
+    n_kongs, n_melds = c.n_kongs, c.n_melds
     self_drawn = sit.self_drawn
-    in_hand = standing[win] > 0
-    fkey = (_SIT_FIELDS(sit), in_hand, in_melds, n_kongs > 0, n_melds > 0)
+    in_hand = c.standing[c.win] > 0
+    fkey = (SIT_FIELDS(sit), in_hand, in_melds, n_kongs > 0, n_melds > 0)
     got = plan.flags.get(fkey)
     if got is None:
         f, notes = fans_situation.flags_for(sit, prof, in_hand, in_melds, n_kongs > 0, n_melds > 0)
-        if len(plan.flags) > _CACHE_LIMIT:
+        if len(plan.flags) > CACHE_LIMIT:
             plan.flags.clear()
         got = plan.flags[fkey] = (f, tuple(f.values()), notes)
     flags, flags_key, notes = got
-    c = _Ctx()
-    c.hand = hand
-    c.sit = sit
-    c.prof = prof
-    c.win = win
     c.self_drawn = self_drawn
-    c.counts = counts
-    c.standing = standing
     c.notes = notes
-    c.kinds = frozenset(compress(_TILES, counts))
+    c.kinds = frozenset(compress(_TILES, c.counts))
     c.flags = flags
     c.flags_key = flags_key
-    c.n_claimed = n_claimed
-    c.n_melds = n_melds
-    c.n_kongs = n_kongs
-    c.kongs_concealed = kc
-    c.kongs_exposed = n_kongs - kc
-    c.meld_sets = meld_sets
     c.cache = {}
-    skey = (n_claimed, self_drawn, flags_key)
+    skey = (c.n_claimed, self_drawn, flags_key)
     situation = plan.sit_found.get(skey)
     if situation is None:
         situation = []
         _run(plan.situation, c, situation)
-        if len(plan.sit_found) > _CACHE_LIMIT:
+        if len(plan.sit_found) > CACHE_LIMIT:
             plan.sit_found.clear()
         plan.sit_found[skey] = situation
+    return situation
+
+
+def _best(plan: _Plan, c: _Ctx, cands: list, situation: list, from_melds: tuple) -> tuple:
+    """``(points, fan items, index)`` of the reading with the highest total, the first of equal ones: per reading,
+    its sets on ``c``, the predicates that can score for it (the tiles group once per form), the 不计 lists."""
+    meld_chows, meld_pungs, n_cp_melds, _ = from_melds
+    win, self_drawn, n_kongs, sit = c.win, c.self_drawn, c.n_kongs, c.sit
     by_form: dict = {}
     excl = plan.excl
-    implied = prof.deduct_implied_pungs
+    implied = c.prof.deduct_implied_pungs
     best = None
     for i, cand in enumerate(cands):
         form = c.form = cand.form
@@ -390,11 +435,9 @@ def _fast(hand, prof: Profile):
         pts, items, honours = _after(found, excl)
         if implied and honours:
             done = dict(items)
-            if _add_implied(done, c.pungs, sit):
-                pts, items = _points(done), _fan_items(done)
+            if add_implied(done, c.pungs, sit):
+                pts, items = points(done), fan_items(done)
         if best is None or pts > best[0]:
             best = (pts, items, i)
-    assert best is not None  # cands is not empty (returned NOT_WIN above): the first one sets best
-    base, items, i = best
-    desc = _describe(cands[i], melds, tuple(sorted(concealed)), win)
-    return _finish(prof, list(_fan_hits(items)), base, len(flowers), self_drawn, desc, notes)
+    assert best is not None  # cands is not empty (_fast returned NOT_WIN before): the first one sets best
+    return best
