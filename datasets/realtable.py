@@ -28,7 +28,7 @@ from mjtable.scoring.table import SEAT_ANGLE, PlayerArea, TableState
 from .hands import meld_on_table, random_winning_hand
 from .realfaces import RealBank
 from .render import BACK_COLOURS, DEFAULT_BOXES, IVORY_BODIES, Style, TileSpec
-from .scenes import _finish, _row, _to_seat
+from .scenes import Deck, _finish, _row, _to_seat, lay_melds, lay_wall, pick_melds
 
 TABLES_VERSION = 1        # bumped when the tables change: generated ones record it (datasets.generate)
 PLAIN_TABLES = [(235, 238, 240), (215, 228, 236), (60, 110, 40), (40, 90, 30), (140, 90, 40), (110, 60, 20)]
@@ -101,32 +101,6 @@ def messaging_copy(img: np.ndarray, rng: random.Random) -> np.ndarray:
 # ------------------------------------------------------------------------------------------ the table
 
 
-class Deck:
-    """The tiles still free for a table: at most four of a kind, each flower once."""
-
-    def __init__(self, rng: random.Random, flowers: bool):
-        self.rng, self.counts = rng, [0] * T.N_KINDS
-        self.flowers = list(T.FLOWERS) if flowers else []
-        rng.shuffle(self.flowers)
-
-    def take(self, tiles) -> bool:
-        """Take all of ``tiles`` (kinds), or none when a kind would run out."""
-        from .hands import _take
-        return _take(self.counts, list(tiles))
-
-    def draw(self) -> int:
-        while True:
-            k = self.rng.randrange(T.N_KINDS)
-            if self.take([k]):
-                return k
-
-    def take_flowers(self, wanted) -> tuple[int, ...]:
-        """The wanted flowers that are still free, taken."""
-        got = tuple(sorted(f for f in wanted if f in self.flowers))
-        self.flowers = [f for f in self.flowers if f not in got]
-        return got
-
-
 class Sizes:
     """A table's tile size and where its rows lie, in a seat's own frame (the seat at the bottom, +y)."""
 
@@ -142,9 +116,7 @@ class Sizes:
 def wall_and_river(local: list, deck: Deck, z: Sizes, rng: random.Random) -> tuple[int, ...]:
     """A seat's wall (a row of backs, some drawn) and river (rows of 6, tiles turned as thrown); the discards."""
     w, h = z.w, z.h
-    n_wall = rng.randrange(0, 19)
-    start = rng.randrange(0, 19 - n_wall) if n_wall < 18 else 0
-    _row(local, [T.BACK] * n_wall, -9 * w + start * w, z.wall, w, h, 0.0, "self", "wall")
+    lay_wall(local, rng, w, h, z.wall)
     disc = [deck.draw() for _ in range(rng.randrange(0, 20))]
     first = len(local)
     for r in range(0, len(disc), 6):
@@ -156,15 +128,6 @@ def wall_and_river(local: list, deck: Deck, z: Sizes, rng: random.Random) -> tup
         local[i] = replace(t, angle=t.angle + turn, cx=t.cx + rng.uniform(-0.06, 0.06) * w,
                            cy=t.cy + rng.uniform(-0.06, 0.06) * w)
     return tuple(disc)
-
-
-def lay_melds(local: list, mots: list, z: Sizes) -> None:
-    """Melds in the meld row, right of centre, the claimed tile of each sideways."""
-    w, h = z.w, z.h
-    x = 9 * w - sum((len(m.tiles) - 1) * w + (h if m.sideways is not None else w) + 0.4 * w for m in mots)
-    for i, mot in enumerate(mots):
-        kinds = [T.BACK if k is None else k for k in mot.tiles]
-        x = _row(local, kinds, x, z.melds, w, h, 0.0, "self", f"meld:{i}", sideways=mot.sideways) + 0.4 * w
 
 
 def lay_hand(local: list, kinds: list[int], z: Sizes, rng: random.Random, winning=None) -> None:
@@ -190,12 +153,8 @@ def lay_hand(local: list, kinds: list[int], z: Sizes, rng: random.Random, winnin
 def other_seat(local: list, deck: Deck, z: Sizes, rng: random.Random) -> dict:
     """A seat that did not win: melds (0-3), flowers, its hand standing (backs) or now and then laid face up;
     the PlayerArea fields."""
-    mots = []
-    for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
-        melds = random_winning_hand(rng).melds
-        if melds and deck.take(melds[0].tiles):
-            mots.append(meld_on_table(melds[0], rng))
-    lay_melds(local, mots, z)
+    mots = pick_melds(deck, rng)
+    lay_melds(local, mots, z.w, z.h, z.melds)
     fl = deck.take_flowers(deck.flowers[:rng.choice((0, 0, 1, 2))])
     _row(local, list(fl), -9 * z.w, z.melds, z.w, z.h, 0.0, "self", "flower")
     n = 13 - 3 * len(mots) + (1 if rng.random() < 0.25 else 0)
@@ -214,7 +173,7 @@ def winner_seat(local: list, deck: Deck, z: Sizes, rng: random.Random):
     hand = random_winning_hand(rng)
     deck.take(list(hand.concealed) + [hand.winning_tile] + [t for m in hand.melds for t in m.tiles])
     mots = [meld_on_table(m, rng) for m in hand.melds]
-    lay_melds(local, mots, z)
+    lay_melds(local, mots, z.w, z.h, z.melds)
     fl = deck.take_flowers(hand.flowers)
     _row(local, list(fl), -9 * z.w, z.melds, z.w, z.h, 0.0, "self", "flower")
     conc = list(hand.concealed)

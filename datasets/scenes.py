@@ -13,7 +13,7 @@ from mjtable.scoring.hand import Situation
 from mjtable.scoring.table import SEAT_ANGLE, PlayerArea, TableState
 
 from .ground_truth import GroundTruth, GTObject
-from .hands import meld_on_table, random_winning_hand
+from .hands import _take, meld_on_table, random_winning_hand
 from .render import BACK_COLOURS, DEFAULT_BOXES, IVORY_BODIES, Style, TileSpec, render, table_background
 from .tileart import FONT_SETS
 
@@ -175,91 +175,121 @@ def _to_seat(tiles: list[TileSpec], seat: str) -> list[TileSpec]:
     return out
 
 
+class Deck:
+    """The tiles still free for a table: at most four of a kind, each flower once."""
+
+    def __init__(self, rng: random.Random, flowers: bool):
+        self.rng, self.counts = rng, [0] * T.N_KINDS
+        self.flowers = list(T.FLOWERS) if flowers else []
+        rng.shuffle(self.flowers)
+
+    def take(self, tiles) -> bool:
+        """Take all of ``tiles`` (kinds), or none when a kind would run out."""
+        return _take(self.counts, list(tiles))
+
+    def draw(self) -> int:
+        while True:
+            k = self.rng.randrange(T.N_KINDS)
+            if self.take([k]):
+                return k
+
+    def take_flowers(self, wanted) -> tuple[int, ...]:
+        """The wanted flowers that are still free, taken."""
+        got = tuple(sorted(f for f in wanted if f in self.flowers))
+        self.flowers = [f for f in self.flowers if f not in got]
+        return got
+
+
+def lay_wall(local: list, rng: random.Random, w: float, h: float, y: float) -> None:
+    """A seat's wall: a row of backs in front of the player, some stacks already drawn (``y``: its middle)."""
+    n_wall = rng.randrange(0, 19)
+    start = rng.randrange(0, 19 - n_wall) if n_wall < 18 else 0
+    _row(local, [T.BACK] * n_wall, -9 * w + start * w, y, w, h, 0.0, "self", "wall")
+
+
+def pick_melds(deck: Deck, rng: random.Random) -> list:
+    """0-3 melds of a seat, as laid on the table: each the first meld of a random hand, if its tiles are free."""
+    mots = []
+    for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
+        melds = random_winning_hand(rng).melds
+        if melds and deck.take(melds[0].tiles):
+            mots.append(meld_on_table(melds[0], rng))
+    return mots
+
+
+def lay_melds(local: list, mots: list, w: float, h: float, y: float) -> None:
+    """Melds in the meld row (``y``), right of centre, the claimed tile of each sideways."""
+    x = 9 * w - sum((len(m.tiles) - 1) * w + (h if m.sideways is not None else w) + 0.4 * w for m in mots)
+    for i, mot in enumerate(mots):
+        kinds = [T.BACK if k is None else k for k in mot.tiles]
+        x = _row(local, kinds, x, y, w, h, 0.0, "self", f"meld:{i}", sideways=mot.sideways) + 0.4 * w
+
+
 def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640), boxes: str = DEFAULT_BOXES,
                    seat_view: bool = False, clutter=None):
     """Four players' tables seen from above; seat_view: the same table photographed from the south seat (far
     edge 0.35-0.6 of the near one, depth shortened to 0.35-0.6 of the width), gt kind 'seat'. clutter: a
     generator for the objects beside the tiles and the camera's light (datasets.clutter), or None."""
     style = pick_style(art, rng)
-    has_flowers = 34 in style.faces
     w = 40.0
     h = w * rng.uniform(1.28, 1.4)
     t = style.thickness * w
     d_flat = np.array([rng.uniform(-0.15, 0.15), rng.uniform(0.0, 0.3)]) * t
-    d_stand = d_flat
-    counts = [0] * T.N_KINDS
-    flower_pool = list(T.FLOWERS) if has_flowers else []
-    rng.shuffle(flower_pool)
-
-    def draw_kind() -> int:
-        while True:
-            k = rng.randrange(T.N_KINDS)
-            if counts[k] < 4:
-                counts[k] += 1
-                return k
-
+    deck = Deck(rng, 34 in style.faces)
     tiles: list[TileSpec] = []
     players = []
     stray_seat = rng.choice(list(SEAT_ANGLE)) if rng.random() < 0.3 else None
     for seat in SEAT_ANGLE:
         local: list[TileSpec] = []
-        # wall: a row of stacks in front of the player, some already drawn
-        n_wall = rng.randrange(0, 19)
-        start = rng.randrange(0, 19 - n_wall) if n_wall < 18 else 0
-        _row(local, [T.BACK] * n_wall, -9 * w + start * w, 9.5 * w + h / 2, w, h, 0.0, seat, "wall")
-        # river: rows of 6, first row nearest the centre
-        n_disc = rng.randrange(0, 20)
-        disc = [draw_kind() for _ in range(n_disc)]
-        for r in range(0, n_disc, 6):
-            _row(local, disc[r:r + 6], -3 * w, 3.8 * w + (r // 6 + 1) * h, w, h, 0.0, seat, "discard",
-                 gap=w * 0.03)
-        # melds just outside the wall, right of centre; flowers at their left
-        n_m = rng.choice((0, 0, 1, 1, 2, 3))
-        mots = []
-        for _ in range(n_m):
-            hand_like = random_winning_hand(rng)
-            if not hand_like.melds:
-                continue
-            m = hand_like.melds[0]
-            if any(counts[k] + m.tiles.count(k) > 4 for k in set(m.tiles)):
-                continue
-            for k in m.tiles:
-                counts[k] += 1
-            mots.append(meld_on_table(m, rng))
-        y_m = 9.5 * w + h + 0.4 * w + h
-        xm = 9 * w - sum((len(m.tiles) - 1) * w + (h if m.sideways is not None else w) + 0.4 * w for m in mots)
-        for i, mot in enumerate(mots):
-            kinds = [T.BACK if k is None else k for k in mot.tiles]
-            xm = _row(local, kinds, xm, y_m, w, h, 0.0, seat, f"meld:{i}", sideways=mot.sideways) + 0.4 * w
-        n_fl = min(len(flower_pool), rng.choice((0, 0, 1, 2)))
-        fl = tuple(sorted(flower_pool.pop() for _ in range(n_fl)))
-        _row(local, list(fl), -9 * w, y_m, w, h, 0.0, seat, "flower")
-        # standing hand seen from above: only the backs show, foreshortened
-        n_hand = 13 - 3 * len(mots) + (1 if rng.random() < 0.25 else 0)
-        hh = h * rng.uniform(0.45, 0.7)
-        _row(local, [T.BACK] * n_hand, -n_hand * w / 2 - 2 * w, y_m + 0.3 * w + hh, w, h, 0.0, seat, "concealed",
-             face_down_h=hh)
-        exposed = ()
-        if seat == stray_seat:
-            k = draw_kind()
-            exposed = (k,)
-            local.append(TileSpec(k, rng.uniform(-7, 7) * w, 7.2 * w, rng.choice((0.0, 0.0, 180.0)), w, h,
-                                  False, seat, "exposed"))
+        players.append(_overhead_seat(local, seat, deck, rng, w, h, seat == stray_seat))
         tiles.extend(_to_seat(local, seat))
-        players.append(PlayerArea(seat=seat, concealed=None, concealed_face_down=n_hand, melds=tuple(mots),
-                                  winning_tile=None, winning_tile_apart=False, flowers=fl,
-                                  discards=tuple(disc), exposed=exposed))
     situation = Situation(self_drawn=False, seat_wind=rng.choice(T.WINDS), prevalent_wind=rng.choice(T.WINDS))
-    table = TableState(players=players)
+    persp, rot, margin, squash = _overhead_camera(rng, seat_view)
+    return _finish("seat" if seat_view else "overhead", name, tiles, d_flat, d_flat, style, out_size, rng, persp,
+                   rot, margin, TableState(players=players), situation, rng.randrange(0, 6), boxes=boxes,
+                   squash=squash, clutter=clutter)
+
+
+def _overhead_seat(local: list, seat: str, deck: Deck, rng: random.Random, w: float, h: float,
+                   stray: bool) -> PlayerArea:
+    """One seat of the overhead scene in its own frame (the seat at the bottom): wall, river, melds, flowers, the
+    standing hand's backs and, if ``stray``, a tile lying face up before it; its PlayerArea."""
+    lay_wall(local, rng, w, h, 9.5 * w + h / 2)
+    # river: rows of 6, first row nearest the centre
+    disc = [deck.draw() for _ in range(rng.randrange(0, 20))]
+    for r in range(0, len(disc), 6):
+        _row(local, disc[r:r + 6], -3 * w, 3.8 * w + (r // 6 + 1) * h, w, h, 0.0, seat, "discard", gap=w * 0.03)
+    # melds just outside the wall, right of centre; flowers at their left
+    mots = pick_melds(deck, rng)
+    y_m = 9.5 * w + h + 0.4 * w + h
+    lay_melds(local, mots, w, h, y_m)
+    n_fl = min(len(deck.flowers), rng.choice((0, 0, 1, 2)))
+    fl = tuple(sorted(deck.flowers.pop() for _ in range(n_fl)))
+    _row(local, list(fl), -9 * w, y_m, w, h, 0.0, seat, "flower")
+    # standing hand seen from above: only the backs show, foreshortened
+    n_hand = 13 - 3 * len(mots) + (1 if rng.random() < 0.25 else 0)
+    hh = h * rng.uniform(0.45, 0.7)
+    _row(local, [T.BACK] * n_hand, -n_hand * w / 2 - 2 * w, y_m + 0.3 * w + hh, w, h, 0.0, seat, "concealed",
+         face_down_h=hh)
+    exposed: tuple[int, ...] = ()
+    if stray:
+        k = deck.draw()
+        exposed = (k,)
+        local.append(TileSpec(k, rng.uniform(-7, 7) * w, 7.2 * w, rng.choice((0.0, 0.0, 180.0)), w, h,
+                              False, seat, "exposed"))
+    return PlayerArea(seat=seat, concealed=None, concealed_face_down=n_hand, melds=tuple(mots),
+                      winning_tile=None, winning_tile_apart=False, flowers=fl, discards=tuple(disc), exposed=exposed)
+
+
+def _overhead_camera(rng: random.Random, seat_view: bool) -> tuple[float, float, float, float]:
+    """(perspective, rotation, margin, squash) of the overhead camera, or of the south seat's (seat_view)."""
     persp = rng.uniform(0.9, 1.0)
     rot = rng.choice((0.0, rng.uniform(-4, 4)))
     margin = rng.uniform(0.01, 0.06)
     squash = 1.0
     if seat_view:
         persp, squash, rot = rng.uniform(0.35, 0.6), rng.uniform(0.35, 0.6), rng.uniform(-3, 3)
-    return _finish("seat" if seat_view else "overhead", name, tiles, d_flat, d_stand, style, out_size, rng, persp,
-                   rot, margin, table, situation, rng.randrange(0, 6), boxes=boxes, squash=squash,
-                   clutter=clutter)
+    return persp, rot, margin, squash
 
 
 def portrait(img: np.ndarray, gt: GroundTruth, height: int, rng: random.Random) -> tuple[np.ndarray, GroundTruth]:
