@@ -6,6 +6,7 @@
     mjtable audit photo.jpg [--format md|html] [--out report.md] [same flags]
     mjtable batch [--rules R] [--profile P] < hands.jsonl > results.jsonl
     mjtable video game.mp4 [--every 1.0] [--hold 2] [--kind auto|phone|overhead] [--json] [same flags]
+    mjtable settle [deal.txt] [--json]
     mjtable serve [--host 127.0.0.1] [--port 8000] [--allow-host NAME] [--source VIDEO|CAMERA|URL]
                   [--max-upload-mb 20] [--body-timeout 30]
     mjtable archive INPUT... --out DIR [--scheduler ADDRESS | --dashboard ADDRESS] [--workers N] [--retries N]
@@ -42,7 +43,17 @@ from mjtable.scoring.table import MeldOnTable
 if TYPE_CHECKING:
     from mjtable.pipeline import Reading
 
-SUBCOMMANDS = ("score", "audit", "batch", "video", "settle", "serve", "archive")   # and photo, the default
+# the subcommands (and photo, the default): what each takes and does, as ``mjtable --help`` lists them
+COMMANDS = {
+    "score": ("NOTATION", "score a hand typed in notation"),
+    "audit": ("PHOTO", "the referee report of a photo (Markdown or HTML)"),
+    "batch": ("< HANDS.jsonl", "score JSON-lines hands, one result line each"),
+    "video": ("VIDEO", "follow a table on video: each settled change, then the score"),
+    "settle": ("[DEAL]", "settle a Sichuan deal from its events"),
+    "serve": ("", "the phone page, the JSON API and the live overlay (a web server)"),
+    "archive": ("INPUT... --out DIR", "read an archive of recorded games into Parquet (Dask)"),
+}
+SUBCOMMANDS = tuple(COMMANDS)
 
 
 # ------------------------------------------------------------------------------------------ dispatch
@@ -100,7 +111,17 @@ def _unknown_command(word: str) -> bool:
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):           # one line, exit 2; a long value the user gave is cut short
-        raise UsageError(f"{self.prog}: " + re.sub(r"'([^']{%d,})'" % (SHOWN + 1), lambda m: shown(m[1]), message))
+        message = re.sub(r"'([^']{%d,})'" % (SHOWN + 1), lambda m: shown(m[1]), message)
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def commands_help() -> str:
+    """The commands, one line each, for ``mjtable --help``."""
+    rows = [("mjtable PHOTO", "score the hand on a photo (the default command, above)")]
+    rows += [(" ".join(("mjtable", name, takes)).strip(), what) for name, (takes, what) in COMMANDS.items()]
+    width = max(len(usage) for usage, _ in rows) + 2
+    return "\n".join(["commands (mjtable COMMAND --help for each one's options):"]
+                     + [f"  {usage:<{width}}{what}" for usage, what in rows])
 
 
 def add_common(ap: argparse.ArgumentParser) -> None:

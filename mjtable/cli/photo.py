@@ -9,7 +9,7 @@ from mjtable.errors import EXIT_OK
 from mjtable.outputs import check_outputs, write_atomic
 from mjtable.pipeline import KINDS, Reading
 
-from . import (Parser, add_common, add_detections, add_facts, annotated, png_bytes, print_reading,
+from . import (Parser, add_common, add_detections, add_facts, annotated, commands_help, png_bytes, print_reading,
                referee_from_args, situation_from_args)
 
 
@@ -28,8 +28,8 @@ def main(argv: list[str]) -> int:
 
 def parser(prog: str) -> argparse.ArgumentParser:
     ap = Parser(prog=prog, description="Score the Mahjong hand on a photo.",
-                epilog="Other commands: mjtable score NOTATION | mjtable audit PHOTO | mjtable batch | mjtable video "
-                       "VIDEO. mjtable --help-exit lists the exit codes, mjtable --version the version.")
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+                epilog=commands_help() + "\n\nmjtable --help-exit lists the exit codes, mjtable --version the version.")
     ap.add_argument("photo", help="image file (jpg/png)")
     ap.add_argument("--kind", choices=KINDS, default="auto",
                     help="phone photo of one hand, or overhead frame of the table (default: guess)")

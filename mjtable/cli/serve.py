@@ -43,16 +43,41 @@ def main(argv: list[str]) -> int:
     except ImportError as e:
         raise UsageError(f"the web server needs fastapi, uvicorn, sse-starlette and python-multipart ({e})") from None
     det = pipeline.load_detector()
-    if a.host not in ("127.0.0.1", "localhost", "::1"):
+    lan = lan_address()
+    if a.host not in LOOPBACK:
         line = f"mjtable serve: listening on {a.host}: other machines can reach it (no login, no TLS)"
-        if a.host in ("0.0.0.0", "::", "") and not a.allow_host:
-            line += (f"; for a phone on the LAN add --allow-host {lan_address() or 'ADDRESS'} (this machine's LAN "
+        if a.host in ANY and not a.allow_host:
+            line += (f"; for a phone on the LAN add --allow-host {lan or 'ADDRESS'} (this machine's LAN "
                      f"address): other Host names are refused")
         print(line, file=sys.stderr)
-    serve(a.host, a.port, detector=det, source=a.source, max_upload_mb=a.max_upload_mb, queue_size=a.queue,
-          workers=a.workers, every=a.every, hold=a.hold, kind=a.kind, rules=a.rules, profile=a.profile,
-          allow_hosts=tuple(a.allow_host), body_timeout=a.body_timeout)
+    started = "\n".join(started_lines(a.host, a.port, tuple(a.allow_host), lan))
+    serve(a.host, a.port, on_start=lambda: print(started, file=sys.stderr, flush=True), detector=det,
+          source=a.source, max_upload_mb=a.max_upload_mb, queue_size=a.queue, workers=a.workers, every=a.every,
+          hold=a.hold, kind=a.kind, rules=a.rules, profile=a.profile, allow_hosts=tuple(a.allow_host),
+          body_timeout=a.body_timeout)
     return EXIT_OK
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+ANY = ("0.0.0.0", "::", "")                             # every interface
+
+
+def started_lines(host: str, port: int, allowed: tuple[str, ...], lan: Optional[str]) -> list[str]:
+    """What serve says once it listens: the address to open on this machine, and the one a phone on the LAN
+    opens (an address the server answers to: ``--host`` itself, or an ``--allow-host``, this machine's LAN
+    address first), or how to let a phone in."""
+    from mjtable.web.server import url
+    here = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
+    lines = [f"mjtable serve: open {url(here, port)} (the phone page; /overlay the overlay, /docs the API); "
+             "Ctrl+C stops it"]
+    if host in LOOPBACK:
+        lines.append(f"mjtable serve: this machine only; for a phone on the LAN: mjtable serve --host 0.0.0.0 "
+                     f"--allow-host {lan or 'ADDRESS'}")
+        return lines
+    phone = (lan if lan in allowed else next(iter(allowed), None)) if host in ANY else host
+    if phone is not None and phone != here:
+        lines.append(f"mjtable serve: from a phone on the LAN: {url(phone, port)}")
+    return lines
 
 
 def _host_name(text: str) -> str:

@@ -541,16 +541,16 @@ async def _event_stream(live, sub, snap):
         live.unsubscribe(sub)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, **kw) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, on_start=None, **kw) -> None:
+    """The app on ``host``:``port`` until interrupted (mjtable.web.server); ``on_start()`` once it listens."""
     import logging
 
-    import uvicorn
-
     from .guard import LOG
+    from .server import run
     if not LOG.handlers:                                # one line per refused request, on stderr
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s mjtable serve: %(message)s"))
         LOG.addHandler(handler)
         LOG.setLevel(logging.INFO)
         LOG.propagate = False
-    uvicorn.run(create_app(host=host, **kw), host=host, port=port, log_level="warning", server_header=False)
+    run(create_app(host=host, **kw), host, port, on_start)
