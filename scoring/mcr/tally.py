@@ -140,32 +140,33 @@ def _group_text(tiles) -> str:
     return "".join(str(t % 9 + 1) for t in tiles) + _SUIT[tiles[0] // 9]
 
 
-def _text(key, make) -> str:
-    got = _TEXTS.get(key)
-    if got is None:
-        if len(_TEXTS) > CACHE_LIMIT:
-            _TEXTS.clear()
-        got = _TEXTS[key] = make()
-    return got
-
-
 def describe(cand, melds, concealed, win) -> str:
-    """The chosen reading in notation, e.g. ``123m 456p 789s 111z 55m [345m<] +5m``."""
+    """The chosen reading in notation, e.g. ``123m 456p 789s 111z 55m [345m<] +5m`` (each set, pair, meld and
+    winning tile written once, then looked up)."""
+    texts = _TEXTS
+    if len(texts) > CACHE_LIMIT:
+        texts.clear()
     parts = []
     if cand.form in ("regular", "knitted_straight"):
         if cand.form == "knitted_straight":
             parts.append(format_tiles(cand.knit) + "(组合龙)")
-        for kind, t in cand.sets:
-            parts.append(_text((kind, t), lambda: _group_text((t, t + 1, t + 2) if kind == CHOW_SET else (t, t, t))))
-        p = cand.pair
-        parts.append(_text(("pair", p), lambda: _group_text((p, p))))
+        for st in cand.sets:  # (kind, first tile)
+            parts.append(texts.get(st) or texts.setdefault(st, _set_text(*st)))
+        pair = ("pair", cand.pair)
+        parts.append(texts.get(pair) or texts.setdefault(pair, _group_text((cand.pair, cand.pair))))
     else:
         label = {"seven_pairs": "七对", "thirteen_orphans": "十三幺", "honors_knitted": "全不靠"}[cand.form]
         parts.append(format_tiles(sorted(concealed + (win,))) + f"({label})")
     for m in melds:
-        parts.append(_text((m.kind, m.tile, m.concealed, m.source, m.added), lambda: format_meld(m)))
-    parts.append(_text(("win", win), lambda: " +" + T.code(win)))
+        key = (m.kind, m.tile, m.concealed, m.source, m.added)
+        parts.append(texts.get(key) or texts.setdefault(key, format_meld(m)))
+    won = ("win", win)
+    parts.append(texts.get(won) or texts.setdefault(won, " +" + T.code(win)))
     return " ".join(parts[:-1]) + parts[-1]
+
+
+def _set_text(kind: int, t: int) -> str:
+    return _group_text((t, t + 1, t + 2) if kind == CHOW_SET else (t, t, t))
 
 
 def finish(prof: Profile, fans: list, base: int, n_flowers: int, self_drawn: bool, desc: str, notes) -> ScoreResult:
