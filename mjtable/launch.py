@@ -12,7 +12,7 @@ def main(argv=None) -> int:
         from mjtable.errors import EXIT_INTERNAL, EXIT_USAGE, MjtableError
         try:
             from mjtable.scoring import batch
-            return batch.main(args[1:])
+            return batch.main(args[1:], prog="mjtable batch")
         except MjtableError as e:
             print(f"mjtable: error: {e}", file=sys.stderr)
             return e.exit_code

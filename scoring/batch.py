@@ -27,6 +27,8 @@ import re
 import stat
 import sys
 
+from mjtable.errors import MjtableError, UsageError
+
 from .engines import RULES, EngineUnavailable, engine
 from .jsonio import JsonInputError, hand_from_dict, result_to_dict
 from .notation import format_hand
@@ -166,14 +168,17 @@ def run(in_stream, out_stream, rules: str = "mcr", profile: str | None = None, f
     return errors
 
 
-def main(argv=None) -> int:
+def main(argv=None, prog: str = "python -m mjtable.scoring.batch") -> int:
+    """Score the JSON lines of stdin to stdout. A usage error raises UsageError: one line, exit 2."""
     argv = sys.argv[1:] if argv is None else argv
     if argv:  # argparse (and the shutil it loads) only when there are options to read
         import argparse
 
-        ap = argparse.ArgumentParser(
-            prog="python -m mjtable.scoring.batch", description="Score JSON-lines hands from stdin to stdout."
-        )
+        class Parser(argparse.ArgumentParser):
+            def error(self, message: str):  # type: ignore[override]  # one line, as mjtable.cli answers
+                raise UsageError(f"{message} (see {self.prog} --help)")
+
+        ap = Parser(prog=prog, description="Score JSON-lines hands from stdin to stdout.")
         ap.add_argument("--rules", choices=sorted(RULES), default="mcr", help="rules for lines that do not say")
         ap.add_argument("--profile", help="profile for lines that do not say (default: the rules' default)")
         args = ap.parse_args(argv)
@@ -212,4 +217,8 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except MjtableError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(e.exit_code)

@@ -103,3 +103,13 @@ def test_serve_on_a_port_in_use_says_so_in_one_line(monkeypatch, capsys):
     assert code == errors.EXIT_USAGE and time.monotonic() - t0 < 60
     assert err.count("\n") == 1 and err.startswith(f"mjtable: error: cannot listen on 127.0.0.1 port {port}: "), err
     assert "in use" in err
+
+
+@pytest.mark.parametrize("argv", [["batch", "--bogus"], ["batch", "--rules", "x"]])
+def test_batch_refuses_a_bad_option_in_one_line(argv, capsys):
+    """``mjtable batch`` goes to the batch scorer without mjtable.cli (mjtable.launch): the same one line."""
+    from mjtable import launch
+    assert launch.main(argv) == errors.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("mjtable: error: ") and err.strip().endswith(
+        "(see mjtable batch --help)"), err
