@@ -42,6 +42,7 @@ from .detector_config import (CLASSIFIER, LOCATOR, LOOKS, MODEL_ARGS, MODELS, OV
                               OVERHEAD_LOCATOR, REFINER, ROUTER, SEAT_CLASSIFIER, SEAT_LOCATOR, DetectorConfig,
                               int8_path, model_file, models_folder, models_in)
 from .images import ImageError, unstretch
+from .level import boxes_back, tilt, turn
 from .perspective import plane_from_boxes
 from .slicing import locate_sliced
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection, Detections
@@ -436,12 +437,24 @@ class TileDetector:
             raise ImageError("not an image: detect() needs a BGR array of shape (H, W, 3)")
         check_kind(kind)
         img, sx, sy = unstretch(img)
-        out, read_as = self._detect(img, kind)
+        out, read_as = self._read_level(img, kind)
         if not sx == sy == 1.0:
             out = [replace(d, box=(d.box[0] / sx, d.box[1] / sy, d.box[2] / sx, d.box[3] / sy)) for d in out]
         return decided(out, kind, read_as, (time.perf_counter() - t0) * 1000)
 
     __call__ = detect
+
+    def _read_level(self, img: np.ndarray, kind: str) -> tuple[list[Detection], str]:
+        """A photo of a hand whose tiles lie at an angle (level.tilt) is read turned level, its boxes mapped back
+        (the box around each, in the image's pixels); a frame read as a whole table, or one not tilted, as it is."""
+        deg = tilt(img) if self.config.level and kind != "overhead" else 0.0
+        if deg:
+            turned, m = turn(img, deg)
+            out, read_as = self._detect(turned, kind)
+            if read_as == "phone":
+                back, inside = boxes_back(np.array([d.box for d in out]).reshape(-1, 4), m, img.shape)
+                return [replace(d, box=tuple(float(v) for v in b)) for d, b, k in zip(out, back, inside) if k], read_as
+        return self._detect(img, kind)
 
     def _detect(self, img: np.ndarray, kind: str) -> tuple[list[Detection], str]:
         found, view = self.locate_for(img, kind)

@@ -83,6 +83,8 @@ class DetectorConfig:
     * ``regions``: True: a whole table (detector.REGION_VIEWS) is read region by region, its rows of face-up tiles
       rectified into strips and read there by the general locator and classifier (vision.regions); "crops":
       every face-up tile read by the general classifier where it lies, no strips; False: by the view's models.
+    * ``level``: a photo of a hand whose tiles' edges agree on a direction 10-45 degrees off the image's axes
+      (vision.level.tilt) is read turned level, its boxes mapped back; False: as it is.
     """
     locator: Path = LOCATOR
     classifier: Optional[Path] = CLASSIFIER
@@ -103,6 +105,7 @@ class DetectorConfig:
     far_table: bool = True
     looks: Optional[tuple[tuple[float, float, float], ...]] = LOOKS
     regions: Union[bool, str] = False
+    level: bool = True
 
 
 def models_in(folder: Optional[Path]) -> dict:

@@ -1,0 +1,175 @@
+"""Where phone photos of a hand fail, measured on the held-out real photos, today's reading as the baseline:
+
+* any angle: each held-out photo turned by 0, 20, 35 and 45 degrees (vision.level.turn: the canvas grown to
+  hold it, the corners filled, the labelled boxes turned with it) and framed around its tiles with a margin of
+  15 % (so that the canvas's growth does not shrink them; at 0 degrees too): tiles found (IoU >= 0.5 with the box around
+  the turned box), tiles read right, photos with every tile right; read as it is (today's reading without the
+  level turn, the baseline) and turned level first (DetectorConfig.level, vision.level);
+* one photo, one set: could the photo's other tiles name a misread? For each tile read wrong, whether its true
+  kind is read (surely, p >= DOUBT) elsewhere in the same photo; and a rule that names a tile doubtful when its
+  crop looks more like a surely read tile of another kind than like any other tile read as its own kind (the
+  crops compared as mean-free grey images, either way up), counted on the silent misreads (wrong, p >= DOUBT)
+  and on the right tiles.
+
+    python -m scripts.bench_phone_faults [--sets data/cmd/heldout ...] [--angles 0 20 35 45] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from mjtable.scoring import tiles as T
+from mjtable.vision.compare import agnostic_matches
+from mjtable.vision.crops import crop_tile
+from mjtable.vision.evaluate import list_samples
+from mjtable.vision.images import load_image, unstretch
+from mjtable.vision.labels import read_yolo_rows
+from mjtable.vision.level import turn, turn_boxes
+from mjtable.vision.types import DOUBT
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS = ("data/cmd/heldout", "data/camerash_photos/heldout")
+
+
+def framed(img: np.ndarray, m: np.ndarray, boxes: np.ndarray, margin: float = 0.15):
+    """A turned photo framed as a photo of those tiles would be: cut to the box around the turned tiles, grown by
+    ``margin`` of its size on each side (so that the canvas's growth does not shrink the tiles); their boxes."""
+    b = turn_boxes(boxes, m)
+    lo, hi = b[:, :2].min(0), b[:, 2:].max(0)
+    pad = (hi - lo) * margin
+    x1, y1 = np.maximum(0, lo - pad).astype(int)
+    x2, y2 = np.minimum(img.shape[1::-1], hi + pad).astype(int)
+    return img[y1:y2, x1:x2], b - [x1, y1, x1, y1]
+
+
+def photos(folder: Path):
+    """(image, boxes in its pixels, kinds) of each labelled photo, squeezed photos unstretched as the CLI does."""
+    for s in list_samples(folder):
+        img0 = load_image(s.image)
+        boxes, kinds, _ = read_yolo_rows(s.label, None, img0.shape[1], img0.shape[0])
+        img, sx, sy = unstretch(img0)
+        yield img, np.asarray(boxes, np.float64).reshape(-1, 4) * [sx, sy, sx, sy], np.asarray(kinds)
+
+
+def read(det, img: np.ndarray, boxes: np.ndarray, kinds: np.ndarray):
+    """The detections, and for each face-up labelled tile the index of its detection (or -1)."""
+    dets = det.detect(img)
+    faces = kinds != T.BACK
+    match = agnostic_matches(boxes[faces], np.array([d.box for d in dets], np.float64).reshape(-1, 4),
+                             np.array([d.confidence for d in dets], np.float64))
+    return dets, match, kinds[faces]
+
+
+def angle_figures(det, folder: Path, angles: list[float]) -> dict:
+    out = {a: {"tiles": 0, "found": 0, "right": 0, "photos": 0, "every_tile_right": 0} for a in angles}
+    for img, boxes, kinds in photos(folder):
+        for a in angles:
+            t_img, t_boxes = framed(*turn(img, a), boxes)
+            dets, match, truth = read(det, t_img, t_boxes, kinds)
+            right = [m >= 0 and dets[m].kind == k for m, k in zip(match, truth)]
+            f = out[a]
+            f["tiles"] += len(truth)
+            f["found"] += int((match >= 0).sum())
+            f["right"] += sum(right)
+            f["photos"] += 1
+            f["every_tile_right"] += all(right)
+    return out
+
+
+def looks(crop: np.ndarray) -> np.ndarray:
+    """A tile's face as a mean-free unit vector of grey levels, upright and turned a half (2, n)."""
+    g = cv2.resize(cv2.cvtColor(crop[4:60, 6:58], cv2.COLOR_BGR2GRAY), (16, 20), interpolation=cv2.INTER_AREA)
+    v = np.stack([g.ravel(), g[::-1, ::-1].ravel()]).astype(np.float64)
+    v -= v.mean(1, keepdims=True)
+    return v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-9)
+
+
+def one_set_rows(img: np.ndarray, dets, match, truth) -> list[dict]:
+    """Per matched face-up tile: right or not, p, whether the truth is surely read elsewhere, and the rule."""
+    up = [i for i, d in enumerate(dets) if d.kind != T.BACK]
+    if len(up) < 2:
+        return []
+    v = np.stack([looks(crop_tile(img, dets[i].box)[0]) for i in up])          # (n, 2, k)
+    sim = np.einsum("ak,bjk->abj", v[:, 0], v).max(2)                          # either way up
+    np.fill_diagonal(sim, -np.inf)
+    kind = np.array([dets[i].kind for i in up])
+    sure = np.array([dets[i].kind_p >= DOUBT for i in up])
+    where = {i: a for a, i in enumerate(up)}
+    rows = []
+    for m, t in zip(match, truth):
+        if m < 0 or m not in where:
+            continue
+        a, d = where[m], dets[m]
+        own = sim[a][kind == d.kind].max(initial=-np.inf)
+        other = sim[a][(kind != d.kind) & sure].max(initial=-np.inf)
+        rows.append({"right": d.kind == t, "p": d.kind_p, "named": other > own,
+                     "truth_elsewhere": bool((sure & (kind == t))[np.arange(len(up)) != a].any())})
+    return rows
+
+
+def one_set_figures(det, folder: Path) -> dict:
+    rows = []
+    for img, boxes, kinds in photos(folder):
+        dets, match, truth = read(det, img, boxes, kinds)
+        rows += one_set_rows(img, dets, match, truth)
+    wrong = [r for r in rows if not r["right"]]
+    silent = [r for r in wrong if r["p"] >= DOUBT]
+    right = [r for r in rows if r["right"] and r["p"] >= DOUBT]
+    return {"misreads": len(wrong), "misreads_truth_elsewhere": sum(r["truth_elsewhere"] for r in wrong),
+            "silent_misreads": len(silent), "silent_truth_elsewhere": sum(r["truth_elsewhere"] for r in silent),
+            "silent_named_by_rule": sum(r["named"] for r in silent),
+            "sure_right_tiles": len(right), "sure_right_named_by_rule": sum(r["named"] for r in right)}
+
+
+def report(name: str, figures: dict) -> None:
+    print(name)
+    for way, label in (("angles", "today"), ("angles, turned level", "level")):
+        for a, f in figures[way].items():
+            print(f"  {label:<6} turned {a:>4g} deg   found {f['found']:>4}/{f['tiles']}  read right {f['right']:>4}"
+                  f"  photos every tile right {f['every_tile_right']}/{f['photos']}")
+    one = figures["one_set"]
+    print(f"  one set: misreads {one['misreads']} (true kind surely read elsewhere in the photo:"
+          f" {one['misreads_truth_elsewhere']}); silent misreads {one['silent_misreads']}"
+          f" (true kind elsewhere: {one['silent_truth_elsewhere']}); the rule names"
+          f" {one['silent_named_by_rule']} of them and {one['sure_right_named_by_rule']} of"
+          f" {one['sure_right_tiles']} sure right tiles")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", nargs="+", default=list(SETS), help="labelled YOLO folders (tile ids)")
+    ap.add_argument("--angles", nargs="+", type=float, default=[0, 20, 35, 45])
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--json", action="store_true")
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
+    from mjtable.vision.detector import TileDetector
+    from mjtable.vision.detector_config import DetectorConfig
+    today = TileDetector(DetectorConfig(threads=a.threads, level=False))
+    level = TileDetector(DetectorConfig(threads=a.threads))
+    out = {}
+    for s in a.sets:
+        folder = ROOT / s
+        if not folder.exists():
+            print(f"{s}: missing (scripts/prepare_real_chinese.py, scripts/prepare_camerash_photos.py)",
+                  file=sys.stderr)
+            continue
+        out[s] = {"angles": angle_figures(today, folder, a.angles), "one_set": one_set_figures(today, folder),
+                  "angles, turned level": angle_figures(level, folder, a.angles)}
+        if not a.json:
+            report(s, out[s])
+    if a.json:
+        print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""Photos whose tiles lie at an angle (vision/level.py): the tilt found from the edges, the turn and the boxes
+mapped back."""
+import cv2
+import numpy as np
+import pytest
+
+from mjtable.vision.level import boxes_back, tilt, turn, turn_boxes
+
+
+def _row(n: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    """A dark table with a row of light tiles, each with a mark on it; and their boxes."""
+    img = np.full((400, 640, 3), 60, np.uint8)
+    boxes = []
+    for i in range(n):
+        x = 40 + i * 68
+        cv2.rectangle(img, (x, 150), (x + 56, 230), (230, 230, 230), -1)
+        cv2.putText(img, str(i + 1), (x + 14, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 200), 2)
+        boxes.append([x, 150, x + 56, 230])
+    return img, np.array(boxes, float)
+
+
+@pytest.mark.parametrize("deg", [15, 20, 30, 35, 44, -20, -30, -40])
+def test_the_tilt_turns_a_turned_row_back(deg):
+    img, _ = _row()
+    turned, _ = turn(img, deg)
+    assert tilt(turned) == pytest.approx(-deg, abs=2.0)
+
+
+@pytest.mark.parametrize("deg", [0, 5, -8])
+def test_a_row_near_the_axes_is_left_as_it_is(deg):
+    img, _ = _row()
+    assert tilt(turn(img, deg)[0]) == 0.0
+
+
+def test_no_edges_agree_on_noise_or_a_blank_frame():
+    rng = np.random.default_rng(0)
+    assert tilt(rng.integers(0, 255, (300, 400, 3), dtype=np.uint8)) == 0.0
+    assert tilt(np.full((300, 400, 3), 128, np.uint8)) == 0.0
+
+
+def test_turn_holds_the_whole_image_and_boxes_come_back():
+    img, boxes = _row()
+    turned, m = turn(img, 30)
+    h, w = img.shape[:2]
+    assert turned.shape[0] >= h and turned.shape[1] >= w
+    on_canvas = turn_boxes(boxes, m)                    # the tiles' boxes on the turned canvas ...
+    back, inside = boxes_back(on_canvas, m, img.shape)  # ... mapped back hold the tiles they came from
+    assert inside.all()
+    assert (back[:, :2] <= boxes[:, :2] + 1e-6).all() and (back[:, 2:] >= boxes[:, 2:] - 1e-6).all()
+    corner = np.array([[0, 0, 10, 10]], float)          # a box in the filled corner of the canvas
+    assert not boxes_back(corner, m, img.shape)[1][0]
