@@ -175,7 +175,7 @@ def main(argv=None, prog: str = "python -m mjtable.scoring.batch") -> int:
         import argparse
 
         class Parser(argparse.ArgumentParser):
-            def error(self, message: str):  # type: ignore[override]  # one line, as mjtable.cli answers
+            def error(self, message: str):  # one line, as mjtable.cli answers
                 raise UsageError(f"{message} (see {self.prog} --help)")
 
         ap = Parser(prog=prog, description="Score JSON-lines hands from stdin to stdout.")

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import os
 import re
-import select
+import queue
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -27,10 +28,20 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _line(pipe, within: float = 60.0) -> str:
-    """The next line on ``pipe``, or "" if none comes within ``within`` seconds."""
-    ready, _, _ = select.select([pipe], [], [], within)
-    return pipe.readline() if ready else ""
+def _lines(pipe) -> "queue.Queue[str]":
+    """The lines of ``pipe`` as they come, read by a thread (select on the pipe would miss a line already read into
+    the text wrapper's buffer with the one before it)."""
+    q: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [q.put(line) for line in pipe], daemon=True).start()
+    return q
+
+
+def _line(lines: "queue.Queue[str]", within: float = 60.0) -> str:
+    """The next line, or "" if none comes within ``within`` seconds."""
+    try:
+        return lines.get(timeout=within)
+    except queue.Empty:
+        return ""
 
 
 def test_help_lists_every_command(capsys):
@@ -79,11 +90,12 @@ def test_serve_prints_its_address_once_it_answers_there():
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     p = subprocess.Popen([sys.executable, "-m", "mjtable.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lines = _lines(p.stderr)
     try:
-        first = _line(p.stderr)
+        first = _line(lines)
         url = f"http://127.0.0.1:{port}/"
         assert first.startswith(f"mjtable serve: open {url} "), first
-        assert "--host 0.0.0.0 --allow-host" in _line(p.stderr, 5)
+        assert "--host 0.0.0.0 --allow-host" in _line(lines, 5)
         assert httpx.get(url + "healthz", timeout=10).status_code == 200   # listening when it said so
     finally:
         p.terminate()
