@@ -446,18 +446,21 @@ class TileDetector:
 
     def _read_level(self, img: np.ndarray, kind: str) -> tuple[list[Detection], str]:
         """A photo of a hand whose tiles lie at an angle (level.tilt) is read turned level, its boxes mapped back
-        (the box around each, in the image's pixels); a frame read as a whole table, or one not tilted, as it is."""
+        (the box around each, in the image's pixels). The view is decided on the frame as it is (a whole table's
+        rows run many ways, and one turned may pass for a hand); a whole table, or a frame not tilted, is read as
+        it is."""
         deg = tilt(img) if self.config.level and kind != "overhead" else 0.0
-        if deg:
+        located = self.locate_for(img, kind)
+        if deg and located[1] == "phone":
             turned, m = turn(img, deg)
-            out, read_as = self._detect(turned, kind)
-            if read_as == "phone":
-                back, inside = boxes_back(np.array([d.box for d in out]).reshape(-1, 4), m, img.shape)
-                return [replace(d, box=tuple(float(v) for v in b)) for d, b, k in zip(out, back, inside) if k], read_as
-        return self._detect(img, kind)
+            out, read_as = self._detect(turned, "phone")
+            back, inside = boxes_back(np.array([d.box for d in out]).reshape(-1, 4), m, img.shape)
+            return [replace(d, box=tuple(float(v) for v in b)) for d, b, k in zip(out, back, inside) if k], read_as
+        return self._detect(img, kind, located)
 
-    def _detect(self, img: np.ndarray, kind: str) -> tuple[list[Detection], str]:
-        found, view = self.locate_for(img, kind)
+    def _detect(self, img: np.ndarray, kind: str, located=None) -> tuple[list[Detection], str]:
+        """The frame's detections and the view it was read as; ``located``: locate_for's answer if already had."""
+        found, view = self.locate_for(img, kind) if located is None else located
         boxes, scores, loc_cls, loc_scores = found
         if len(boxes) == 0:
             return [], view
