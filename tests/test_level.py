@@ -49,3 +49,18 @@ def test_turn_holds_the_whole_image_and_boxes_come_back():
     assert (back[:, :2] <= boxes[:, :2] + 1e-6).all() and (back[:, 2:] >= boxes[:, 2:] - 1e-6).all()
     corner = np.array([[0, 0, 10, 10]], float)          # a box in the filled corner of the canvas
     assert not boxes_back(corner, m, img.shape)[1][0]
+
+
+@pytest.mark.parametrize("view, turned", [("phone", True), ("overhead", False)])
+def test_only_a_photo_of_a_hand_is_read_turned(monkeypatch, view, turned):
+    """A whole table's rows run many ways: its view is decided as it is, and only a hand is turned level."""
+    from mjtable.vision import detector as D
+    from mjtable.vision.detector_config import DetectorConfig
+    det = D.TileDetector(DetectorConfig(threads=1))
+    img, _ = _row()
+    seen = []
+    monkeypatch.setattr(D, "tilt", lambda im: 30.0)
+    monkeypatch.setattr(det, "locate_for", lambda im, kind: ((np.zeros((0, 4)),) * 4, view))
+    monkeypatch.setattr(det, "_detect", lambda im, kind, located=None: seen.append(im.shape) or ([], view))
+    det.detect(img)
+    assert (seen[0] != img.shape) == turned
