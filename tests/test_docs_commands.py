@@ -74,6 +74,8 @@ ARGS_ONLY = {
                           "data/ or the shared data sets (their own tests run them on small inputs)",
     "python -m mjtable.datasets.generate": "writes hundreds or thousands of scenes",
     "mjtable serve": "a server: it runs until stopped (tests/test_web*.py serve the app)",
+    "mjtable evaluate": "the detector over a whole labelled set, such as the shared photos kept beside a checkout "
+                        "(tests/test_evaluate_detector.py runs it on a small fixture)",
 }
 # commands whose output is the text block(s) after theirs, each with its own test
 SHOWN_AFTER = {

@@ -1,4 +1,4 @@
-"""scripts/evaluate_detector.py on the tiny fixture set tests/fixtures/detset (3 generated scenes, 148 tiles)."""
+"""`mjtable evaluate` (and its old name, scripts/evaluate_detector.py) on the tiny fixture set tests/fixtures/detset (3 generated scenes, 148 tiles)."""
 import json
 import shutil
 import subprocess
@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mjtable import errors
 from mjtable.scoring import tiles as T
 from mjtable.vision.evaluate import list_samples
 from mjtable.vision.labels import DatasetError, read_yolo, read_yolo_rows
@@ -19,10 +20,15 @@ NAMES = DET / "data.yaml"
 N_TILES = sum(len(p.read_text().split("\n")) - 1 for p in (DET / "labels").glob("*.txt"))
 
 
-def run(*args):
-    p = subprocess.run([sys.executable, "-m", SCRIPT, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
+def run(*args, via=("-m", "mjtable.cli", "evaluate")):
+    p = subprocess.run([sys.executable, *via, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
                        timeout=300)
     return p.returncode, p.stdout, p.stderr
+
+
+def test_the_script_is_the_command_under_its_old_name():
+    args = (DET, "--names", NAMES, "--predictions", DET / "labels", "--json")
+    assert run(*args, via=("-m", SCRIPT)) == run(*args)
 
 
 def run_json(*args):
@@ -117,9 +123,9 @@ def test_text_report_lists_overall_per_class_and_confusions(tmp_path):
     (lambda d: (d / "set").mkdir() or d / "set", "no images/ folder"),
     (lambda d: [(d / "set" / x).mkdir(parents=True) for x in ("images", "labels")] and d / "set", "no images"),
 ])
-def test_bad_folders_give_one_line_and_exit_2(tmp_path, setup, msg):
+def test_bad_folders_give_one_line_and_exit_3(tmp_path, setup, msg):
     rc, out, err = run(setup(tmp_path), "--names", NAMES, "--predictions", DET / "labels")
-    assert rc == 2 and out == ""
+    assert rc == errors.EXIT_INPUT and out == "" and err.startswith("mjtable: error: ")
     assert msg in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
@@ -127,14 +133,14 @@ def test_bad_names_and_labels_give_one_line(tmp_path):
     bad_yaml = tmp_path / "bad.yaml"
     bad_yaml.write_text("names: [1m, dragon]\n")
     rc, _, err = run(DET, "--names", bad_yaml, "--predictions", DET / "labels")
-    assert rc == 2 and "dragon" in err and len(err.strip().splitlines()) == 1
+    assert rc == errors.EXIT_INPUT and "dragon" in err and len(err.strip().splitlines()) == 1
     rc, _, err = run(DET, "--names", tmp_path / "none.yaml", "--predictions", DET / "labels")
-    assert rc == 2 and "cannot read names file" in err
+    assert rc == errors.EXIT_INPUT and "cannot read names file" in err
     data = tmp_path / "set"
     shutil.copytree(DET, data)
     (data / "labels" / "phone_424242_000000.txt").write_text("0 0.5 0.5 0.1\n")
     rc, _, err = run(data, "--names", NAMES, "--predictions", DET / "labels")
-    assert rc == 2 and "phone_424242_000000.txt:1" in err and len(err.strip().splitlines()) == 1
+    assert rc == errors.EXIT_INPUT and "phone_424242_000000.txt:1" in err and len(err.strip().splitlines()) == 1
 
 
 def test_read_yolo_rows_boxes_polygons_and_errors(tmp_path):

@@ -52,6 +52,7 @@ COMMANDS = {
     "settle": ("[DEAL]", "settle a Sichuan deal from its events"),
     "serve": ("", "the phone page, the JSON API and the live overlay (a web server)"),
     "archive": ("INPUT... --out DIR", "read an archive of recorded games into Parquet (Dask)"),
+    "evaluate": ("DATA --names NAMES", "measure the tile detector on a YOLO-labelled image folder"),
 }
 SUBCOMMANDS = tuple(COMMANDS)
 
