@@ -12,8 +12,9 @@ app's JPEG), generated once into DATA/bench_tables/<view>_<seed> and read from t
 Each table is read as the command line reads it (`mjtable.pipeline`: load_image, locate, review) and, beside it,
 with the ground-truth boxes as perfect detections (the layout parser's and referee's own ceiling). Printed per
 view: every seat's hand exact (`mjtable.vision.compare.hand_key`: concealed tiles or how many lie face down, melds with
-sources, winning tile, flowers), the near seat's ("self") hand exact, tiles read right (ground-truth tiles
-matched at IoU 0.5 by `mjtable.vision.compare.agnostic_matches` with the right kind, over all ground-truth tiles),
+sources, winning tile, flowers), the near seat's ("self") hand exact, tiles found and read right (ground-truth tiles
+matched at IoU 0.5 by `mjtable.vision.compare.agnostic_matches`, and with the right kind, over all ground-truth
+tiles; and over the near hand's tiles: concealed, winning and melds),
 the other three seats' hands exact (of 3 per table), false violations (findings of severity "violation" that
 the ground-truth table's review does not have), findings of severity "check", and frames not read.
 
@@ -114,14 +115,18 @@ def score_table(out, dets, ungated, gt, truth) -> dict:
     from mjtable.vision.compare import agnostic_matches, as_arrays, hand_key
     boxes, kinds, conf, gt_boxes, gt_kinds = as_arrays(dets, gt)
     m = agnostic_matches(gt_boxes, boxes, conf)
-    right = int(sum(p >= 0 and kinds[p] == k for p, k in zip(m, gt_kinds)))
+    hit = [p >= 0 and kinds[p] == k for p, k in zip(m, gt_kinds)]
+    near = [o.seat == "self" and (o.group in ("concealed", "winning") or o.group.startswith("meld"))
+            for o in gt.objects]
     read = out is not None
 
     def hand(seat):
         return read and hand_key(out.table.player(seat)) == hand_key(gt.table.player(seat))
     return {"every": read and all(hand(p.seat) for p in gt.table.players), "self": hand("self"),
             "others": sum(hand(p.seat) for p in gt.table.players if p.seat != "self"),
-            "right": right, "tiles": len(gt.objects), "unread": not read,
+            "right": sum(hit), "found": int((m >= 0).sum()), "tiles": len(gt.objects), "unread": not read,
+            "near_tiles": sum(near), "near_found": sum(bool(n and p >= 0) for n, p in zip(near, m)),
+            "near_right": sum(n and h for n, h in zip(near, hit)),
             "false_violations": false_violations(out.findings, truth) if read else 0,
             "false_violations_ungated": false_violations(ungated, truth) if read else 0,
             "checks": sum(f.severity == "check" for f in out.findings) if read else 0}
@@ -179,9 +184,12 @@ def report(results: dict, seed: int, clutter: bool) -> list[str]:
         row("every hand exact", "every")
         row("self hand exact", "self")
         row("other seats' hands exact", "others", of=3 * n)
-        lines.append(f"  {'tiles read right':28s}" + "".join(
-            f"{100 * r[w].get('right', 0) / max(r[w].get('tiles', 1), 1):{wide - 1}.1f}%" for w in who_all)
-            + f"   (of {r['gt boxes'].get('tiles', 0)})")
+        for label, key, of in (("tiles found", "found", "tiles"), ("tiles read right", "right", "tiles"),
+                               ("near hand's tiles found", "near_found", "near_tiles"),
+                               ("near hand's tiles read right", "near_right", "near_tiles")):
+            lines.append(f"  {label:28s}" + "".join(
+                f"{100 * r[w].get(key, 0) / max(r[w].get(of, 1), 1):{wide - 1}.1f}%" for w in who_all)
+                + f"   (of {r['gt boxes'].get(of, 0)})")
         row("false violations, no gate", "false_violations_ungated", share=False)
         row("false violations", "false_violations", share=False)
         row("'check' findings", "checks", share=False)
