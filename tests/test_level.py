@@ -64,3 +64,17 @@ def test_only_a_photo_of_a_hand_is_read_turned(monkeypatch, view, turned):
     monkeypatch.setattr(det, "_detect", lambda im, kind, located=None: seen.append(im.shape) or ([], view))
     det.detect(img)
     assert (seen[0] != img.shape) == turned
+
+
+def test_the_bundled_hand_turned_30_degrees_reads_as_it_does_level():
+    """The example photo of a real hand, turned as a player holding the phone askew would take it."""
+    import mjtable
+    from mjtable.vision.images import load_image
+    from mjtable.scoring.notation import format_hand
+    from pathlib import Path
+    img = load_image(Path(__file__).resolve().parent.parent / "examples" / "real_hand.jpg")
+    turned, _ = turn(img, 30)
+    assert tilt(turned) == pytest.approx(-30, abs=3)
+    level, askew = mjtable.read(img), mjtable.read(turned)
+    assert askew.hand is not None and format_hand(askew.hand) == format_hand(level.hand)
+    assert askew.result.total == level.result.total
