@@ -1,4 +1,5 @@
-"""`mjtable evaluate` (and its old name, scripts/evaluate_detector.py) on the tiny fixture set tests/fixtures/detset (3 generated scenes, 148 tiles)."""
+"""`mjtable evaluate` (and its old name, scripts/evaluate_detector.py) on the tiny fixture set
+tests/fixtures/detset (3 generated scenes, 148 tiles)."""
 import json
 import shutil
 import subprocess
