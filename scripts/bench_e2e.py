@@ -132,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "the height of a 1080p broadcast camera's frame; 640: a low-resolution stream)")
     ap.add_argument("--models", type=Path, default=None,
                     help="a folder of models under the committed models' file names, used in their place")
+    ap.add_argument("--regions", choices=("crops", "strips"), default=None,
+                    help="read whole tables region by region (DetectorConfig.regions: crops = the general classifier "
+                         "on each face-up box, strips = rows rectified and read again)")
     ap.add_argument("--allow-seen", action="store_true",
                     help="measure a seed that made a training or validation set anyway (its scenes are not unseen)")
     return ap
@@ -147,7 +150,9 @@ def main(argv=None) -> int:
     try:
         from mjtable.vision.detector import DetectorConfig, TileDetector, models_in
         t0 = time.perf_counter()
-        detector = TileDetector(DetectorConfig(**{**models_in(a.models), **{WITHOUT[k][0]: None for k in a.without}}))
+        regions = {"regions": {"crops": "crops", "strips": True}[a.regions]} if a.regions else {}
+        detector = TileDetector(DetectorConfig(**{**models_in(a.models), **{WITHOUT[k][0]: None for k in a.without},
+                                                  **regions}))
         load_ms = (time.perf_counter() - t0) * 1000
     except Exception as e:
         print(f"no detector model ({e}): only the ground-truth-box ceiling is measured", file=sys.stderr)
