@@ -449,9 +449,9 @@ class TileDetector:
         (the box around each, in the image's pixels). The view is decided on the frame as it is (a whole table's
         rows run many ways, and one turned may pass for a hand); a whole table, or a frame not tilted, is read as
         it is."""
-        deg = tilt(img) if self.config.level and kind != "overhead" else 0.0
         located = self.locate_for(img, kind)
-        if deg and located[1] == "phone":
+        deg = tilt(img) if self.config.level and located[1] == "phone" else 0.0
+        if deg:
             turned, m = turn(img, deg)
             out, read_as = self._detect(turned, "phone")
             back, inside = boxes_back(np.array([d.box for d in out]).reshape(-1, 4), m, img.shape)
