@@ -1,8 +1,10 @@
 """The wheel, installed as a user installs a published package, reads a photo: it carries the runtime's models.
 
-Builds the wheel from this checkout, installs it without its dependencies in a fresh venv that borrows the
+Builds the wheel from a copy of this checkout's sources (not in place: setuptools' build/ folder keeps modules a
+former package list held, and would ship them), installs it without its dependencies in a fresh venv that borrows the
 dependencies of the running one (a path in a .pth file: the running venv's own .pth files, the development
 install among them, are not processed), and reads the bundled photo of a real set from another folder."""
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -16,8 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.slow
 def test_the_wheel_reads_a_photo_from_a_fresh_venv(tmp_path):
-    wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+    wheels, src = tmp_path / "wheels", tmp_path / "src"
+    shutil.copytree(ROOT, src, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "data", "runs", "work_data", "*.egg-info", "__pycache__", "*.so"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(src)],
                    check=True, capture_output=True, timeout=600)
     (wheel,) = wheels.glob("mjtable-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
