@@ -71,14 +71,12 @@ class Recorder:
 
 def photo_tiles(rec: Recorder, img: np.ndarray, gt_boxes: np.ndarray, gt_kinds: np.ndarray) -> list:
     """The Tiles of one photo's labelled face-up tiles (None for one not found or read as a back)."""
-    from mjtable.vision.compare import agnostic_matches
+    from mjtable.vision.compare import matched
     from mjtable.vision.images import unstretch
     img, sx, sy = unstretch(img)
     rec.rows = []
     dets = rec.det.detect(img)
-    gt_boxes = np.asarray(gt_boxes, np.float64).reshape(-1, 4) * [sx, sy, sx, sy]
-    match = agnostic_matches(gt_boxes, np.array([d.box for d in dets], np.float64).reshape(-1, 4),
-                             np.array([d.confidence for d in dets], np.float64))
+    match = matched(np.asarray(gt_boxes, np.float64).reshape(-1, 4) * [sx, sy, sx, sy], dets)
     out = []
     for m, k in zip(match, gt_kinds):
         if k == T.BACK:

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from mjtable.scoring import tiles as T
-from mjtable.vision.compare import agnostic_matches
+from mjtable.vision.compare import matched
 from mjtable.vision.crops import crop_tile
 from mjtable.vision.evaluate import list_samples
 from mjtable.vision.images import load_image, unstretch
@@ -60,9 +60,7 @@ def read(det, img: np.ndarray, boxes: np.ndarray, kinds: np.ndarray):
     """The detections, and for each face-up labelled tile the index of its detection (or -1)."""
     dets = det.detect(img)
     faces = kinds != T.BACK
-    match = agnostic_matches(boxes[faces], np.array([d.box for d in dets], np.float64).reshape(-1, 4),
-                             np.array([d.confidence for d in dets], np.float64))
-    return dets, match, kinds[faces]
+    return dets, matched(boxes[faces], dets), kinds[faces]
 
 
 def angle_figures(det, folder: Path, angles: list[float]) -> dict:

@@ -114,6 +114,14 @@ def agnostic_matches(gt_boxes: np.ndarray, pred_boxes: np.ndarray, conf: np.ndar
     return match
 
 
+def matched(gt_boxes, dets) -> np.ndarray:
+    """agnostic_matches of labelled boxes (N,4) against a frame's detections: for each label, the index of its
+    detection or -1."""
+    return agnostic_matches(np.asarray(gt_boxes, np.float64).reshape(-1, 4),
+                            np.array([d.box for d in dets], np.float64).reshape(-1, 4),
+                            np.array([d.confidence for d in dets], np.float64))
+
+
 def as_arrays(dets, gt):
     """(boxes, kinds, confidences) of detections and (boxes, kinds) of a scene's tiles, as arrays."""
     return (np.array([d.box for d in dets], np.float64).reshape(-1, 4), np.array([d.kind for d in dets], np.int64),
@@ -128,9 +136,7 @@ def tile_beliefs(dets, gt_boxes: np.ndarray, gt_kinds: np.ndarray) -> list[tuple
     """(read right, probability of the kind read) of each face-up labelled tile a detection found at IoU >= 0.5
     (agnostic_matches: each detection matched once, surest first). A face-up tile read as a back counts as read
     wrong and certain: the output never names a back doubtful."""
-    match = agnostic_matches(np.asarray(gt_boxes, np.float64).reshape(-1, 4),
-                             np.array([d.box for d in dets], np.float64).reshape(-1, 4),
-                             np.array([d.confidence for d in dets], np.float64))
+    match = matched(gt_boxes, dets)
     return [(dets[m].kind == k, 1.0 if dets[m].kind == T.BACK else dets[m].kind_p)
             for m, k in zip(match, gt_kinds) if m >= 0 and k != T.BACK]
 
