@@ -38,7 +38,11 @@ WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the gene
                                       "(DetectorConfig.seat_view)"),
            "far-table": ("far_table", "overhead locator's look at a frame of small tiles (TileDetector.far_table)"),
            "looks": ("looks", "more looks at each tile of a photo of a hand or a seat view (DetectorConfig.looks): "
-                                "one look")}
+                                "one look"),
+           "general-px": ("general_px", "the general classifier's reading of a whole table's large faces "
+                                        "(DetectorConfig.general_px): the view's classifier alone"),
+           "turned-looks": ("turned_looks", "every other look at a tile turned 180 degrees "
+                                            "(DetectorConfig.turned_looks): every look as the tile lies")}
 
 
 def labels_current(out: Path) -> bool:

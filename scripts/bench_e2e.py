@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--regions", choices=("crops", "strips"), default=None,
                     help="read whole tables region by region (DetectorConfig.regions: crops = the general classifier "
                          "on each face-up box, strips = rows rectified and read again)")
+    ap.add_argument("--general-px", type=float, default=None,
+                    help="on whole tables, read face-up boxes whose shorter side is at least this many px by the "
+                         "general classifier (DetectorConfig.general_px)")
     ap.add_argument("--allow-seen", action="store_true",
                     help="measure a seed that made a training or validation set anyway (its scenes are not unseen)")
     return ap
@@ -151,6 +154,8 @@ def main(argv=None) -> int:
         from mjtable.vision.detector import DetectorConfig, TileDetector, models_in
         t0 = time.perf_counter()
         regions = {"regions": {"crops": "crops", "strips": True}[a.regions]} if a.regions else {}
+        if a.general_px is not None:
+            regions["general_px"] = a.general_px
         detector = TileDetector(DetectorConfig(**{**models_in(a.models), **{WITHOUT[k][0]: None for k in a.without},
                                                   **regions}))
         load_ms = (time.perf_counter() - t0) * 1000

@@ -29,6 +29,7 @@ import numpy as np
 
 from mjtable.scoring import tiles as T
 from mjtable.vision import calibrate as C
+from mjtable.datasets.benchsets import WITHOUT
 from mjtable.vision.types import DOUBT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -225,6 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--phone", type=int, default=200, help="rendered phone photos for the whole-hand figures")
     ap.add_argument("--seed", type=int, default=113)
     ap.add_argument("--data", type=Path, default=ROOT / "data")
+    ap.add_argument("--without", nargs="+", choices=sorted(WITHOUT), default=[],
+                    help="also measure the detector without these parts (bench_e2e's), in the same run")
     ap.add_argument("--json", action="store_true")
     return ap
 
@@ -232,15 +235,21 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     a = build_parser().parse_args(argv)
     from mjtable.datasets.benchsets import TRAINING_SEEDS, ensure_scenes
-    from mjtable.vision.detector import TileDetector
+    from mjtable.vision.detector import DetectorConfig, TileDetector
     if a.phone and a.seed in TRAINING_SEEDS:
         print(f"bench_phone: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}", file=sys.stderr)
         return 2
-    det = TileDetector()
-    out = calibration_figures(collect(det, ensure_sets({k: ROOT / v for k, v in SETS.items()})))
-    det = TileDetector()                                 # without the recorder
+    sets = ensure_sets({k: ROOT / v for k, v in SETS.items()})
+    out = calibration_figures(collect(TileDetector(), sets))
     gts = ensure_scenes(a.data / f"bench_phone_{a.seed}", "phone", a.phone, a.seed) if a.phone > 0 else []
-    out["hands"] = hand_figures(hand_outcomes(det, gts)) if gts else None
+    out["hands"] = hand_figures(hand_outcomes(TileDetector(), gts)) if gts else None   # without the recorder
+    out["without"] = {}
+    for part in a.without:                               # the baselines, on the same photos in the same run
+        config = DetectorConfig(**{WITHOUT[part][0]: None})
+        data = collect(TileDetector(config), sets)
+        for name, photos in data.items():
+            out["sets"][name][f"without {part}"] = set_figures(photos, 1.0)
+        out["without"][part] = hand_figures(hand_outcomes(TileDetector(config), gts)) if gts else None
     if a.json:
         print(json.dumps(out, indent=1))
     else:
@@ -258,13 +267,17 @@ def show(out: dict, seed: int) -> None:
             cells = "".join(f"{f[c]:>13.3f}" if isinstance(f[c], float) else f"{f[c]:>13d}" for c in cols)
             print(f"{name:26s}{how:22s}{cells}")
     print(f"temperature fitted on every held-out set: {out['temperature_all']:.3f} (vision.calibrate.TEMPERATURE)")
-    h = out["hands"]
-    if h:
-        print(f"Rendered phone photos (seed {seed}): {h['right']} of {h['hands']} scored right as read; a legal "
+    for who, h in [("", out["hands"])] + [(f", without {k}", v) for k, v in out.get("without", {}).items()]:
+        if h:
+            print(f"Rendered phone photos (seed {seed}{who}): " + hands_line(h))
+
+
+def hands_line(h: dict) -> str:
+    return (f"{h['right']} of {h['hands']} scored right as read; a legal "
               f"reading offered for {h['offered']}: fixes {h['fixed']} of the {h['hands'] - h['right']} wrong, "
-              f"offered on {h['offered_on_wrong_not_fixing']} wrong ones without fixing them, on {h['broken']} "
-              f"right ones; {h['ms_median']:.1f} ms per photo (median, frame to reading), legal search at most "
-              f"{h['legal_ms_max']:.1f} ms")
+            f"offered on {h['offered_on_wrong_not_fixing']} wrong ones without fixing them, on {h['broken']} "
+            f"right ones; {h['ms_median']:.1f} ms per photo (median, frame to reading), legal search at most "
+            f"{h['legal_ms_max']:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ the ground-truth table's review does not have), findings of severity "check", an
 
 --ways: ways of reading, each on the same frames in one run: runtime (the pipeline's detector), regions (each row
 of face-up tiles rectified into a strip and read by the general locator and classifier, vision.regions), regions,
-no strips (every face-up tile read by the general classifier where it lies).
+no strips (every face-up tile read by the general classifier where it lies), the view's classifier alone (no
+face read by the general classifier too, DetectorConfig.general_px None), general >= N px (general_px N).
 """
 from __future__ import annotations
 
@@ -133,7 +134,9 @@ def score_table(out, dets, ungated, gt, truth) -> dict:
 
 
 # ways of reading (--ways): DetectorConfig fields
-WAYS = {"runtime": {}, "regions": {"regions": True}, "regions, no strips": {"regions": "crops"}}
+WAYS = {"runtime": {}, "regions": {"regions": True}, "regions, no strips": {"regions": "crops"},
+        "view's classifier alone": {"general_px": None},
+        **{f"general >= {px} px": {"general_px": float(px)} for px in (20, 28, 32)}}
 
 
 def run_view(gts: list[Path], detectors: dict) -> dict:

@@ -85,8 +85,8 @@ def test_kind_probs_reads_a_box_as_the_runtime_does(monkeypatch):
     det = TileDetector()
     seen = []
     real = det.classify
-    monkeypatch.setattr(det, "classify", lambda im, boxes, overhead=False, seat=False:
-                        seen.append(np.array(boxes)) or real(im, boxes, overhead, seat))
+    monkeypatch.setattr(det, "classify", lambda im, boxes, overhead=False, seat=False, turned=None:
+                        seen.append(np.array(boxes)) or real(im, boxes, overhead, seat, turned))
     p = kind_probs(det, img, box)
     first, more = seen
     assert np.allclose(first, [box], atol=1e-4) and len(more) == 1 + len(LOOKS)
@@ -95,7 +95,7 @@ def test_kind_probs_reads_a_box_as_the_runtime_does(monkeypatch):
     assert p.shape == (43,) and abs(p.sum() - 1) < 1e-4
     seen.clear()
     one = TileDetector(DetectorConfig(looks=None))
-    monkeypatch.setattr(one, "classify", lambda im, boxes, overhead=False, seat=False:
-                        seen.append(np.array(boxes)) or real(im, boxes, overhead, seat))
+    monkeypatch.setattr(one, "classify", lambda im, boxes, overhead=False, seat=False, turned=None:
+                        seen.append(np.array(boxes)) or real(im, boxes, overhead, seat, turned))
     assert np.allclose(kind_probs(one, img, box), real(img, np.array([box], np.float32))[0][0])
     assert len(seen) == 1

@@ -601,15 +601,16 @@ def test_view_router_sends_overhead_frames_to_the_overhead_locator_first(monkeyp
 
 def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch):
     """The committed overhead classifier classifies the boxes of the overhead locator; a phone photo's boxes go to
-    the general classifier. Without the file (or told None) the general classifier reads both."""
+    the general classifier (a whole table's large faces are read by both: DetectorConfig.general_px, tested
+    below). Without the file (or told None) the general classifier reads both."""
     from mjtable.vision.detector import OVERHEAD_CLASSIFIER
     assert OVERHEAD_CLASSIFIER.exists()
-    det = TileDetector()
+    det = TileDetector(DetectorConfig(general_px=None))
     assert det.cls_over is not None and det.overhead_classifier_path.name == "tile_classifier_overhead_int8.onnx"
     used = []
     real = det.classify
-    monkeypatch.setattr(det, "classify", lambda img, boxes, overhead=False, seat=False: used.append(overhead) or
-                        real(img, boxes, overhead, seat))
+    monkeypatch.setattr(det, "classify", lambda img, boxes, overhead=False, seat=False, turned=None:
+                        used.append(overhead) or real(img, boxes, overhead, seat, turned))
     phone, table = load_image(ROOT / "examples" / "phone_hand.jpg"), load_image(ROOT / "examples" / "overhead.jpg")
     det.detect(phone)
     det.detect(table)
@@ -620,6 +621,32 @@ def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch)
     # with no overhead classifier the general one reads the overhead boxes: the same call, the same session
     boxes = one.locate(table, overhead=True)[0][:5]
     assert np.allclose(one.classify(table, boxes, True)[0], one.classify(table, boxes, False)[0])
+
+
+def test_large_faces_of_a_whole_table_are_read_by_the_close_up_reader_too():
+    """DetectorConfig.general_px: on a whole table, the face-up boxes whose shorter side measures at least that many
+    px get the view's classifier's kind probabilities averaged with the general classifier's (as it reads a photo of
+    a hand, in the view's number of looks); smaller boxes, and every box of a photo of a hand, keep their own
+    reading."""
+    from mjtable.vision.detector import large_faces
+    from mjtable.vision.detector_config import GENERAL_PX
+    table = load_image(ROOT / "examples" / "overhead.jpg")
+    plain = TileDetector(DetectorConfig(general_px=None))
+    boxes = plain.locate(table, overhead=True)[0][:12]
+    short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    px = float(np.median(short))
+    big = large_faces(boxes, px)
+    assert big.tolist() == (short >= px).tolist() and 0 < big.sum() < len(boxes)
+    assert not large_faces(boxes, None).any()
+    view, _ = plain.read_kinds(table, boxes, boxes, "overhead")     # an overhead frame: one look each
+    close, _ = plain.classify(table, boxes)
+    mixed = TileDetector(DetectorConfig(general_px=px))
+    assert TileDetector().config.general_px == GENERAL_PX
+    p, _ = mixed.read_kinds(table, boxes, boxes, "overhead")
+    assert np.allclose(p[~big], view[~big], atol=1e-6)
+    assert np.allclose(p[big], (view[big] + close[big]) / 2, atol=1e-6)
+    assert np.allclose(mixed.read_kinds(table, boxes, boxes, "phone")[0],
+                       plain.read_kinds(table, boxes, boxes, "phone")[0], atol=1e-6)
 
 
 def test_detector_on_empty_table_finds_little(detector):

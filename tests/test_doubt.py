@@ -84,16 +84,46 @@ def test_more_looks_average_the_reads_of_moved_boxes():
     from mjtable.vision.detector import LOOKS, DetectorConfig, TileDetector
     img = pipeline.load_image(str(EXAMPLES / "phone_win.jpg"))
     boxes = np.array([d.box for d in FileDetector(str(EXAMPLES / "phone_win.json")).dets], np.float32)
-    still = TileDetector(DetectorConfig(refiner=None, looks=((0, 0, 0),)))
+    still = TileDetector(DetectorConfig(refiner=None, looks=((0, 0, 0),), turned_looks=False))
     first, _ = still.classify(img, boxes)
     assert np.allclose(still.more_looks(img, boxes, first), first, atol=1e-6)
-    det = TileDetector(DetectorConfig(refiner=None))
+    det = TileDetector(DetectorConfig(refiner=None, turned_looks=False))
     assert det.config.looks == LOOKS
     p = det.more_looks(img, boxes, first)
     moved = [det.classify(img, b)[0] for b in look_boxes(boxes, LOOKS)]
     assert np.allclose(p, (first + sum(moved)) / (1 + len(LOOKS)), atol=1e-6)
     assert np.allclose(p.sum(1), 1, atol=1e-4) and not np.allclose(p, first)
     assert (p.argmax(1) == first.argmax(1)).mean() > 0.9
+
+
+def test_every_other_look_sees_the_tile_turned_half_round():
+    """DetectorConfig.turned_looks (the default): the first, third... of the more looks read each crop turned 180
+    degrees, as the classifier reads the photo turned upside down; the orientation is still given relative to the
+    image."""
+    import numpy as np
+
+    from mjtable.vision.crops import look_boxes
+    from mjtable.vision.detector import LOOKS, DetectorConfig, TileDetector
+    img = pipeline.load_image(str(EXAMPLES / "phone_win.jpg"))
+    boxes = np.array([d.box for d in FileDetector(str(EXAMPLES / "phone_win.json")).dets], np.float32)
+    det = TileDetector(DetectorConfig(refiner=None))
+    assert det.config.turned_looks
+    h, w = img.shape[:2]
+    upside_down = np.ascontiguousarray(img[::-1, ::-1])
+    flipped = np.stack([w - boxes[:, 2], h - boxes[:, 3], w - boxes[:, 0], h - boxes[:, 1]], 1)
+    kinds, orient = det.classify(img, boxes, turned=np.ones(len(boxes), bool))
+    kinds_ud, orient_ud = det.classify(upside_down, flipped)
+    assert (kinds.argmax(1) == kinds_ud.argmax(1)).mean() > 0.9        # the same crops, up to a pixel's rounding
+    plain_kinds, plain_orient = det.classify(img, boxes)
+    assert (orient.argmax(1) == plain_orient.argmax(1)).mean() > 0.9   # relative to the image either way
+    assert (orient_ud.argmax(1) != plain_orient.argmax(1)).mean() > 0.5   # the photo turned: upside down
+    first = plain_kinds
+    p = det.more_looks(img, boxes, first)
+    moved = [det.classify(img, b, turned=np.full(len(b), i % 2 == 0))[0]
+             for i, b in enumerate(look_boxes(boxes, LOOKS))]
+    assert np.allclose(p, (first + sum(moved)) / (1 + len(LOOKS)), atol=1e-6)
+    plain = TileDetector(DetectorConfig(refiner=None, turned_looks=False)).more_looks(img, boxes, first)
+    assert not np.allclose(p, plain, atol=1e-3)
 
 
 def test_look_boxes_grow_and_move_by_shares_of_the_box():
@@ -119,8 +149,8 @@ def test_more_looks_read_the_refined_boxes_once(monkeypatch):
     assert det.refiner is not None
     seen = []
     real = det.classify
-    monkeypatch.setattr(det, "classify", lambda im, boxes, overhead=False, seat=False:
-                        seen.append(np.array(boxes)) or real(im, boxes, overhead, seat))
+    monkeypatch.setattr(det, "classify", lambda im, boxes, overhead=False, seat=False, turned=None:
+                        seen.append(np.array(boxes)) or real(im, boxes, overhead, seat, turned))
     face_up = det.locate_for(img)[0][2] != 1             # the boxes the locator calls face down are not classified
     seen.clear()
     dets = det.detect(img)

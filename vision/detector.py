@@ -181,6 +181,14 @@ def takes_bytes(sess) -> bool:
     return sess.get_inputs()[0].type == "tensor(uint8)"
 
 
+def large_faces(boxes: np.ndarray, px: Optional[float]) -> np.ndarray:
+    """Which boxes' shorter side measures at least px (none when px is None): on a whole table, the faces large
+    enough to be read by the general classifier too, as a photo of a hand's are (DetectorConfig.general_px)."""
+    if px is None or not len(boxes):
+        return np.zeros(len(boxes), bool)
+    return np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) >= px
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
@@ -318,12 +326,16 @@ class TileDetector:
         boxes = np.clip(boxes, 0, [w, h, w, h])
         return boxes, scores, cls, cls_scores
 
-    def classify(self, img: np.ndarray, boxes: np.ndarray, overhead: bool = False, seat: bool = False):
+    def classify(self, img: np.ndarray, boxes: np.ndarray, overhead: bool = False, seat: bool = False,
+                 turned: Optional[np.ndarray] = None):
         """Stage 2: kind probabilities (N,43) and orientation probabilities (N,3: upright, sideways,
         upside down) relative to the image. overhead: with the overhead classifier (when there is one); seat:
-        with the seat classifier (when there is one, else as overhead)."""
+        with the seat classifier (when there is one, else as overhead). turned: (N,) bool, the boxes whose crops
+        the classifier sees turned 180 degrees (their orientations still given relative to the image)."""
         sess = self._model("classifier", overhead, seat)
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
+        if turned is not None:
+            crops = [np.ascontiguousarray(c[::-1, ::-1]) if t else c for c, t in zip(crops, turned)]
         x = np.stack(crops) if takes_bytes(sess) else crops_to_tensor(list(crops))   # uint8 Nx64x64x3 or float
         name = sess.get_inputs()[0].name
         kinds, dirs = [], []
@@ -331,7 +343,10 @@ class TileDetector:
             k, d = sess.run(None, {name: x[i:i + 64]})
             kinds.append(_softmax(k))
             dirs.append(_softmax(d))
-        return np.concatenate(kinds), image_orientation_probs(np.concatenate(dirs), np.array(rot))
+        orient = image_orientation_probs(np.concatenate(dirs), np.array(rot))
+        if turned is not None:
+            orient[turned] = orient[turned][:, ::-1]          # upright <-> upside down
+        return np.concatenate(kinds), orient
 
     def view_overhead_p(self, img: np.ndarray) -> Optional[float]:
         """The view router's probability that the frame is an overhead view (None without a router)."""
@@ -410,6 +425,12 @@ class TileDetector:
         probs, orient = self.classify(img, located, overhead, seat)
         if self.config.looks and view in LOOK_VIEWS:
             probs = self.more_looks(img, refined, probs, overhead, seat)
+        big = large_faces(located, self.config.general_px) if overhead else np.zeros(len(located), bool)
+        if big.any():            # large faces of a whole table: the close-up reader's probabilities averaged in
+            close, _ = self.classify(img, located[big])
+            if self.config.looks and view in LOOK_VIEWS:
+                close = self.more_looks(img, refined[big], close)
+            probs[big] = (probs[big] + close) / 2
         return probs, orient
 
     def more_looks(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, overhead: bool = False,
@@ -417,14 +438,18 @@ class TileDetector:
         """Kind probabilities averaged over the first look (probs, on the located boxes) and more looks around
         boxes, the refined boxes: those boxes themselves (a look of their own when there is a refiner; without
         one, boxes are the located boxes and are not read again) and those moved as config.looks says
-        (look_boxes), read by the view's classifier (overhead, seat: as classify). Fewer tiles are misread, and
-        one whose reading changes when its box moves by a few pixels loses probability and is named doubtful
-        (scripts/bench_doubt.py)."""
+        (look_boxes), read by the view's classifier (overhead, seat: as classify); with config.turned_looks every
+        other one of these looks sees the tile turned 180 degrees. Fewer tiles are misread, and one whose reading
+        changes when its box moves by a few pixels, or when it is seen the other way up, loses probability and is
+        named doubtful (scripts/bench_doubt.py, scripts/bench_phone.py)."""
         h, w = img.shape[:2]
         more = look_boxes(boxes, self.config.looks)
         if self.refiner is not None:
             more = np.concatenate([boxes[None], more])
-        p, _ = self.classify(img, np.clip(more.reshape(-1, 4), 0, [w, h, w, h]), overhead, seat)
+        turned = None
+        if self.config.turned_looks:          # every other look (the first, third...) sees the tile turned 180 deg
+            turned = np.repeat(np.arange(len(more)) % 2 == 0, len(boxes))
+        p, _ = self.classify(img, np.clip(more.reshape(-1, 4), 0, [w, h, w, h]), overhead, seat, turned)
         return (probs + p.reshape(len(more), len(boxes), -1).sum(0)) / (1 + len(more))
 
     def detect(self, img: np.ndarray, kind: str = "auto") -> Detections:

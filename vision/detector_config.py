@@ -37,6 +37,8 @@ SEAT_LOCATOR = MODELS / "tile_locator_seat.onnx"
 SEAT_CLASSIFIER = MODELS / "tile_classifier_seat.onnx"
 ROUTER = MODELS / "view_router.onnx"
 REFINER = MODELS / "tile_refiner.onnx"
+GENERAL_PX = 24.0         # on a whole table, faces this large (shorter side, px) are read by the general classifier
+                          # too (DetectorConfig.general_px; docs/benchmarks.md, Real-looking whole tables)
 LOOKS = ((0.08, 0, 0), (-0.05, 0, 0), (0, 0.06, 0), (0, 0, 0.06))   # more looks at each tile of a frame of
                           # LOOK_VIEWS: its box grown by a share of its size on each side (shrunk if less than 0), moved
                           # right, moved down by a share of its width / height (see TileDetector.more_looks)
@@ -85,6 +87,13 @@ class DetectorConfig:
       every face-up tile read by the general classifier where it lies, no strips; False: by the view's models.
     * ``level``: a photo of a hand whose tiles' edges agree on a direction 10-45 degrees off the image's axes
       (vision.level.tilt) is read turned level, its boxes mapped back; False: as it is.
+    * ``turned_looks``: every other one of the more looks (``looks``) shows the classifier the tile turned 180
+      degrees: a tile whose reading depends on which way up it is seen loses probability, and is named doubtful
+      (scripts/bench_phone.py); False: every look as the tile lies.
+    * ``general_px``: on a whole table (overhead or seat view), face-up boxes whose shorter side measures at least
+      this many px are read by the general classifier too (in as many looks as the view's), and its kind
+      probabilities averaged with the view's classifier's: the one knows real tile sets close up, the other
+      small and foreshortened tiles; None: by the view's classifier alone.
     """
     locator: Path = LOCATOR
     classifier: Optional[Path] = CLASSIFIER
@@ -106,6 +115,8 @@ class DetectorConfig:
     looks: Optional[tuple[tuple[float, float, float], ...]] = LOOKS
     regions: Union[bool, str] = False
     level: bool = True
+    general_px: Optional[float] = GENERAL_PX
+    turned_looks: bool = True
 
 
 def models_in(folder: Optional[Path]) -> dict:
