@@ -48,12 +48,12 @@ def read(image, rules: str = "mcr", profile: str | None = None, kind: str = "aut
     global _DETECTOR
     from . import pipeline
     sit = pipeline.situation(**situation)
-    img = pipeline.load_image(image)
+    img, stretched = pipeline.load_frame(image)
     if detector is None:
         if _DETECTOR is None:
             _DETECTOR = pipeline.load_detector()
         detector = _DETECTOR
-    return pipeline.read_image(img, detector, sit, rules, profile, kind)
+    return pipeline.read_image(img, detector, sit, rules, profile, kind, stretched=stretched)
 
 
 def score(notation: str, rules: str = "mcr", profile: str | None = None, **situation):

@@ -36,7 +36,7 @@ if TYPE_CHECKING:                    # the image path's types; imported when a f
 
 # The frame -> layout stage is vision's (mjtable.vision.locate); its names are the pipeline's too, imported on
 # first use so that a typed hand (read_notation) loads no numpy, OpenCV or vision code.
-_LAZY = {**dict.fromkeys(("KINDS", "NO_TILES_ADVICE", "load_image", "FileDetector", "load_detector", "View",
+_LAZY = {**dict.fromkeys(("KINDS", "NO_TILES_ADVICE", "load_image", "load_frame", "FileDetector", "load_detector", "View",
                            "UnknownKind", "check_kind", "locate", "MAX_COORD", "MAX_BOXES", "MAX_DEPTH",
                            "MAX_DETECTIONS_BYTES"), "mjtable.vision.locate"),
          "DOUBT": "mjtable.vision.types"}         # DOUBT: a tile of the scored hand read with less is doubtful
@@ -221,8 +221,10 @@ def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optio
 
 
 def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
-               kind: str = "auto", referee: str = "rules", facts: Optional[Facts] = None) -> Reading:
-    """One frame already in memory -> Reading."""
+               kind: str = "auto", referee: str = "rules", facts: Optional[Facts] = None,
+               stretched: float = 1.0) -> Reading:
+    """One frame already in memory -> Reading. ``stretched``: how many times one way the photo had been stretched
+    before load_frame restored it (1.0: as taken); the trust doubts such a copy."""
     check_rules(rules, profile)
     from mjtable.vision.legal import legal_reading
     from mjtable.vision.locate import locate
@@ -234,6 +236,8 @@ def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", pr
     out = review(table, sit, rules, profile, view.layout, referee, facts)
     out.ms = {**view.ms, **out.ms}
     out.legal = legal_reading(out)
+    if stretched > view.stretched:
+        view = replace(view, stretched=stretched)
     return with_facts(judge(out, view, img.shape), facts)
 
 
@@ -257,7 +261,7 @@ def judge(out: Reading, view: View, shape: tuple[int, ...]) -> Reading:
     whose hand the rules would allow read otherwise, out.legal, is doubtful too), and each finding that rests on
     what may be misread made a check (gate). ``shape``: the frame's (height, width)."""
     from mjtable.vision.trust import assess, gate
-    out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]))
+    out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]), view.stretched)
     if out.trust is not None and out.legal is not None and out.seat is not None:
         out.trust = out.trust.doubting(out.seat, f"the rules allow another reading ({out.legal.changes_text()})")
     out.findings = gate(out.findings, out.trust)

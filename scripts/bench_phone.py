@@ -6,6 +6,8 @@ make them from shared/data, and this script runs them when their folders are mis
 
 * photos with every face-up tile found (IoU >= 0.5) and read right; photos with a misread none of which is named
   doubtful; silent misreads (read wrong with p >= DOUBT); right tiles named doubtful (p < DOUBT);
+* the same for the photos as taken and for the copies an export stretched one way (read squeezed back, and
+  doubted as a whole by the reading's trust, vision.trust), where a set has both;
 * the expected calibration error (vision.calibrate.ece) of the probability of the kind read, as the runtime gives
   it today and at a temperature fitted on the OTHER group of held-out sets (the real Chinese photos against the
   Camerash tile sets, whose crops are cut from the set photos: the two never share a tile), so that no figure is
@@ -49,6 +51,7 @@ class Tile:
     read: int
     probs: np.ndarray
     view: str
+    stretched: bool = False      # its photo was a copy stretched one way, read squeezed back (images.unstretch)
 
 
 class Recorder:
@@ -86,7 +89,7 @@ def photo_tiles(rec: Recorder, img: np.ndarray, gt_boxes: np.ndarray, gt_kinds: 
             out.append(None)
             continue
         p, view = rec.probs_of(dets[m].box)
-        out.append(Tile(int(k), dets[m].kind, p, view))
+        out.append(Tile(int(k), dets[m].kind, p, view, sx * sy != 1.0))
     return out
 
 
@@ -162,6 +165,10 @@ def calibration_figures(data: dict[str, list[list]]) -> dict:
         t = fit_on(others)
         out[name] = {"today": set_figures(photos, 1.0), "calibrated": set_figures(photos, t),
                      f"calibrated, limit {CAL_LIMIT:g}": set_figures(photos, t, CAL_LIMIT)}
+        copy = [any(x is not None and x.stretched for x in ph) for ph in photos]
+        if any(copy):              # copies an export stretched one way (their reading says so: vision.trust)
+            out[name]["today, photos as taken"] = set_figures([ph for ph, c in zip(photos, copy) if not c], 1.0)
+            out[name]["today, stretched copies"] = set_figures([ph for ph, c in zip(photos, copy) if c], 1.0)
     return {"sets": out, "temperature_all": fit_on([ph for phs in data.values() for ph in phs])}
 
 
@@ -261,11 +268,11 @@ def show(out: dict, seed: int) -> None:
     cols = ("photos", "every_tile_right", "photos_with_silent_misread", "tiles", "wrong", "silent_misreads",
             "right_named_doubtful", "ece", "temperature")
     heads = ("photos", "all right", "silent photo", "tiles", "wrong", "silent", "right doubt", "ECE", "T")
-    print(f"{'held-out set':26s}{'reading':22s}" + "".join(f"{h:>13s}" for h in heads))
+    print(f"{'held-out set':26s}{'reading':28s}" + "".join(f"{h:>13s}" for h in heads))
     for name, rows in out["sets"].items():
         for how, f in rows.items():
             cells = "".join(f"{f[c]:>13.3f}" if isinstance(f[c], float) else f"{f[c]:>13d}" for c in cols)
-            print(f"{name:26s}{how:22s}{cells}")
+            print(f"{name:26s}{how:28s}{cells}")
     print(f"temperature fitted on every held-out set: {out['temperature_all']:.3f} (vision.calibrate.TEMPERATURE)")
     for who, h in [("", out["hands"])] + [(f", without {k}", v) for k, v in out.get("without", {}).items()]:
         if h:

@@ -164,6 +164,34 @@ def test_trust_states_from_tiles():
     assert assess(Layout(None, [], "overhead", 0.0)) is None
 
 
+def test_a_stretched_copy_is_read_with_doubt_and_asks_for_the_photo_as_taken():
+    """A frame read squeezed back from a copy stretched one way (types.Detections.stretched): every seat is
+    doubtful, its findings are checks, and the advice asks for the photo as it was taken."""
+    from mjtable.vision.trust import STRETCHED_ADVICE
+    t = assess(layout(14), stretched=8.46)
+    assert t.state == DOUBTFUL and t.advice[0] == STRETCHED_ADVICE
+    assert "stretched 8.5 times one way" in t.seats[0].reasons[0]
+    assert [f.severity for f in gate([finding("false_win")], t)] == [CHECK]
+    assert assess(layout(14), stretched=1.0).state == TRUSTED
+
+
+def test_the_detector_says_a_frame_was_stretched_and_the_reading_doubts_it(tmp_path):
+    import mjtable
+    from mjtable.vision.detector import TileDetector
+    img = cv2.imread(str(WIN))
+    wide = cv2.resize(img, (img.shape[1] * 7, img.shape[0]), interpolation=cv2.INTER_LINEAR)
+    det = TileDetector()
+    assert det.detect(img).stretched == 1.0
+    found = det.detect(wide)
+    assert 4.5 < found.stretched < 10 and len(found) >= 14
+    path = tmp_path / "wide.jpg"
+    cv2.imwrite(str(path), wide)
+    r = mjtable.read(str(path), seat_wind="S")
+    assert r.trust.state == DOUBTFUL and "stretched" in r.trust.summary
+    assert "send the photo as it was taken" in r.trust.summary
+    assert mjtable.read(str(WIN), seat_wind="S").trust.summary.count("stretched") == 0
+
+
 def test_gate_checks_count_findings_and_doubtful_seats_only():
     sure = assess(layout(14))
     got = gate([finding("false_win"), finding("wrong_tile_count")], sure)

@@ -465,7 +465,7 @@ class TileDetector:
         out, read_as = self._read_level(img, kind)
         if not sx == sy == 1.0:
             out = [replace(d, box=(d.box[0] / sx, d.box[1] / sy, d.box[2] / sx, d.box[3] / sy)) for d in out]
-        return decided(out, kind, read_as, (time.perf_counter() - t0) * 1000)
+        return decided(out, kind, read_as, (time.perf_counter() - t0) * 1000, 1 / min(sx, sy))
 
     __call__ = detect
 

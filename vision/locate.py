@@ -30,6 +30,12 @@ def load_image(source) -> np.ndarray:
     """A BGR uint8 image from a path, the bytes of an image file, or an array already decoded. A photo resized
     without keeping its aspect ratio (content stretched over 4.5 times one way, ``images.unstretch``) comes back
     with its aspect restored, so that the layout sees tiles of their true shape."""
+    return load_frame(source)[0]
+
+
+def load_frame(source) -> tuple[np.ndarray, float]:
+    """(load_image's image, how many times one way the photo had been stretched: 1.0 when it is read as taken;
+    pass it to the pipeline's read_image, whose trust doubts such a copy)."""
     from .images import decode_image, unstretch
     from .images import load_image as load_file
     if isinstance(source, np.ndarray):
@@ -41,7 +47,8 @@ def load_image(source) -> np.ndarray:
         img = decode_image(np.frombuffer(bytes(source), np.uint8), "the uploaded data")
     else:
         img = load_file(source)
-    return unstretch(img)[0]
+    img, sx, sy = unstretch(img)
+    return img, 1 / min(sx, sy)
 
 
 MAX_COORD = 100_000.0        # pixels; a box beyond this is not on any camera's frame
@@ -183,6 +190,7 @@ class View:
     layout: object                  # mjtable.vision.layout.Layout
     ms: dict[str, float] = field(default_factory=dict)
     read_as: Optional[str] = None   # the view the detector read the frame as (phone, overhead, seat); None: unknown
+    stretched: float = 1.0          # types.Detections.stretched
 
 
 def locate(img: np.ndarray, detector, kind: str = "auto") -> View:
@@ -204,4 +212,4 @@ def locate(img: np.ndarray, detector, kind: str = "auto") -> View:
     except LayoutError as e:
         raise UnreadableError(str(e)) from None
     return View(dets, found.view, lay, {"detect": (t1 - t0) * 1000, "layout": (time.perf_counter() - t1) * 1000},
-                found.read_as)
+                found.read_as, found.stretched)

@@ -5,7 +5,9 @@ seat (a finding of the whole table, on every seat); the tiles may be misread, an
 leaves no trace but a wrong count. So:
 
 * each seat gets a state: ``trusted`` when every face-up tile of it was read surely (p >= DOUBT) at a size the
-  reader is measured to read, else ``doubtful`` with the reasons;
+  reader is measured to read, from a photo as it was taken, else ``doubtful`` with the reasons (a copy stretched
+  one way, an export that did not keep the photo's shape, is read squeezed back from few pixels a tile: on the
+  held-out real Chinese photos every misread tile was on such a copy, scripts/bench_phone.py);
 * the frame gets a state: ``unreadable`` when what was found cannot be one player's hand or a table (a few stray
   boxes on a photo of a room, one tile), ``doubtful`` when a seat is, else ``trusted``; with the reasons, and,
   when it is not trusted, how to take the photo again;
@@ -39,6 +41,7 @@ MANY_VIOLATIONS = 3             # a table frame whose sure findings add up to th
 SEAT_VIEW_REASON = "a whole table photographed from a seat: such photos read few hands right (docs/benchmarks.md)"
 FACE_GROUPS = ("concealed", "winning", "flower", "discard", "exposed")   # and meld:<i>
 CHECK_TILES = "check the doubtful tiles named, or retake straight on, without glare"
+STRETCHED_ADVICE = "send the photo as it was taken, not a copy resized to another shape"
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,11 @@ def _face_group(group: str) -> bool:
     return group in FACE_GROUPS or group.startswith("meld:")
 
 
-def _seat_trust(seat: str, dets: list, read_as: Optional[str]) -> SeatTrust:
+def _stretch_reason(stretched: float) -> str:
+    return f"the photo was stretched {stretched:.1f} times one way and is read squeezed back"
+
+
+def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float = 1.0) -> SeatTrust:
     faces = [d for d in dets if d.kind != T.BACK]
     doubtful = sum(d.kind_p < DOUBT for d in faces)
     px = statistics.median(min(d.width, d.height) for d in dets) if dets else 0.0
@@ -111,20 +118,24 @@ def _seat_trust(seat: str, dets: list, read_as: Optional[str]) -> SeatTrust:
         reasons.append(f"tiles {px:.0f} px across (under {SMALL_TILE_PX:.0f})")
     if read_as == "seat":
         reasons.append(SEAT_VIEW_REASON)
+    if stretched > 1.0:
+        reasons.append(_stretch_reason(stretched))
     return SeatTrust(seat, DOUBTFUL if reasons else TRUSTED, len(faces), doubtful, px, tuple(reasons))
 
 
-def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int]] = None) -> Optional[Trust]:
+def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int]] = None,
+           stretched: float = 1.0) -> Optional[Trust]:
     """The trust of a frame's layout (mjtable.vision.layout.Layout); None when the layout carries no detections
     (a hand typed in notation, a video's settled table) and there is nothing to judge the tiles by. ``read_as``:
-    the view the detector read the frame as; ``frame``: its (width, height)."""
+    the view the detector read the frame as; ``frame``: its (width, height); ``stretched``: how many times one
+    way the frame had been stretched (types.Detections.stretched; 1.0: as taken)."""
     if layout is None or not layout.placed:
         return None
     by_seat: dict[str, list] = {}
     for p in layout.placed:
         if p.seat is not None and _face_group(p.group):
             by_seat.setdefault(p.seat, []).append(p.det)
-    seats = tuple(_seat_trust(s, dets, read_as) for s, dets in by_seat.items())
+    seats = tuple(_seat_trust(s, dets, read_as, stretched) for s, dets in by_seat.items())
     reasons: list[str] = []
     faces = sum(s.tiles for s in seats)
     if layout.kind not in TABLE_VIEWS and faces < FEW_TILES:
@@ -134,13 +145,15 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
         doubtful = [s for s in seats if s.state != TRUSTED]
         state = DOUBTFUL if doubtful or not seats else TRUSTED
         reasons += [f"{s.seat}: {'; '.join(s.reasons)}" for s in doubtful]
-    advice = () if state == TRUSTED else _advice(seats, read_as, frame, state)
+    advice = () if state == TRUSTED else _advice(seats, read_as, frame, state, stretched)
     return Trust(state, read_as, tuple(reasons), advice, seats, layout.kind)
 
 
-def _advice(seats: tuple[SeatTrust, ...], read_as: Optional[str], frame, state: str) -> tuple[str, ...]:
-    """How to take the photo again so that it reads: closer, landscape, or the near hand only."""
-    out = []
+def _advice(seats: tuple[SeatTrust, ...], read_as: Optional[str], frame, state: str,
+            stretched: float = 1.0) -> tuple[str, ...]:
+    """How to take the photo again so that it reads: the photo as taken, closer, landscape, or the near hand
+    only."""
+    out = [STRETCHED_ADVICE] if stretched > 1.0 else []
     if state == UNREADABLE:
         out.append("photograph the whole hand from above, in focus, filling most of the frame")
     small = [s for s in seats if s.tiles and s.tile_px < GOOD_TILE_PX]

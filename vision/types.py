@@ -76,11 +76,14 @@ class Detections(Sequence):
     ``read_as``: the models that read the frame, "phone", "overhead" or "seat" (a table photographed from a seat);
     None when no model did (detections from a file).
     ``ms``: how long the detector took, milliseconds (not compared).
+    ``stretched``: how many times one way the frame had been stretched (a copy resized without keeping its shape,
+    vision.images.unstretch) and was read squeezed back; 1.0 when it was read as it is.
     """
     tiles: tuple[Detection, ...]
     view: str
     read_as: Optional[str] = None
     ms: float = field(default=0.0, compare=False)
+    stretched: float = 1.0
 
     def __len__(self) -> int:
         return len(self.tiles)

@@ -47,10 +47,11 @@ def guess_view(dets: list[Detection]) -> str:
     return "overhead" if table or overhead_like(len(dets), len(faces), across) else "phone"
 
 
-def decided(tiles: Iterable[Detection], kind: str, read_as: Optional[str] = None, ms: float = 0.0) -> Detections:
+def decided(tiles: Iterable[Detection], kind: str, read_as: Optional[str] = None, ms: float = 0.0,
+            stretched: float = 1.0) -> Detections:
     """A detector's result: the tiles with their view decided, as told (``kind`` phone or overhead) or, told
     "auto", guessed from the tiles (guess_view); UnknownKind for any other kind. ``read_as``: the models that read
-    the frame (None: none did); ``ms``: how long the detector took."""
+    the frame (None: none did); ``ms``: how long the detector took; ``stretched``: Detections.stretched."""
     tiles = tuple(tiles)
     view = check_kind(kind) if kind != "auto" else guess_view(list(tiles))
-    return Detections(tiles, view, read_as, ms)
+    return Detections(tiles, view, read_as, ms, stretched)

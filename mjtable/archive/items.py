@@ -166,10 +166,10 @@ def process(item: Item, opt: Options) -> list[dict]:
 def _photo(item: Item, opt: Options) -> list[dict]:
     from mjtable.errors import UnreadableError
 
-    img = pipeline.load_image(item.path)
+    img, stretched = pipeline.load_frame(item.path)
     try:
         out = pipeline.read_image(img, _detector(opt.threads), pipeline.situation(), opt.rules, opt.profile,
-                                  opt.kind)
+                                  opt.kind, stretched=stretched)
     except UnreadableError as e:
         return [_row(item, status="unreadable", error=str(e))]
     return [reading_row(item, out)]

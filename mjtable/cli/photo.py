@@ -43,11 +43,12 @@ def parser(prog: str) -> argparse.ArgumentParser:
 def read_photo(a) -> tuple[object, Reading]:
     pipeline.check_rules(a.rules, a.profile)
     t0 = time.perf_counter()
-    img = pipeline.load_image(a.photo)
+    img, stretched = pipeline.load_frame(a.photo)
     t1 = time.perf_counter()
     det = pipeline.FileDetector(a.detections) if a.detections else pipeline.load_detector()
     t2 = time.perf_counter()
-    out = pipeline.read_image(img, det, situation_from_args(a), a.rules, a.profile, a.kind, **referee_from_args(a))
+    out = pipeline.read_image(img, det, situation_from_args(a), a.rules, a.profile, a.kind, **referee_from_args(a),
+                              stretched=stretched)
     out.ms = {"read": (t1 - t0) * 1000, "load_model": (t2 - t1) * 1000, **out.ms}
     return img, out
 

@@ -328,9 +328,9 @@ class Service:
             data = up.photo_bytes()
         finally:
             up.close()
-        img = pipeline.load_image(data)
+        img, stretched = pipeline.load_frame(data)
         del data
-        out = pipeline.read_image(img, self.det(), sit, rules, profile, kind, facts=facts)
+        out = pipeline.read_image(img, self.det(), sit, rules, profile, kind, facts=facts, stretched=stretched)
         drawn = annotate(img, out.layout, out.hand, out.result, out.findings)
         ok, jpg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
         url = "data:image/jpeg;base64," + base64.b64encode(jpg.tobytes()).decode() if ok else None
