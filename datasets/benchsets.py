@@ -39,9 +39,9 @@ WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the gene
            "far-table": ("far_table", "overhead locator's look at a frame of small tiles (TileDetector.far_table)"),
            "looks": ("looks", "more looks at each tile of a photo of a hand or a seat view (DetectorConfig.looks): "
                                 "one look"),
-           "general-px": ("general_px", "the general classifier's reading of a whole table's large faces "
+           "general-px": ("general_px", "second reading of a whole table's large faces by the general classifier "
                                         "(DetectorConfig.general_px): the view's classifier alone"),
-           "turned-looks": ("turned_looks", "every other look at a tile turned 180 degrees "
+           "turned-looks": ("turned_looks", "turned looks: every other look at a tile turned 180 degrees "
                                             "(DetectorConfig.turned_looks): every look as the tile lies")}
 
 

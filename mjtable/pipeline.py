@@ -36,8 +36,8 @@ if TYPE_CHECKING:                    # the image path's types; imported when a f
 
 # The frame -> layout stage is vision's (mjtable.vision.locate); its names are the pipeline's too, imported on
 # first use so that a typed hand (read_notation) loads no numpy, OpenCV or vision code.
-_LAZY = {**dict.fromkeys(("KINDS", "NO_TILES_ADVICE", "load_image", "load_frame", "FileDetector", "load_detector", "View",
-                           "UnknownKind", "check_kind", "locate", "MAX_COORD", "MAX_BOXES", "MAX_DEPTH",
+_LAZY = {**dict.fromkeys(("KINDS", "NO_TILES_ADVICE", "load_image", "load_frame", "FileDetector", "load_detector",
+                           "View", "UnknownKind", "check_kind", "locate", "MAX_COORD", "MAX_BOXES", "MAX_DEPTH",
                            "MAX_DETECTIONS_BYTES"), "mjtable.vision.locate"),
          "DOUBT": "mjtable.vision.types"}         # DOUBT: a tile of the scored hand read with less is doubtful
 

@@ -10,7 +10,8 @@ Ways of reading, each on the same frames in one run:
   perspective is read again by the seat locator and classifier, in slices, `DetectorConfig.seat_view`); "no seat
   models": the same with the overhead models in their place; "no second reading": without that reading; "one
   look": each tile classified once (`DetectorConfig(looks=None)`); "regions": each row of face-up tiles rectified into
-  a strip and read by the general locator and classifier (`DetectorConfig(regions=True)`, vision.regions);
+  a strip and read by the general locator and classifier (`DetectorConfig(regions=True)`, vision.regions); "view's
+  classifier alone": no second reading of large faces by the general classifier (`DetectorConfig.general_px`);
 * general 480: the general locator on the whole frame (480 px input);
 * overhead 640: the overhead locator on the whole frame (a higher input size, 640 px);
 * general, slices of 640: the general locator on overlapping 640 px windows at full resolution and the whole
@@ -48,6 +49,7 @@ WAYS = {"runtime": dict(kind="auto"), "runtime, no seat models": dict(kind="auto
         "runtime, no second reading": dict(kind="auto", seat_view=False),
         "runtime, one look": dict(kind="auto", looks=False),
         "runtime, regions": dict(kind="auto", regions=True),
+        "runtime, view's classifier alone": dict(kind="auto", general_px=None),
         "general 480": dict(kind="phone"), "overhead 640": dict(kind="overhead", seat_view=False),
         "general, slices of 640": dict(kind="phone", slice_px=640),
         "overhead, slices of 640": dict(kind="overhead", slice_px=640)}
@@ -66,6 +68,8 @@ def detector(way: dict, models: Path | None) -> TileDetector:
         kw.update(seat_locator=None, seat_classifier=None)
     if not way.get("looks", True):
         kw.update(looks=None)
+    if "general_px" in way:
+        kw.update(general_px=way["general_px"])
     return TileDetector(DetectorConfig(slice_px=way.get("slice_px"), seat_view=way.get("seat_view", True),
                                        regions=way.get("regions", False), **kw))
 
