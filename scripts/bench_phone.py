@@ -55,22 +55,21 @@ class Tile:
 
 
 class Recorder:
-    """Wraps a detector's read_kinds to keep the raw kind probabilities of each box it reads (by refined box)."""
+    """Wraps a detector's _detections to keep the raw kind probabilities (43,) of each detection it makes, found
+    again by the detection's candidates (which a photo read turned level keeps as its box is mapped back)."""
 
     def __init__(self, det):
-        self.det, self.rows = det, []
-        self._read = det.read_kinds
-        det.read_kinds = self
+        self.det, self.rows = det, {}
+        self._make = det._detections
+        det._detections = self
 
-    def __call__(self, img, located, refined, view="phone"):
-        probs, orient = self._read(img, located, refined, view)
-        self.rows += [(np.asarray(b, np.float64), p, view) for b, p in zip(refined, probs)]
-        return probs, orient
+    def __call__(self, img, boxes, scores, loc_scores, probs, orient):
+        out = self._make(img, boxes, scores, loc_scores, probs, orient)
+        self.rows.update({d.candidates: p for d, p in zip(out, probs)})
+        return out
 
-    def probs_of(self, box) -> tuple[np.ndarray, str]:
-        b = np.asarray(box, np.float64)
-        i = int(np.argmin([np.abs(r[0] - b).sum() for r in self.rows]))
-        return self.rows[i][1], self.rows[i][2]
+    def probs_of(self, d) -> np.ndarray:
+        return self.rows[d.candidates]
 
 
 def photo_tiles(rec: Recorder, img: np.ndarray, gt_boxes: np.ndarray, gt_kinds: np.ndarray) -> list:
@@ -78,7 +77,7 @@ def photo_tiles(rec: Recorder, img: np.ndarray, gt_boxes: np.ndarray, gt_kinds: 
     from mjtable.vision.compare import matched
     from mjtable.vision.images import unstretch
     img, sx, sy = unstretch(img)
-    rec.rows = []
+    rec.rows = {}
     dets = rec.det.detect(img)
     match = matched(np.asarray(gt_boxes, np.float64).reshape(-1, 4) * [sx, sy, sx, sy], dets)
     out = []
@@ -88,8 +87,7 @@ def photo_tiles(rec: Recorder, img: np.ndarray, gt_boxes: np.ndarray, gt_kinds: 
         if m < 0 or dets[m].kind == T.BACK:
             out.append(None)
             continue
-        p, view = rec.probs_of(dets[m].box)
-        out.append(Tile(int(k), dets[m].kind, p, view, sx * sy != 1.0))
+        out.append(Tile(int(k), dets[m].kind, rec.probs_of(dets[m]), dets.read_as, sx * sy != 1.0))
     return out
 
 

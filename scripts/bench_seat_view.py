@@ -23,7 +23,7 @@ seat of the camera, across = the far one), the share of found tiles read as the 
 mAP50 and the median ms per frame.
 
     python -m scripts.bench_seat_view [--seed 4242] [--n 40] [--imgsz 1280] [--portrait] [--clutter]
-        [--models DIR ...] [--json]
+        [--models DIR ...] [--jpeg] [--json]
 
 --portrait: the tables photographed with the phone upright (9:16, --imgsz the height, the tiles smaller);
 --clutter: with objects beside the tiles and a camera's light (generate --clutter).
@@ -36,6 +36,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from mjtable.scoring import tiles as T
@@ -74,7 +75,11 @@ def detector(way: dict, models: Path | None) -> TileDetector:
                                        regions=way.get("regions", False), **kw))
 
 
-def measure(frames, way: dict, models: Path | None = None) -> dict:
+def measure(frames, way: dict, models: Path | None = None, jpeg: bool = False) -> dict:
+    """The figures of one way of reading the frames; ``jpeg``: each frame handed over as the bytes of a JPEG and
+    decoded as the runtime decodes a file (vision.locate.load_image: a large one at a reduced scale), the time
+    counted from the bytes."""
+    from mjtable.vision.locate import load_image
     det = detector(way, models)
     found = {s: [0, 0] for s in SEATS}
     right = [0, 0]
@@ -82,10 +87,13 @@ def measure(frames, way: dict, models: Path | None = None) -> dict:
     ms = []
     ev = DetectionEvaluator(num_classes=T.N_CLASSES)
     for img, gt in frames:
+        data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes() if jpeg else None
         t0 = time.perf_counter()
-        dets = det.detect(img, kind=way["kind"])
+        seen = load_image(data) if jpeg else img
+        dets = det.detect(seen, kind=way["kind"])
         ms.append(1000 * (time.perf_counter() - t0))
         boxes, kinds, conf, gt_boxes, gt_kinds = as_arrays(dets, gt)
+        gt_boxes = gt_boxes * (seen.shape[1] / img.shape[1])
         m = agnostic_matches(gt_boxes, boxes, conf)
         for o, p in zip(gt.objects, m):
             found[o.seat][1] += 1
@@ -113,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="folders holding other models under the committed models' file names (e.g. "
                          "tile_locator_seat.onnx, tile_classifier_seat.onnx, int8 beside them), each measured beside "
                          "the committed ones")
+    ap.add_argument("--jpeg", action="store_true",
+                    help="hand each frame over as a JPEG file's bytes, decoded as the runtime decodes a file (a large "
+                         "one at a reduced scale), and time it from the bytes")
     ap.add_argument("--json", action="store_true")
     return ap
 
@@ -127,7 +138,7 @@ def main(argv=None) -> int:
         return 2
     frames = scenes(a.seed, a.n, a.imgsz, a.portrait, a.clutter)
     sets = [None] + list(a.models or [])
-    out = {(w if m is None else f"{w} [{m.name}]"): measure(frames, WAYS[w], m) for m in sets for w in a.ways}
+    out = {(w if m is None else f"{w} [{m.name}]"): measure(frames, WAYS[w], m, a.jpeg) for m in sets for w in a.ways}
     if a.json:
         print(json.dumps(out))
         return 0
