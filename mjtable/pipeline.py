@@ -236,9 +236,7 @@ def read_image(img: np.ndarray, detector, sit: Situation, rules: str = "mcr", pr
     out = review(table, sit, rules, profile, view.layout, referee, facts)
     out.ms = {**view.ms, **out.ms}
     out.legal = legal_reading(out)
-    if stretched > view.stretched:
-        view = replace(view, stretched=stretched)
-    return with_facts(judge(out, view, img.shape), facts)
+    return with_facts(judge(out, replace(view, stretched=max(stretched, view.stretched)), img.shape), facts)
 
 
 def with_facts(out: Reading, facts: Optional[Facts]) -> Reading:

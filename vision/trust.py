@@ -103,10 +103,6 @@ def _face_group(group: str) -> bool:
     return group in FACE_GROUPS or group.startswith("meld:")
 
 
-def _stretch_reason(stretched: float) -> str:
-    return f"the photo was stretched {stretched:.1f} times one way and is read squeezed back"
-
-
 def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float = 1.0) -> SeatTrust:
     faces = [d for d in dets if d.kind != T.BACK]
     doubtful = sum(d.kind_p < DOUBT for d in faces)
@@ -119,7 +115,7 @@ def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float 
     if read_as == "seat":
         reasons.append(SEAT_VIEW_REASON)
     if stretched > 1.0:
-        reasons.append(_stretch_reason(stretched))
+        reasons.append(f"the photo was stretched {stretched:.1f} times one way and is read squeezed back")
     return SeatTrust(seat, DOUBTFUL if reasons else TRUSTED, len(faces), doubtful, px, tuple(reasons))
 
 
