@@ -5,13 +5,17 @@
   15 % (so that the canvas's growth does not shrink them; at 0 degrees too): tiles found (IoU >= 0.5 with the box around
   the turned box), tiles read right, photos with every tile right; read as it is (today's reading without the
   level turn, the baseline) and turned level first (DetectorConfig.level, vision.level);
+* squeezed photos: each held-out photo resized to a share of its width (squeezed sideways) and, apart, of its
+  height (--squeeze 0.5 0.67), read as the runtime reads it: tiles found, read right, photos with every tile right,
+  beside the photo as it is;
 * one photo, one set: could the photo's other tiles name a misread? For each tile read wrong, whether its true
   kind is read (surely, p >= DOUBT) elsewhere in the same photo; and a rule that names a tile doubtful when its
   crop looks more like a surely read tile of another kind than like any other tile read as its own kind (the
   crops compared as mean-free grey images, either way up), counted on the silent misreads (wrong, p >= DOUBT)
   and on the right tiles.
 
-    python -m scripts.bench_phone_faults [--sets data/cmd/heldout ...] [--angles 0 20 35 45] [--json]
+    python -m scripts.bench_phone_faults [--sets data/cmd/heldout ...] [--angles 0 20 35 45] [--squeeze 0.5 0.67]
+        [--json]
 """
 from __future__ import annotations
 
@@ -79,6 +83,28 @@ def angle_figures(det, folder: Path, angles: list[float]) -> dict:
     return out
 
 
+def squeeze_figures(det, folder: Path, shares: list[float]) -> dict:
+    """Per way of squeezing ("as it is", "width x0.5", "height x0.5", ...): tiles, found, read right, photos and
+    photos with every tile right."""
+    ways = [("as it is", 1.0, 1.0)] + [(f"{side} x{f:g}", *((f, 1.0) if side == "width" else (1.0, f)))
+                                       for f in shares for side in ("width", "height")]
+    out = {w: {"tiles": 0, "found": 0, "right": 0, "photos": 0, "every_tile_right": 0} for w, _, _ in ways}
+    for img, boxes, kinds in photos(folder):
+        for way, fx, fy in ways:
+            size = (max(8, round(img.shape[1] * fx)), max(8, round(img.shape[0] * fy)))
+            sq = cv2.resize(img, size, interpolation=cv2.INTER_AREA) if (fx, fy) != (1.0, 1.0) else img
+            scale = [size[0] / img.shape[1], size[1] / img.shape[0]] * 2
+            dets, match, truth = read(det, sq, boxes * scale, kinds)
+            right = [m >= 0 and dets[m].kind == k for m, k in zip(match, truth)]
+            f = out[way]
+            f["tiles"] += len(truth)
+            f["found"] += int((match >= 0).sum())
+            f["right"] += sum(right)
+            f["photos"] += 1
+            f["every_tile_right"] += all(right)
+    return out
+
+
 def looks(crop: np.ndarray) -> np.ndarray:
     """A tile's face as a mean-free unit vector of grey levels, upright and turned a half (2, n)."""
     g = cv2.resize(cv2.cvtColor(crop[4:60, 6:58], cv2.COLOR_BGR2GRAY), (16, 20), interpolation=cv2.INTER_AREA)
@@ -130,6 +156,9 @@ def report(name: str, figures: dict) -> None:
         for a, f in figures[way].items():
             print(f"  {label:<6} turned {a:>4g} deg   found {f['found']:>4}/{f['tiles']}  read right {f['right']:>4}"
                   f"  photos every tile right {f['every_tile_right']}/{f['photos']}")
+    for way, f in figures.get("squeezed", {}).items():
+        print(f"  squeezed: {way:<14} found {f['found']:>4}/{f['tiles']}  read right {f['right']:>4}"
+              f"  photos every tile right {f['every_tile_right']}/{f['photos']}")
     one = figures["one_set"]
     print(f"  one set: misreads {one['misreads']} (true kind surely read elsewhere in the photo:"
           f" {one['misreads_truth_elsewhere']}); silent misreads {one['silent_misreads']}"
@@ -142,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", nargs="+", default=list(SETS), help="labelled YOLO folders (tile ids)")
     ap.add_argument("--angles", nargs="+", type=float, default=[0, 20, 35, 45])
+    ap.add_argument("--squeeze", nargs="*", type=float, default=[0.5, 0.67],
+                    help="shares of the width (then of the height) each photo is also read squeezed to")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     return ap
@@ -161,7 +192,8 @@ def main(argv=None) -> int:
                   file=sys.stderr)
             continue
         out[s] = {"angles": angle_figures(today, folder, a.angles), "one_set": one_set_figures(today, folder),
-                  "angles, turned level": angle_figures(level, folder, a.angles)}
+                  "angles, turned level": angle_figures(level, folder, a.angles),
+                  "squeezed": squeeze_figures(level, folder, a.squeeze)}
         if not a.json:
             report(s, out[s])
     if a.json:
