@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -67,20 +68,20 @@ def read(det, img: np.ndarray, boxes: np.ndarray, kinds: np.ndarray):
     return dets, matched(boxes[faces], dets), kinds[faces]
 
 
+def tally(det, img: np.ndarray, boxes: np.ndarray, kinds: np.ndarray, f: Counter) -> None:
+    """Read one photo and add its tiles, tiles found, tiles read right, and whether every tile is right, to f."""
+    dets, match, truth = read(det, img, boxes, kinds)
+    right = [m >= 0 and dets[m].kind == k for m, k in zip(match, truth)]
+    f.update(tiles=len(truth), found=int((match >= 0).sum()), right=sum(right), photos=1,
+             every_tile_right=int(all(right)))
+
+
 def angle_figures(det, folder: Path, angles: list[float]) -> dict:
-    out = {a: {"tiles": 0, "found": 0, "right": 0, "photos": 0, "every_tile_right": 0} for a in angles}
+    out = {a: Counter() for a in angles}
     for img, boxes, kinds in photos(folder):
         for a in angles:
-            t_img, t_boxes = framed(*turn(img, a), boxes)
-            dets, match, truth = read(det, t_img, t_boxes, kinds)
-            right = [m >= 0 and dets[m].kind == k for m, k in zip(match, truth)]
-            f = out[a]
-            f["tiles"] += len(truth)
-            f["found"] += int((match >= 0).sum())
-            f["right"] += sum(right)
-            f["photos"] += 1
-            f["every_tile_right"] += all(right)
-    return out
+            tally(det, *framed(*turn(img, a), boxes), kinds, out[a])
+    return {a: dict(f) for a, f in out.items()}
 
 
 def squeeze_figures(det, folder: Path, shares: list[float]) -> dict:
@@ -88,21 +89,13 @@ def squeeze_figures(det, folder: Path, shares: list[float]) -> dict:
     photos with every tile right."""
     ways = [("as it is", 1.0, 1.0)] + [(f"{side} x{f:g}", *((f, 1.0) if side == "width" else (1.0, f)))
                                        for f in shares for side in ("width", "height")]
-    out = {w: {"tiles": 0, "found": 0, "right": 0, "photos": 0, "every_tile_right": 0} for w, _, _ in ways}
+    out = {w: Counter() for w, _, _ in ways}
     for img, boxes, kinds in photos(folder):
         for way, fx, fy in ways:
             size = (max(8, round(img.shape[1] * fx)), max(8, round(img.shape[0] * fy)))
             sq = cv2.resize(img, size, interpolation=cv2.INTER_AREA) if (fx, fy) != (1.0, 1.0) else img
-            scale = [size[0] / img.shape[1], size[1] / img.shape[0]] * 2
-            dets, match, truth = read(det, sq, boxes * scale, kinds)
-            right = [m >= 0 and dets[m].kind == k for m, k in zip(match, truth)]
-            f = out[way]
-            f["tiles"] += len(truth)
-            f["found"] += int((match >= 0).sum())
-            f["right"] += sum(right)
-            f["photos"] += 1
-            f["every_tile_right"] += all(right)
-    return out
+            tally(det, sq, boxes * ([size[0] / img.shape[1], size[1] / img.shape[0]] * 2), kinds, out[way])
+    return {w: dict(f) for w, f in out.items()}
 
 
 def looks(crop: np.ndarray) -> np.ndarray:
