@@ -94,6 +94,18 @@ def test_read_a_photo_with_referee_facts(client):
     assert r.status_code == 422 and "MCR" in r.json()["error"]
 
 
+def test_a_stretched_copy_is_answered_with_the_advice_to_send_the_photo(client):
+    """An upload stretched one way (an export that did not keep the photo's shape) is read, doubtful, and the
+    phone page is given the advice to send the photo as taken."""
+    img = cv2.imread(str(PHOTO))
+    ok, jpg = cv2.imencode(".jpg", cv2.resize(img, (img.shape[1] * 7, img.shape[0])))
+    r = client.post("/api/read", files=_photo(jpg.tobytes()), data={"seat_wind": "S"})
+    assert r.status_code == 200, r.text
+    trust = r.json()["result"]["trust"]
+    assert trust["state"] == "doubtful" and any("stretched" in x for x in trust["reasons"])
+    assert "send the photo as it was taken, not a copy resized to another shape" in trust["advice"]
+
+
 def test_read_a_photo(client):
     r = client.post("/api/read", files=_photo(), data={"seat_wind": "S"})
     assert r.status_code == 200, r.text
