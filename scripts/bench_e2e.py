@@ -153,11 +153,11 @@ def main(argv=None) -> int:
     try:
         from mjtable.vision.detector import DetectorConfig, TileDetector, models_in
         t0 = time.perf_counter()
-        regions = {"regions": {"crops": "crops", "strips": True}[a.regions]} if a.regions else {}
+        options = {"regions": {"crops": "crops", "strips": True}[a.regions]} if a.regions else {}
         if a.general_px is not None:
-            regions["general_px"] = a.general_px
+            options["general_px"] = a.general_px
         detector = TileDetector(DetectorConfig(**{**models_in(a.models), **{WITHOUT[k][0]: None for k in a.without},
-                                                  **regions}))
+                                                  **options}))
         load_ms = (time.perf_counter() - t0) * 1000
     except Exception as e:
         print(f"no detector model ({e}): only the ground-truth-box ceiling is measured", file=sys.stderr)
