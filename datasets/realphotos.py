@@ -98,6 +98,30 @@ def binary_copy(src_dir: Path, dst_dir: Path) -> None:
         (dst_dir / "labels" / lab.name).write_text("\n".join(rows) + ("\n" if rows else ""))
 
 
+def squeezed_copy(src_dir: Path, dst_dir: Path, seed: int, lo: float = 0.45, hi: float = 0.85) -> int:
+    """dst_dir: a copy of each photo of a binary YOLO folder squeezed along one axis (width or height, drawn) to
+    lo..hi of its length, as a messaging app or an editor squeezes an export; YOLO rows are fractions of the image,
+    so the labels are the source's. Returns the number of photos written."""
+    import cv2
+    rng = random.Random(seed)
+    for sub in ("images", "labels"):
+        (dst_dir / sub).mkdir(parents=True, exist_ok=True)
+    n = 0
+    for img_path in sorted((src_dir / "images").glob("*.jpg")):
+        lab = src_dir / "labels" / (img_path.stem + ".txt")
+        img = cv2.imread(str(img_path))
+        if img is None or not lab.exists():
+            continue
+        f, axis = rng.uniform(lo, hi), rng.randrange(2)
+        h, w = img.shape[:2]
+        size = (max(1, round(w * f)), h) if axis == 0 else (w, max(1, round(h * f)))
+        cv2.imwrite(str(dst_dir / "images" / img_path.name), cv2.resize(img, size, interpolation=cv2.INTER_AREA),
+                    [cv2.IMWRITE_JPEG_QUALITY, rng.randrange(70, 96)])
+        (dst_dir / "labels" / lab.name).write_text(lab.read_text())
+        n += 1
+    return n
+
+
 def convert(text: str, mapping: dict[int, int]) -> list[str]:
     """YOLO rows with the set's class index -> rows with tile ids (rows of unknown classes are dropped)."""
     out = []

@@ -233,6 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--data", type=Path, default=ROOT / "data")
     ap.add_argument("--without", nargs="+", choices=sorted(WITHOUT), default=[],
                     help="also measure the detector without these parts (bench_e2e's), in the same run")
+    ap.add_argument("--models", type=Path, metavar="DIR",
+                    help="also measure the models DIR holds under the committed file names (candidates in their "
+                         "place, vision.detector.models_in), in the same run")
     ap.add_argument("--json", action="store_true")
     return ap
 
@@ -240,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     a = build_parser().parse_args(argv)
     from mjtable.datasets.benchsets import TRAINING_SEEDS, ensure_scenes
-    from mjtable.vision.detector import DetectorConfig, TileDetector
+    from mjtable.vision.detector import DetectorConfig, TileDetector, models_in
     if a.phone and a.seed in TRAINING_SEEDS:
         print(f"bench_phone: seed {a.seed} made the training set {TRAINING_SEEDS[a.seed]}", file=sys.stderr)
         return 2
@@ -249,12 +252,14 @@ def main(argv=None) -> int:
     gts = ensure_scenes(a.data / f"bench_phone_{a.seed}", "phone", a.phone, a.seed) if a.phone > 0 else []
     out["hands"] = hand_figures(hand_outcomes(TileDetector(), gts)) if gts else None   # without the recorder
     out["without"] = {}
-    for part in a.without:                               # the baselines, on the same photos in the same run
-        config = DetectorConfig(**{WITHOUT[part][0]: None})
+    others = [(f"without {part}", DetectorConfig(**{WITHOUT[part][0]: None})) for part in a.without]
+    if a.models is not None:
+        others.append((f"models in {a.models.name}", DetectorConfig(**models_in(a.models))))
+    for how, config in others:                           # beside today's, on the same photos in the same run
         data = collect(TileDetector(config), sets)
         for name, photos in data.items():
-            out["sets"][name][f"without {part}"] = set_figures(photos, 1.0)
-        out["without"][part] = hand_figures(hand_outcomes(TileDetector(config), gts)) if gts else None
+            out["sets"][name][how] = set_figures(photos, 1.0)
+        out["without"][how] = hand_figures(hand_outcomes(TileDetector(config), gts)) if gts else None
     if a.json:
         print(json.dumps(out, indent=1))
     else:
@@ -272,7 +277,7 @@ def show(out: dict, seed: int) -> None:
             cells = "".join(f"{f[c]:>13.3f}" if isinstance(f[c], float) else f"{f[c]:>13d}" for c in cols)
             print(f"{name:26s}{how:28s}{cells}")
     print(f"temperature fitted on every held-out set: {out['temperature_all']:.3f} (vision.calibrate.TEMPERATURE)")
-    for who, h in [("", out["hands"])] + [(f", without {k}", v) for k, v in out.get("without", {}).items()]:
+    for who, h in [("", out["hands"])] + [(f", {k}", v) for k, v in out.get("without", {}).items()]:
         if h:
             print(f"Rendered phone photos (seed {seed}{who}): " + hands_line(h))
 

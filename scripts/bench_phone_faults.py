@@ -15,7 +15,7 @@
   and on the right tiles.
 
     python -m scripts.bench_phone_faults [--sets data/cmd/heldout ...] [--angles 0 20 35 45] [--squeeze 0.5 0.67]
-        [--json]
+        [--models DIR] [--json]
 """
 from __future__ import annotations
 
@@ -149,9 +149,11 @@ def report(name: str, figures: dict) -> None:
         for a, f in figures[way].items():
             print(f"  {label:<6} turned {a:>4g} deg   found {f['found']:>4}/{f['tiles']}  read right {f['right']:>4}"
                   f"  photos every tile right {f['every_tile_right']}/{f['photos']}")
-    for way, f in figures.get("squeezed", {}).items():
-        print(f"  squeezed: {way:<14} found {f['found']:>4}/{f['tiles']}  read right {f['right']:>4}"
-              f"  photos every tile right {f['every_tile_right']}/{f['photos']}")
+    for key in (k for k in figures if k.startswith("squeezed")):
+        who = key[len("squeezed"):].lstrip(", ")
+        for way, f in figures[key].items():
+            print(f"  squeezed: {way:<14}{' ' + who if who else ''} found {f['found']:>4}/{f['tiles']}"
+                  f"  read right {f['right']:>4}  photos every tile right {f['every_tile_right']}/{f['photos']}")
     one = figures["one_set"]
     print(f"  one set: misreads {one['misreads']} (true kind surely read elsewhere in the photo:"
           f" {one['misreads_truth_elsewhere']}); silent misreads {one['silent_misreads']}"
@@ -163,20 +165,24 @@ def report(name: str, figures: dict) -> None:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", nargs="+", default=list(SETS), help="labelled YOLO folders (tile ids)")
-    ap.add_argument("--angles", nargs="+", type=float, default=[0, 20, 35, 45])
+    ap.add_argument("--angles", nargs="*", type=float, default=[0, 20, 35, 45])
     ap.add_argument("--squeeze", nargs="*", type=float, default=[0.5, 0.67],
                     help="shares of the width (then of the height) each photo is also read squeezed to")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--models", type=Path, metavar="DIR",
+                    help="also read the squeezed photos with the models DIR holds under the committed file names "
+                         "(candidates, vision.detector.models_in)")
     ap.add_argument("--json", action="store_true")
     return ap
 
 
 def main(argv=None) -> int:
     a = build_parser().parse_args(argv)
-    from mjtable.vision.detector import TileDetector
+    from mjtable.vision.detector import TileDetector, models_in
     from mjtable.vision.detector_config import DetectorConfig
     today = TileDetector(DetectorConfig(threads=a.threads, level=False))
     level = TileDetector(DetectorConfig(threads=a.threads))
+    cand = TileDetector(DetectorConfig(threads=a.threads, **models_in(a.models))) if a.models else None
     out = {}
     for s in a.sets:
         folder = ROOT / s
@@ -187,6 +193,8 @@ def main(argv=None) -> int:
         out[s] = {"angles": angle_figures(today, folder, a.angles), "one_set": one_set_figures(today, folder),
                   "angles, turned level": angle_figures(level, folder, a.angles),
                   "squeezed": squeeze_figures(level, folder, a.squeeze)}
+        if cand is not None:
+            out[s][f"squeezed, models in {a.models.name}"] = squeeze_figures(cand, folder, a.squeeze)
         if not a.json:
             report(s, out[s])
     if a.json:

@@ -5,7 +5,7 @@
    before ``_jpg.rf.``; Roboflow augmented copies of one photo stay together), ~20% of photos held out.
 2. A "binary" copy of each YOLO dir for the two-stage design: class 0 = face-up tile, 1 = face-down tile.
 
-    python -m scripts.prepare_detector_data [--real DIR] [--out data] [--heldout 0.2] [--seed 0]
+    python -m scripts.prepare_detector_data [--real DIR] [--out data] [--heldout 0.2] [--seed 0] [--squeeze cmd/train]
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from mjtable.datasets.realphotos import binary_copy, convert_label, link, read_names, source_photo, split_sources
+from mjtable.datasets.realphotos import (binary_copy, convert_label, link, read_names, source_photo, split_sources,
+                                        squeezed_copy)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,6 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--synth", nargs="*", default=["synth/train", "synth/test"],
                     help="synthetic YOLO dirs under --out to make binary copies of")
+    ap.add_argument("--squeeze", nargs="*", default=[],
+                    help="YOLO dirs under --out whose binary copies also get a squeezed copy, bin/DIR_squeezed "
+                         "(each photo squeezed along one axis to 0.45-0.85 of its length)")
     return ap
 
 
@@ -54,6 +58,10 @@ def main(argv=None) -> int:
         if (a.out / d / "labels").exists():
             binary_copy(a.out / d, a.out / "bin" / d)
             print(f"binary copy: {a.out / 'bin' / d}")
+    for d in a.squeeze:
+        binary_copy(a.out / d, a.out / "bin" / d)
+        n = squeezed_copy(a.out / "bin" / d, a.out / "bin" / f"{d}_squeezed", seed=a.seed)
+        print(f"squeezed copy: {a.out / 'bin' / d}_squeezed ({n} photos)")
     return 0
 
 
