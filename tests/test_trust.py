@@ -199,8 +199,8 @@ def test_gate_checks_count_findings_and_doubtful_seats_only():
     assert got[0] == finding("false_win")
     doubtful_other = Trust(DOUBTFUL, "overhead", ("left: tiles 9 px across",), (),
                            assess(layout(14)).seats + assess(layout(14, size=10, seat="left")).seats)
-    got = gate([finding("exposed_tile", "self"), finding("exposed_tile", "left"), finding("too_many_copies", None)],
-               doubtful_other)
+    got = gate([finding("chow_not_from_left", "self"), finding("exposed_tile", "left"),
+                finding("too_many_copies", None)], doubtful_other)
     assert [f.severity for f in got] == ["violation", CHECK, CHECK]
     assert all("no penalty until verified" in f.penalty for f in got[1:])
     assert gate([finding("false_win")], None) == [finding("false_win")]       # a typed hand: nothing to doubt
@@ -272,6 +272,21 @@ def test_a_false_win_that_a_legal_reading_mends_is_a_check(tmp_path):
     path.write_text(json.dumps(dets))
     got = json.loads(run(WIN, "--detections", path, "--seat-wind", "S", "--json").stdout)
     assert "legal" not in got and [(f["kind"], f["severity"]) for f in got["findings"]] == [("false_win", "violation")]
+
+
+def test_exposed_tiles_on_a_table_read_unsurely_anywhere_are_checks():
+    """Exposed tiles rest on how the whole table was grouped: a near hand laid face up, read as loose tiles, gives
+    them on a seat whose own tiles were read surely. On a table doubtful elsewhere they are checks; on a table
+    read surely, and on a photo of one hand, they stay violations."""
+    exposed = Finding("exposed_tile", "self", "m", "clause", "pays 10 to each player", "violation", "exposed_tile")
+    sure_self = assess(layout(14)).seats
+    doubtful_left = assess(layout(14, size=10, seat="left")).seats
+    table = Trust(DOUBTFUL, "overhead", ("left: tiles 7 px across",), (), sure_self + doubtful_left)
+    got = gate([exposed], table)[0]
+    assert got.severity == CHECK and "grouped" in got.message and "left: tiles 7 px" in got.message
+    assert gate([exposed], Trust(TRUSTED, "overhead", seats=sure_self))[0].severity == "violation"
+    assert gate([exposed], Trust(DOUBTFUL, "phone", ("left",), (), sure_self + doubtful_left))[0].severity == \
+        "violation"
 
 
 def test_many_violations_at_once_on_a_table_are_checks():

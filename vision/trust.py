@@ -13,7 +13,8 @@ leaves no trace but a wrong count. So:
   when it is not trusted, how to take the photo again;
 * ``gate`` turns each finding that rests on a doubtful seat, an unreadable frame, or a tile count (which a missed
   or doubled tile makes wrong as surely as a player does) into a ``check``: what to verify at the table, and no
-  penalty until it is verified.
+  penalty until it is verified; so too, on a whole table read unsurely anywhere, each finding that rests on how
+  the table's tiles were grouped (exposed tiles: a near hand laid face up and read as loose tiles).
 
     trust = assess(layout, read_as="seat", frame=(w, h))
     findings = gate(findings, trust)
@@ -37,6 +38,9 @@ FEW_TILES = 8                   # a photo of a hand with fewer face-up tiles tha
 TABLE_VIEWS = ("overhead", "seat")
 # findings that rest on how many tiles were found: a tile the reader missed or found twice makes them too
 COUNT_CASES = frozenset({"wrong_tile_count", "false_win_miscount"})
+# findings that rest on how a whole table's tiles were grouped into hands, melds and rivers: a near hand laid face
+# up that was read as loose tiles gives them, so on a table read unsurely anywhere they are checks
+GROUPING_KINDS = frozenset({"exposed_tile"})
 MANY_VIOLATIONS = 3             # a table frame whose sure findings add up to this many violations is misread likelier
 SEAT_VIEW_REASON = "a whole table photographed from a seat: such photos read few hands right (docs/benchmarks.md)"
 FACE_GROUPS = ("concealed", "winning", "flower", "discard", "exposed")   # and meld:<i>
@@ -194,6 +198,8 @@ def _gate_each(findings: list[Finding], trust: Trust) -> list[Finding]:
             why = "count the tiles: a tile the reader missed or read twice gives the same finding"
         elif trust.state == UNREADABLE:
             why = "the photo could not be read as a hand"
+        elif trust.table and f.kind in GROUPING_KINDS and trust.state != TRUSTED:
+            why = "it rests on how the table's tiles were grouped, and " + "; ".join(trust.reasons)
         elif f.seat is None and trust.state != TRUSTED:
             why = "it rests on tiles of every seat, and " + "; ".join(trust.reasons)
         elif seat is not None and seat.state != TRUSTED:
