@@ -99,9 +99,10 @@ def binary_copy(src_dir: Path, dst_dir: Path) -> None:
 
 
 def squeezed_copy(src_dir: Path, dst_dir: Path, seed: int, lo: float = 0.45, hi: float = 0.85) -> int:
-    """dst_dir: a copy of each photo of a binary YOLO folder squeezed along one axis (width or height, drawn) to
-    lo..hi of its length, as a messaging app or an editor squeezes an export; YOLO rows are fractions of the image,
-    so the labels are the source's. Returns the number of photos written."""
+    """dst_dir: a copy of each photo of a binary YOLO folder squeezed sideways to lo..hi of its width (drawn), as a
+    messaging app or an editor squeezes an export; YOLO rows are fractions of the image, so the labels are the
+    source's. Only narrower: a photo squeezed in height has wider tiles, like two tiles side by side, and a locator
+    trained on them merged pairs of rendered phone tiles (docs/experiments.md). Returns the number of photos."""
     import cv2
     rng = random.Random(seed)
     for sub in ("images", "labels"):
@@ -112,9 +113,8 @@ def squeezed_copy(src_dir: Path, dst_dir: Path, seed: int, lo: float = 0.45, hi:
         img = cv2.imread(str(img_path))
         if img is None or not lab.exists():
             continue
-        f, axis = rng.uniform(lo, hi), rng.randrange(2)
         h, w = img.shape[:2]
-        size = (max(1, round(w * f)), h) if axis == 0 else (w, max(1, round(h * f)))
+        size = (max(1, round(w * rng.uniform(lo, hi))), h)
         cv2.imwrite(str(dst_dir / "images" / img_path.name), cv2.resize(img, size, interpolation=cv2.INTER_AREA),
                     [cv2.IMWRITE_JPEG_QUALITY, rng.randrange(70, 96)])
         (dst_dir / "labels" / lab.name).write_text(lab.read_text())

@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="synthetic YOLO dirs under --out to make binary copies of")
     ap.add_argument("--squeeze", nargs="*", default=[],
                     help="YOLO dirs under --out whose binary copies also get a squeezed copy, bin/DIR_squeezed "
-                         "(each photo squeezed along one axis to 0.45-0.85 of its length)")
+                         "(each photo squeezed sideways to 0.45-0.85 of its width)")
     return ap
 
 
