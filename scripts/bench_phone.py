@@ -251,7 +251,7 @@ def main(argv=None) -> int:
     out = calibration_figures(collect(TileDetector(), sets))
     gts = ensure_scenes(a.data / f"bench_phone_{a.seed}", "phone", a.phone, a.seed) if a.phone > 0 else []
     out["hands"] = hand_figures(hand_outcomes(TileDetector(), gts)) if gts else None   # without the recorder
-    out["without"] = {}
+    out["others"] = {}
     others = [(f"without {part}", DetectorConfig(**{WITHOUT[part][0]: None})) for part in a.without]
     if a.models is not None:
         others.append((f"models in {a.models.name}", DetectorConfig(**models_in(a.models))))
@@ -259,7 +259,7 @@ def main(argv=None) -> int:
         data = collect(TileDetector(config), sets)
         for name, photos in data.items():
             out["sets"][name][how] = set_figures(photos, 1.0)
-        out["without"][how] = hand_figures(hand_outcomes(TileDetector(config), gts)) if gts else None
+        out["others"][how] = hand_figures(hand_outcomes(TileDetector(config), gts)) if gts else None
     if a.json:
         print(json.dumps(out, indent=1))
     else:
@@ -277,7 +277,7 @@ def show(out: dict, seed: int) -> None:
             cells = "".join(f"{f[c]:>13.3f}" if isinstance(f[c], float) else f"{f[c]:>13d}" for c in cols)
             print(f"{name:26s}{how:28s}{cells}")
     print(f"temperature fitted on every held-out set: {out['temperature_all']:.3f} (vision.calibrate.TEMPERATURE)")
-    for who, h in [("", out["hands"])] + [(f", {k}", v) for k, v in out.get("without", {}).items()]:
+    for who, h in [("", out["hands"])] + [(f", {k}", v) for k, v in out["others"].items()]:
         if h:
             print(f"Rendered phone photos (seed {seed}{who}): " + hands_line(h))
 
