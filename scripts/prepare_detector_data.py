@@ -54,12 +54,11 @@ def main(argv=None) -> int:
         counts[split][1].add(source_photo(f))
     for split, (n, src) in counts.items():
         print(f"real {split}: {n} images from {len(src)} source photos")
-    for d in ["real/train", "real/heldout"] + list(a.synth):
+    for d in dict.fromkeys(["real/train", "real/heldout"] + list(a.synth) + list(a.squeeze)):   # each once
         if (a.out / d / "labels").exists():
             binary_copy(a.out / d, a.out / "bin" / d)
             print(f"binary copy: {a.out / 'bin' / d}")
     for d in a.squeeze:
-        binary_copy(a.out / d, a.out / "bin" / d)
         n = squeezed_copy(a.out / "bin" / d, a.out / "bin" / f"{d}_squeezed", seed=a.seed)
         print(f"squeezed copy: {a.out / 'bin' / d}_squeezed ({n} photos)")
     return 0
