@@ -628,3 +628,21 @@ def test_archive_on_dask_command_line_workers_one_killed_mid_run(tmp_path):
         assert all(r["status"] != "error" for r in mine)
     assert sorted(p.stem for p in (out / "parts").glob("*.parquet")) == sorted(it.key for it in items)
     assert time.monotonic() - t0 < 60
+
+
+
+def test_the_local_cluster_keeps_dask_shutdown_noise_off_the_terminal():
+    """A worker's heartbeat that races the scheduler's close logs an ERROR with a traceback (seen once in CI):
+    the cluster the archive starts lets only CRITICAL through, from its workers and from here."""
+    code = (
+        "import logging\n"
+        "from mjtable.archive import run as r\n"
+        "client, cluster = r.start_client(None, 1, '127.0.0.1:0')\n"
+        "client.run(lambda: logging.getLogger('distributed.worker').error('worker-error-line'))\n"
+        "client.run(lambda: logging.getLogger('distributed.worker').critical('worker-critical-line'))\n"
+        "logging.getLogger('distributed.scheduler').error('scheduler-error-line')\n"
+        "client.close(); cluster.close()\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "worker-critical-line" in r.stderr                   # the workers' log does reach the terminal
+    assert "worker-error-line" not in r.stderr and "scheduler-error-line" not in r.stderr

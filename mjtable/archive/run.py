@@ -107,8 +107,10 @@ def start_client(scheduler: Optional[str], workers: Optional[int], dashboard: Op
     with warnings.catch_warnings():         # "port 8787 is in use, hosting on port N instead": printed below
         warnings.simplefilter("ignore", UserWarning)
         try:
+            # CRITICAL: a worker's heartbeat that races the scheduler's close logs an ERROR with a traceback;
+            # a task that fails becomes an error row and a worker lost is retried, so nothing is hidden
             cluster = LocalCluster(n_workers=workers or _cores(), threads_per_worker=1, processes=True,
-                                   dashboard_address=address, silence_logs=logging.ERROR)
+                                   dashboard_address=address, silence_logs=logging.CRITICAL)
         except RuntimeError as e:           # "Cluster failed to start", from an address that cannot be bound
             if not isinstance(e.__cause__, OSError):
                 raise
