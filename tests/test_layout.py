@@ -1311,3 +1311,23 @@ def test_overhead_flower_in_line_with_a_wall_is_the_seats_flower():
     dets.append(Detection((x1 + step, y1, x2 + step, y2), 35, "upright", 0.9))
     area = parse_overhead(dets).table.player("self")
     assert sorted(area.flowers) == [34, 35, 36] and area.exposed == ()
+
+
+def test_a_weak_sideways_box_the_classifier_calls_no_face_marks_no_meld():
+    """A box on the edges of upright tiles (found in a real photo turned level) lies across the row, weakly,
+    and its classifier finds a back likelier than any face: it does not make the run beside it a claimed meld.
+    A sideways face read as a face, or read surely, still does."""
+    from mjtable.vision.layout.geometry import Tile as LTile
+    from mjtable.vision.layout.melds import is_meld_group
+
+    def tile(i, kind, side=False, conf=0.85, cands=()):
+        d = Detection(box=(i * 40.0, 0.0, i * 40.0 + (54 if side else 40), 54.0 if not side else 40.0), kind=kind,
+                      orientation="sideways" if side else "upright", confidence=conf, candidates=cands)
+        return LTile(i, d, i * 40.0 + 20, 27.0, 46.0, side=side)
+
+    run = [tile(i + 1, k) for i, k in enumerate((1, 2, 3))]           # 2m 3m 4m
+    no_face = ((T.BACK, 0.24), (23, 0.1))
+    assert not is_meld_group([tile(0, 23, True, 0.05, no_face)] + run)
+    assert is_meld_group([tile(0, 23, True, 0.05, ((23, 0.3), (T.BACK, 0.1)))] + run)
+    assert is_meld_group([tile(0, 23, True, 0.6, no_face)] + run)
+    assert not is_meld_group(run)

@@ -328,10 +328,19 @@ def blank_set(g: list[Tile]) -> bool:
     return 3 <= len(g) <= 4 and all(t.back for t in g) and sum(t.side for t in g) == 1
 
 
+def _no_face(t: Tile, g: list[Tile]) -> bool:
+    """A face-up box of group g whose classifier's likeliest kind is a back, much less sure than the group."""
+    c = t.det.candidates
+    return (not t.back and bool(c) and c[0][0] == T.BACK
+            and t.det.confidence < current_params().weak_end * median([o.det.confidence for o in g]))
+
+
 def is_meld_group(g: list[Tile]) -> bool:
     """A group laid out as a meld: it holds a sideways or face-down tile, or it is four tiles the classifier
-    finds likelier to be a concealed kong with pale backs read as faces than what it read."""
-    if 2 <= len(g) <= 5 and any(t.side or t.back for t in g):
+    finds likelier to be a concealed kong with pale backs read as faces than what it read. A sideways face that
+    the classifier finds likelier to be no face at all (a back) and that is much less sure than its group
+    (weak_end x the median) marks no meld: a box on the edges of upright tiles, found in a photo turned level."""
+    if 2 <= len(g) <= 5 and any(t.back or (t.side and not _no_face(t, g)) for t in g):
         return True
     return len(g) == 4 and _repair_meld(g, _concealed_kong) is not None
 
