@@ -42,7 +42,9 @@ WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the gene
            "general-px": ("general_px", "second reading of a whole table's large faces by the general classifier "
                                         "(DetectorConfig.general_px): the view's classifier alone"),
            "turned-looks": ("turned_looks", "turned looks: every other look at a tile turned 180 degrees "
-                                            "(DetectorConfig.turned_looks): every look as the tile lies")}
+                                            "(DetectorConfig.turned_looks): every look as the tile lies"),
+           "squashed": ("squashed", "a second reading of a photo of a hand whose boxes are mostly wider than tall, "
+                                    "stretched back in height (DetectorConfig.squashed): read as it is")}
 
 
 def labels_current(out: Path) -> bool:

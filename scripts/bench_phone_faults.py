@@ -6,8 +6,9 @@
   the turned box), tiles read right, photos with every tile right; read as it is (today's reading without the
   level turn, the baseline) and turned level first (DetectorConfig.level, vision.level);
 * squeezed photos: each held-out photo resized to a share of its width (squeezed sideways) and, apart, of its
-  height (--squeeze 0.5 0.67), read as the runtime reads it: tiles found, read right, photos with every tile right,
-  beside the photo as it is;
+  height (--squeeze 0.5 0.67), read as the runtime reads it: tiles found, read right, photos with every tile right
+  and the detector's mean ms a photo, beside the photo as it is; --models and --without read them again with
+  candidate models and without parts of the runtime (DetectorConfig.squashed: --without squashed);
 * one photo, one set: could the photo's other tiles name a misread? For each tile read wrong, whether its true
   kind is read (surely, p >= DOUBT) elsewhere in the same photo; and a rule that names a tile doubtful when its
   crop looks more like a surely read tile of another kind than like any other tile read as its own kind (the
@@ -15,7 +16,7 @@
   and on the right tiles.
 
     python -m scripts.bench_phone_faults [--sets data/cmd/heldout ...] [--angles 0 20 35 45] [--squeeze 0.5 0.67]
-        [--models DIR] [--json]
+        [--models DIR] [--without squashed ...] [--json]
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from mjtable.datasets.benchsets import WITHOUT
 from mjtable.scoring import tiles as T
 from mjtable.vision.compare import matched
 from mjtable.vision.crops import crop_tile
@@ -73,7 +75,7 @@ def tally(det, img: np.ndarray, boxes: np.ndarray, kinds: np.ndarray, f: Counter
     dets, match, truth = read(det, img, boxes, kinds)
     right = [m >= 0 and dets[m].kind == k for m, k in zip(match, truth)]
     f.update(tiles=len(truth), found=int((match >= 0).sum()), right=sum(right), photos=1,
-             every_tile_right=int(all(right)))
+             every_tile_right=int(all(right)), ms=dets.ms)
 
 
 def angle_figures(det, folder: Path, angles: list[float]) -> dict:
@@ -153,7 +155,8 @@ def report(name: str, figures: dict) -> None:
         who = key[len("squeezed"):].lstrip(", ")
         for way, f in figures[key].items():
             print(f"  squeezed: {way:<14}{' ' + who if who else ''} found {f['found']:>4}/{f['tiles']}"
-                  f"  read right {f['right']:>4}  photos every tile right {f['every_tile_right']}/{f['photos']}")
+                  f"  read right {f['right']:>4}  photos every tile right {f['every_tile_right']}/{f['photos']}"
+                  f"  {f['ms'] / f['photos']:.1f} ms a photo (mean)")
     one = figures["one_set"]
     print(f"  one set: misreads {one['misreads']} (true kind surely read elsewhere in the photo:"
           f" {one['misreads_truth_elsewhere']}); silent misreads {one['silent_misreads']}"
@@ -172,6 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--models", type=Path, metavar="DIR",
                     help="also read the squeezed photos with the models DIR holds under the committed file names "
                          "(candidates, vision.detector.models_in)")
+    ap.add_argument("--without", nargs="+", choices=sorted(WITHOUT), default=[],
+                    help="also read the squeezed photos without each of these parts of the runtime (baselines)")
     ap.add_argument("--json", action="store_true")
     return ap
 
@@ -183,6 +188,7 @@ def main(argv=None) -> int:
     today = TileDetector(DetectorConfig(threads=a.threads, level=False))
     level = TileDetector(DetectorConfig(threads=a.threads))
     cand = TileDetector(DetectorConfig(threads=a.threads, **models_in(a.models))) if a.models else None
+    without = {w: TileDetector(DetectorConfig(threads=a.threads, **{WITHOUT[w][0]: None})) for w in a.without}
     out = {}
     for s in a.sets:
         folder = ROOT / s
@@ -195,6 +201,8 @@ def main(argv=None) -> int:
                   "squeezed": squeeze_figures(level, folder, a.squeeze)}
         if cand is not None:
             out[s][f"squeezed, models in {a.models.name}"] = squeeze_figures(cand, folder, a.squeeze)
+        for name, det in without.items():
+            out[s][f"squeezed, without {name}"] = squeeze_figures(det, folder, a.squeeze)
         if not a.json:
             report(s, out[s])
     if a.json:

@@ -78,3 +78,38 @@ def test_a_stretched_photo_is_read_as_the_original(detector, tmp_path):
     want = read_image(img, detector, situation())
     got = read_image(loaded, detector, situation())
     assert got.hand == want.hand and got.result.total == want.result.total == 88
+
+
+@pytest.mark.parametrize("share", [0.5, 0.67])
+def test_a_hand_squeezed_in_height_is_read_stretched_back(share):
+    """The bundled real hand squeezed to a share of its height (within what an unsqueezed photo may measure, so
+    not unstretched): each upright tile is now wider than tall. Read again stretched back (DetectorConfig.squashed)
+    it gives the kinds it gives as taken, each surely; read as it is, its tiles are read turned a quarter and
+    squashed, and come out less sure, some wrong."""
+    from mjtable.vision.detector_config import DetectorConfig
+    img = _example("real_hand.jpg")
+    sq = cv2.resize(img, (img.shape[1], round(img.shape[0] * share)), interpolation=cv2.INTER_AREA)
+    assert unstretch(sq)[0] is sq
+
+    def kinds(det, im):
+        return sorted(d.kind for d in det.detect(im)), [d.confidence for d in det.detect(im)]
+
+    taken, _ = kinds(TileDetector(), img)
+    back, sure = kinds(TileDetector(), sq)
+    plain, unsure = kinds(TileDetector(DetectorConfig(squashed=False)), sq)
+    assert back == taken and min(sure) >= 0.6
+    assert np.median(unsure) < 0.5 < np.median(sure)
+
+
+def test_tiles_lying_sideways_are_not_taken_for_a_squeezed_photo():
+    """The bundled real hand turned a quarter: every tile lies sideways, its box wider than tall, so the photo is
+    read again stretched in height; the reading as it is is surer, and is kept."""
+    from mjtable.vision.detector_config import DetectorConfig
+    img = cv2.rotate(_example("real_hand.jpg"), cv2.ROTATE_90_CLOCKWISE)
+    det = TileDetector()
+    found = det.detect(img)
+    faces = np.array([d.box for d in found if d.kind != 42])
+    assert det.unsquash(faces) > 1.0
+    plain = TileDetector(DetectorConfig(squashed=False)).detect(img)
+    assert [(d.kind, d.orientation, round(d.confidence, 4)) for d in found] == \
+        [(d.kind, d.orientation, round(d.confidence, 4)) for d in plain]

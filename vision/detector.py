@@ -70,6 +70,10 @@ SMALL_TILE = 16.0         # sure boxes whose median short side is under this man
 LOOK_VIEWS = ("phone", "seat")   # the views whose tiles are read in more looks (TileDetector.more_looks): a photo
                           # of a hand and a table shot from a seat, not an overhead frame (a live camera's: +16-20
                           # ms a frame for 1-2 points of hands; docs/benchmarks.md, Doubtful tiles)
+SQUASHED_ASPECT = 1.0     # a photo of a hand whose face-up boxes' median width over height exceeds this may be
+                          # squeezed in height (DetectorConfig.squashed) ...
+UPRIGHT_ASPECT = 0.75     # ... and is read again stretched until that median is an upright tile's, ...
+MAX_UNSQUASH = 3.0        # ... by at most this factor
 REGION_VIEWS = ("seat", "overhead")   # the views read region by region with DetectorConfig(regions=True)
 
 
@@ -420,9 +424,33 @@ class TileDetector:
     def read_kinds(self, img: np.ndarray, located: np.ndarray, refined: np.ndarray, view: str = "phone"):
         """Kind (N,43) and orientation (N,3) probabilities of face-up boxes as detect reads them in a frame read
         as ``view`` (phone, overhead or seat): the view's classifier on the located boxes, then, for a view of
-        LOOK_VIEWS, more looks around the refined ones (more_looks)."""
+        LOOK_VIEWS, more looks around the refined ones (more_looks). A photo of a hand whose boxes are mostly
+        wider than tall is looked at as it is and stretched back in height (unsquash), and the frame whose first
+        look is surer on average is read in the more looks."""
         overhead, seat = view != "phone", view == "seat"
-        probs, orient = self.classify(img, located, overhead, seat)
+        first = self.classify(img, located, overhead, seat)
+        s = self.unsquash(located) if view == "phone" else 1.0
+        if s > 1.0:          # the first look decides; the more looks are read in the frame kept
+            tall = np.array([1.0, s, 1.0, s])
+            big = cv2.resize(img, (img.shape[1], round(img.shape[0] * s)), interpolation=cv2.INTER_LINEAR)
+            again = self.classify(big, located * tall, overhead, seat)
+            if again[0].max(1).mean() > first[0].max(1).mean():
+                img, located, refined, first = big, located * tall, refined * tall, again
+        return self._more_kinds(img, located, refined, view, first)
+
+    def unsquash(self, located: np.ndarray) -> float:
+        """How much to stretch a photo of a hand in height to read it as if it had not been squeezed: the factor
+        that makes the face-up boxes' median width over height an upright tile's (UPRIGHT_ASPECT, at most
+        MAX_UNSQUASH), when that median exceeds SQUASHED_ASPECT over 3 boxes or more; else 1.0."""
+        if not self.config.squashed or len(located) < 3:
+            return 1.0
+        aspect = float(np.median((located[:, 2] - located[:, 0]) / np.maximum(located[:, 3] - located[:, 1], 1e-6)))
+        return min(aspect / UPRIGHT_ASPECT, MAX_UNSQUASH) if aspect > SQUASHED_ASPECT else 1.0
+
+    def _more_kinds(self, img: np.ndarray, located: np.ndarray, refined: np.ndarray, view: str, first):
+        """read_kinds after the first look (``first``: classify's answer on the located boxes)."""
+        overhead, seat = view != "phone", view == "seat"
+        probs, orient = first
         if self.config.looks and view in LOOK_VIEWS:
             probs = self.more_looks(img, refined, probs, overhead, seat)
         big = large_faces(located, self.config.general_px) if overhead else np.zeros(len(located), bool)
