@@ -78,3 +78,16 @@ def test_the_bundled_hand_turned_30_degrees_reads_as_it_does_level():
     level, askew = mjtable.read(img), mjtable.read(turned)
     assert askew.hand is not None and format_hand(askew.hand) == format_hand(level.hand)
     assert askew.result.total == level.result.total
+
+
+def test_a_photo_turned_level_is_read_around_its_tiles():
+    """The turned canvas is larger than the photo; it is read in the box around the tiles found before the turn,
+    grown by two tiles each side and kept on the canvas, so that the tiles reach the locator as large as they
+    were. Fewer than 3 tiles: the whole canvas."""
+    from mjtable.vision.detector import LEVEL_MARGIN, around_tiles
+    boxes = np.array([[100, 100, 140, 150], [140, 100, 180, 150], [180, 100, 220, 150]], float)
+    pad = LEVEL_MARGIN * 50
+    assert around_tiles(boxes, (400, 600, 3)) == (0, 0, int(220 + pad), int(150 + pad))
+    assert around_tiles(boxes + [200, 150, 200, 150], (400, 600, 3)) == (
+        int(300 - pad), int(250 - pad), int(420 + pad), 400)
+    assert around_tiles(boxes[:2], (400, 600, 3)) == (0, 0, 600, 400)
