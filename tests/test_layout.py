@@ -1331,3 +1331,21 @@ def test_a_weak_sideways_box_the_classifier_calls_no_face_marks_no_meld():
     assert is_meld_group([tile(0, 23, True, 0.05, ((23, 0.3), (T.BACK, 0.1)))] + run)
     assert is_meld_group([tile(0, 23, True, 0.6, no_face)] + run)
     assert not is_meld_group(run)
+
+
+def test_a_weak_lone_back_beside_face_up_tiles_marks_no_meld():
+    """A face-down box much less sure than the faces beside it, and their only back (a box on a tile's edge read
+    as a back in a photo stretched back), does not make them a concealed kong; a sure back does, and so do two
+    backs (a concealed kong shows two or four), however weak."""
+    from mjtable.vision.layout.geometry import Tile as LTile
+    from mjtable.vision.layout.melds import is_meld_group
+
+    def tile(i, kind, conf=0.85):
+        d = Detection(box=(i * 40.0, 0.0, i * 40.0 + 40, 54.0), kind=kind,
+                      orientation="face_down" if kind == T.BACK else "upright", confidence=conf)
+        return LTile(i, d, i * 40.0 + 20, 27.0, 46.0)
+
+    run = [tile(i + 1, k) for i, k in enumerate((3, 2, 1))]           # 4m 3m 2m
+    assert not is_meld_group(run + [tile(4, T.BACK, 0.27)])
+    assert is_meld_group(run + [tile(4, T.BACK, 0.8)])
+    assert is_meld_group([tile(0, T.BACK, 0.27), tile(1, 5), tile(2, 5), tile(3, T.BACK, 0.27)])

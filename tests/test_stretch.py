@@ -83,22 +83,28 @@ def test_a_stretched_photo_is_read_as_the_original(detector, tmp_path):
 @pytest.mark.parametrize("share", [0.5, 0.67])
 def test_a_hand_squeezed_in_height_is_read_stretched_back(share):
     """The bundled real hand squeezed to a share of its height (within what an unsqueezed photo may measure, so
-    not unstretched): each upright tile is now wider than tall. Read again stretched back (DetectorConfig.squashed)
-    it gives the kinds it gives as taken, each surely; read as it is, its tiles are read turned a quarter and
-    squashed, and come out less sure, some wrong."""
+    not unstretched): each upright tile is now wider than tall. Found and read again stretched back
+    (DetectorConfig.squashed), its face-up tiles are those read as taken, each surely, and the hand and score are
+    the same; read as it is, its tiles are read turned a quarter and squashed, and come out less sure."""
+    import mjtable
+    from mjtable.scoring.notation import format_hand
     from mjtable.vision.detector_config import DetectorConfig
     img = _example("real_hand.jpg")
     sq = cv2.resize(img, (img.shape[1], round(img.shape[0] * share)), interpolation=cv2.INTER_AREA)
     assert unstretch(sq)[0] is sq
 
-    def kinds(det, im):
-        return sorted(d.kind for d in det.detect(im)), [d.confidence for d in det.detect(im)]
+    def faces(det, im):
+        found = [d for d in det.detect(im) if d.kind != 42]
+        return sorted(d.kind for d in found), [d.confidence for d in found]
 
-    taken, _ = kinds(TileDetector(), img)
-    back, sure = kinds(TileDetector(), sq)
-    plain, unsure = kinds(TileDetector(DetectorConfig(squashed=False)), sq)
+    taken, _ = faces(TileDetector(), img)
+    back, sure = faces(TileDetector(), sq)
+    _, unsure = faces(TileDetector(DetectorConfig(squashed=False)), sq)
     assert back == taken and min(sure) >= 0.6
     assert np.median(unsure) < 0.5 < np.median(sure)
+    level, squeezed = mjtable.read(img), mjtable.read(sq)
+    assert squeezed.hand is not None and format_hand(squeezed.hand) == format_hand(level.hand)
+    assert squeezed.result.total == level.result.total
 
 
 def test_tiles_lying_sideways_are_not_taken_for_a_squeezed_photo():

@@ -436,22 +436,22 @@ class TileDetector:
         h, w = img.shape[:2]
         return np.clip(refine_boxes(self.refiner, img, boxes), 0, [w, h, w, h])
 
-    def read_kinds(self, img: np.ndarray, located: np.ndarray, refined: np.ndarray, view: str = "phone"):
+    def read_kinds(self, img: np.ndarray, located: np.ndarray, refined: np.ndarray, view: str = "phone",
+                   first=None):
         """Kind (N,43) and orientation (N,3) probabilities of face-up boxes as detect reads them in a frame read
-        as ``view`` (phone, overhead or seat): the view's classifier on the located boxes, then, for a view of
-        LOOK_VIEWS, more looks around the refined ones (more_looks). A photo of a hand whose boxes are mostly
-        wider than tall is looked at as it is and stretched back in height (unsquash), and the frame whose first
-        look is surer on average is read in the more looks."""
+        as ``view`` (phone, overhead or seat): the view's classifier on the located boxes (``first``: that look,
+        when already had), then, for a view of LOOK_VIEWS, more looks around the refined ones (more_looks)."""
         overhead, seat = view != "phone", view == "seat"
-        first = self.classify(img, located, overhead, seat)
-        s = self.unsquash(located) if view == "phone" else 1.0
-        if s > 1.0:          # the first look decides; the more looks are read in the frame kept
-            tall = np.array([1.0, s, 1.0, s])
-            big = cv2.resize(img, (img.shape[1], round(img.shape[0] * s)), interpolation=cv2.INTER_LINEAR)
-            again = self.classify(big, located * tall, overhead, seat)
-            if again[0].max(1).mean() > first[0].max(1).mean():
-                img, located, refined, first = big, located * tall, refined * tall, again
-        return self._more_kinds(img, located, refined, view, first)
+        probs, orient = first if first is not None else self.classify(img, located, overhead, seat)
+        if self.config.looks and view in LOOK_VIEWS:
+            probs = self.more_looks(img, refined, probs, overhead, seat)
+        big = large_faces(located, self.config.general_px) if overhead else np.zeros(len(located), bool)
+        if big.any():            # large faces of a whole table: the close-up reader's probabilities averaged in
+            close, _ = self.classify(img, located[big])
+            if self.config.looks and view in LOOK_VIEWS:
+                close = self.more_looks(img, refined[big], close)
+            probs[big] = (probs[big] + close) / 2
+        return probs, orient
 
     def unsquash(self, located: np.ndarray) -> float:
         """How much to stretch a photo of a hand in height to read it as if it had not been squeezed: the factor
@@ -462,19 +462,17 @@ class TileDetector:
         aspect = float(np.median((located[:, 2] - located[:, 0]) / np.maximum(located[:, 3] - located[:, 1], 1e-6)))
         return min(aspect / UPRIGHT_ASPECT, MAX_UNSQUASH) if aspect > SQUASHED_ASPECT else 1.0
 
-    def _more_kinds(self, img: np.ndarray, located: np.ndarray, refined: np.ndarray, view: str, first):
-        """read_kinds after the first look (``first``: classify's answer on the located boxes)."""
-        overhead, seat = view != "phone", view == "seat"
-        probs, orient = first
-        if self.config.looks and view in LOOK_VIEWS:
-            probs = self.more_looks(img, refined, probs, overhead, seat)
-        big = large_faces(located, self.config.general_px) if overhead else np.zeros(len(located), bool)
-        if big.any():            # large faces of a whole table: the close-up reader's probabilities averaged in
-            close, _ = self.classify(img, located[big])
-            if self.config.looks and view in LOOK_VIEWS:
-                close = self.more_looks(img, refined[big], close)
-            probs[big] = (probs[big] + close) / 2
-        return probs, orient
+    def squeezed(self, img: np.ndarray, located: np.ndarray) -> tuple[float, tuple]:
+        """Whether a photo of a hand reads surer stretched back in height (unsquash's factor, else 1.0), and the
+        first look at its face-up boxes as it is (classify's answer): the first look at the boxes in the frame
+        stretched back is surer on average than as it is (a photo of tiles lying sideways reads surer as it is)."""
+        first = self.classify(img, located)
+        s = self.unsquash(located)
+        if s > 1.0:
+            big = cv2.resize(img, (img.shape[1], round(img.shape[0] * s)), interpolation=cv2.INTER_LINEAR)
+            if self.classify(big, located * [1.0, s, 1.0, s])[0].max(1).mean() > first[0].max(1).mean():
+                return s, first
+        return 1.0, first
 
     def more_looks(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, overhead: bool = False,
                    seat: bool = False) -> np.ndarray:
@@ -528,8 +526,10 @@ class TileDetector:
             return [replace(d, box=tuple(float(v) for v in b)) for d, b, k in zip(out, back, inside) if k], read_as
         return self._detect(img, kind, located)
 
-    def _detect(self, img: np.ndarray, kind: str, located=None) -> tuple[list[Detection], str]:
-        """The frame's detections and the view it was read as; ``located``: locate_for's answer if already had."""
+    def _detect(self, img: np.ndarray, kind: str, located=None, squash: bool = True) -> tuple[list[Detection], str]:
+        """The frame's detections and the view it was read as; ``located``: locate_for's answer if already had. A
+        photo of a hand squeezed in height (squeezed) is read stretched back, its boxes mapped back (``squash``
+        False: as it is)."""
         found, view = self.locate_for(img, kind) if located is None else located
         boxes, scores, loc_cls, loc_scores = found
         if len(boxes) == 0:
@@ -550,8 +550,15 @@ class TileDetector:
         probs = np.zeros((len(boxes), T.N_CLASSES), np.float32)
         probs[:, T.BACK] = 1.0
         orient = np.zeros((len(boxes), 3), np.float32)
+        first = None
+        if todo.any() and view == "phone" and squash:
+            s, first = self.squeezed(img, located[todo])
+            if s > 1.0:       # read again whole, found and read in the frame stretched back
+                big = cv2.resize(img, (img.shape[1], round(img.shape[0] * s)), interpolation=cv2.INTER_LINEAR)
+                out, view = self._detect(big, "phone", squash=False)
+                return [replace(d, box=(d.box[0], d.box[1] / s, d.box[2], d.box[3] / s)) for d in out], view
         if todo.any():
-            probs[todo], orient[todo] = self.read_kinds(img, located[todo], boxes[todo], view)
+            probs[todo], orient[todo] = self.read_kinds(img, located[todo], boxes[todo], view, first)
         return self._detections(img, boxes, scores, loc_scores, probs, orient), view
 
     def _read_regions(self, img: np.ndarray, found, view: str) -> tuple[list[Detection], str]:

@@ -93,9 +93,10 @@ class DetectorConfig:
       (scripts/bench_phone.py); False: every look as the tile lies.
     * ``squashed``: a photo of a hand whose face-up boxes are mostly wider than tall (median width over height
       above detector.SQUASHED_ASPECT) may be squeezed in height, each upright tile then wider than tall and read
-      turned a quarter: its tiles are read again in the photo stretched back (their median box to an upright
-      tile's shape), and the frame whose tiles the first look reads more surely on average is read in the more
-      looks (TileDetector.read_kinds; a photo of tiles lying sideways reads surer as it is); False: as it is.
+      turned a quarter: when the first look at its boxes in the photo stretched back (their median box to an
+      upright tile's shape) is surer on average than as it is, the photo is found and read again stretched back,
+      its boxes mapped back (TileDetector.squeezed; a photo of tiles lying sideways reads surer as it is);
+      False: as it is.
     * ``general_px``: on a whole table (overhead or seat view), face-up boxes whose shorter side measures at least
       this many px are read by the general classifier too (in as many looks as the view's), and its kind
       probabilities averaged with the view's classifier's: the one knows real tile sets close up, the other

@@ -328,19 +328,24 @@ def blank_set(g: list[Tile]) -> bool:
     return 3 <= len(g) <= 4 and all(t.back for t in g) and sum(t.side for t in g) == 1
 
 
-def _no_face(t: Tile, g: list[Tile]) -> bool:
-    """A face-up box of group g whose classifier's likeliest kind is a back, much less sure than the group."""
+def _weak_mark(t: Tile, g: list[Tile]) -> bool:
+    """A box of group g much less sure than the group (weak_end x the median) that is the group's only back, or a
+    face-up box whose classifier's likeliest kind is a back: no mark of a meld (a concealed kong shows two backs
+    or four)."""
+    if t.det.confidence >= current_params().weak_end * median([o.det.confidence for o in g]):
+        return False
+    if t.back:
+        return sum(o.back for o in g) == 1
     c = t.det.candidates
-    return (not t.back and bool(c) and c[0][0] == T.BACK
-            and t.det.confidence < current_params().weak_end * median([o.det.confidence for o in g]))
+    return bool(c) and c[0][0] == T.BACK
 
 
 def is_meld_group(g: list[Tile]) -> bool:
     """A group laid out as a meld: it holds a sideways or face-down tile, or it is four tiles the classifier
-    finds likelier to be a concealed kong with pale backs read as faces than what it read. A sideways face that
-    the classifier finds likelier to be no face at all (a back) and that is much less sure than its group
-    (weak_end x the median) marks no meld: a box on the edges of upright tiles, found in a photo turned level."""
-    if 2 <= len(g) <= 5 and any(t.back or (t.side and not _no_face(t, g)) for t in g):
+    finds likelier to be a concealed kong with pale backs read as faces than what it read. A weak mark marks no
+    meld (_weak_mark): a box on the edges of upright tiles, found in a photo turned level or stretched back, lies
+    across the row or is read as a back."""
+    if 2 <= len(g) <= 5 and any((t.back or t.side) and not _weak_mark(t, g) for t in g):
         return True
     return len(g) == 4 and _repair_meld(g, _concealed_kong) is not None
 
