@@ -1349,3 +1349,15 @@ def test_a_weak_lone_back_beside_face_up_tiles_marks_no_meld():
     assert not is_meld_group(run + [tile(4, T.BACK, 0.27)])
     assert is_meld_group(run + [tile(4, T.BACK, 0.8)])
     assert is_meld_group([tile(0, T.BACK, 0.27), tile(1, 5), tile(2, 5), tile(3, T.BACK, 0.27)])
+
+
+@pytest.mark.parametrize("n", [24, 25, 26])
+def test_a_river_row_begun_beside_the_wall_is_discards_not_exposed_tiles(n):
+    """A long river's next row lies in line with the seat's wall: a face-up tile there in the river grid's next
+    slot is a discard (an exposed tile there made a false violation from perfect boxes), in order."""
+    kinds = [k for k in range(27)][:n]
+    seats = {s: {"discards": kinds, "wall": 17, "hand": 13} for s in ("self", "right", "across", "left")}
+    lay = parse_overhead(render(layout_table(seats)))
+    for seat in seats:
+        p = lay.table.player(seat)
+        assert list(p.discards) == kinds and p.exposed == ()

@@ -132,6 +132,13 @@ def read_seat(seat: str, sr: SeatRows, river: Optional[River]):
                   and any(blank_set(g) for g in split_groups(r))]:
             walls.remove(r)
             meldz.append(r)
+    # a face-up tile in line with a wall that sits in the next slots of the river grid is a discard (a river's
+    # new row begun beside the wall), not a tile exposed there
+    moved = [t for r in walls for t in r
+             if not t.back and not T.is_flower(t.kind) and _in_river_slot(t, river, sr.pitch)]
+    if moved:
+        walls = [[t for t in r if t not in moved] for r in walls]
+        riverz = riverz + [moved]
     exposed, flowers = _read_walls(walls, assign)
     mots: list = []
     for r in meldz:
@@ -296,6 +303,21 @@ def _read_hand(seat: str, hand: list[Tile], pitch: float, n_melds: int, assign: 
     return face_down, [t for t in hand if not t.back]
 
 
+def _river_slot(t: Tile, river: River, w: float) -> tuple[float, float, int, int]:
+    """Where a tile lies on a seat's river grid: its column and row (fractional) and the nearest slot's."""
+    c = (t.u / w - river.x0) / river.px
+    r = (t.v / w - river.y0) / river.py
+    return c, r, round(c), round(r)
+
+
+def _in_river_slot(t: Tile, river: Optional[River], w: float) -> bool:
+    """A face-up tile squarely in a slot of the river grid (as _read_river takes one)."""
+    if river is None:
+        return False
+    c, r, ci, ri = _river_slot(t, river, w)
+    return abs(c - ci) <= 0.35 and abs(r - ri) <= 0.35 and 0 <= ci < current_params().river_cols and ri >= 0
+
+
 def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[str]):
     """Discards in order (slots of a grid 6 wide, filled row by row) and the exposed tiles around them."""
     lp = current_params()
@@ -306,9 +328,7 @@ def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[st
     slots: dict[int, tuple[float, Tile]] = {}
     off: list[Tile] = []
     for t in sorted(ts, key=lambda t: (t.v, t.u)):
-        c = (t.u / w - river.x0) / river.px
-        r = (t.v / w - river.y0) / river.py
-        ci, ri = round(c), round(r)
+        c, r, ci, ri = _river_slot(t, river, w)
         res = abs(c - ci) + abs(r - ri) + (1.0 if t.back else 0.0)    # a face-up tile wins a shared slot
         tol = 0.2 if t.back else 0.35         # a 'back' must sit squarely in its slot to be taken as a discard
         if abs(c - ci) > tol or abs(r - ri) > tol or not 0 <= ci < lp.river_cols or ri < 0:
