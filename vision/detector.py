@@ -208,6 +208,11 @@ def around_tiles(boxes: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, i
     return int(x0), int(y0), int(x1), int(y1)
 
 
+def taller(img: np.ndarray, s: float) -> np.ndarray:
+    """The image stretched s times in height (a photo squeezed in height, stretched back)."""
+    return cv2.resize(img, (img.shape[1], round(img.shape[0] * s)), interpolation=cv2.INTER_LINEAR)
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
@@ -468,10 +473,9 @@ class TileDetector:
         stretched back is surer on average than as it is (a photo of tiles lying sideways reads surer as it is)."""
         first = self.classify(img, located)
         s = self.unsquash(located)
-        if s > 1.0:
-            big = cv2.resize(img, (img.shape[1], round(img.shape[0] * s)), interpolation=cv2.INTER_LINEAR)
-            if self.classify(big, located * [1.0, s, 1.0, s])[0].max(1).mean() > first[0].max(1).mean():
-                return s, first
+        if s > 1.0 and (self.classify(taller(img, s), located * [1.0, s, 1.0, s])[0].max(1).mean()
+                        > first[0].max(1).mean()):
+            return s, first
         return 1.0, first
 
     def more_looks(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, overhead: bool = False,
@@ -534,29 +538,29 @@ class TileDetector:
         boxes, scores, loc_cls, loc_scores = found
         if len(boxes) == 0:
             return [], view
-        if self.config.regions and view in REGION_VIEWS and self.cls is not None and self.n_loc_classes != T.N_CLASSES:
+        two_stage = self.cls is not None and self.n_loc_classes != T.N_CLASSES
+        if self.config.regions and view in REGION_VIEWS and two_stage:
             return self._read_regions(img, found, view)
+        todo = loc_cls != 1
+        first = None
+        if two_stage and todo.any() and view == "phone" and squash:
+            s, first = self.squeezed(img, boxes[todo])
+            if s > 1.0:       # read again whole, found and read in the frame stretched back
+                out, view = self._detect(taller(img, s), "phone", squash=False)
+                return [replace(d, box=(d.box[0], d.box[1] / s, d.box[2], d.box[3] / s)) for d in out], view
         located = boxes       # the classifier's first look reads the located boxes (it was trained on boxes off as
         boxes = self.refine(img, boxes)      # theirs are; on the refined ones it read kinds and orientations a
                                              # little worse)
         out = []
-        if self.cls is None or self.n_loc_classes == T.N_CLASSES:   # one-stage model: class = kind
+        if not two_stage:                    # one-stage model: class = kind
             for b, s, c in zip(boxes, scores, loc_cls):
                 w, h = b[2] - b[0], b[3] - b[1]
                 o = FACE_DOWN if c == T.BACK else (SIDEWAYS if w > h else UPRIGHT)
                 out.append(Detection(tuple(float(v) for v in b), int(c), o, float(s)))
             return out, view
-        todo = loc_cls != 1
         probs = np.zeros((len(boxes), T.N_CLASSES), np.float32)
         probs[:, T.BACK] = 1.0
         orient = np.zeros((len(boxes), 3), np.float32)
-        first = None
-        if todo.any() and view == "phone" and squash:
-            s, first = self.squeezed(img, located[todo])
-            if s > 1.0:       # read again whole, found and read in the frame stretched back
-                big = cv2.resize(img, (img.shape[1], round(img.shape[0] * s)), interpolation=cv2.INTER_LINEAR)
-                out, view = self._detect(big, "phone", squash=False)
-                return [replace(d, box=(d.box[0], d.box[1] / s, d.box[2], d.box[3] / s)) for d in out], view
         if todo.any():
             probs[todo], orient[todo] = self.read_kinds(img, located[todo], boxes[todo], view, first)
         return self._detections(img, boxes, scores, loc_scores, probs, orient), view
