@@ -311,11 +311,13 @@ def _river_slot(t: Tile, river: River, w: float) -> tuple[float, float, int, int
 
 
 def _in_river_slot(t: Tile, river: Optional[River], w: float) -> bool:
-    """A face-up tile squarely in a slot of the river grid (as _read_river takes one)."""
+    """A tile near enough a slot of the river grid to be taken as its discard: a face-up tile within 0.35 of a
+    slot's pitch, a 'back' within 0.2 (it must sit squarely in its slot)."""
     if river is None:
         return False
     c, r, ci, ri = _river_slot(t, river, w)
-    return abs(c - ci) <= 0.35 and abs(r - ri) <= 0.35 and 0 <= ci < current_params().river_cols and ri >= 0
+    tol = 0.2 if t.back else 0.35
+    return abs(c - ci) <= tol and abs(r - ri) <= tol and 0 <= ci < current_params().river_cols and ri >= 0
 
 
 def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[str]):
@@ -328,12 +330,11 @@ def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[st
     slots: dict[int, tuple[float, Tile]] = {}
     off: list[Tile] = []
     for t in sorted(ts, key=lambda t: (t.v, t.u)):
-        c, r, ci, ri = _river_slot(t, river, w)
-        res = abs(c - ci) + abs(r - ri) + (1.0 if t.back else 0.0)    # a face-up tile wins a shared slot
-        tol = 0.2 if t.back else 0.35         # a 'back' must sit squarely in its slot to be taken as a discard
-        if abs(c - ci) > tol or abs(r - ri) > tol or not 0 <= ci < lp.river_cols or ri < 0:
+        if not _in_river_slot(t, river, w):
             off.append(t)
             continue
+        c, r, ci, ri = _river_slot(t, river, w)
+        res = abs(c - ci) + abs(r - ri) + (1.0 if t.back else 0.0)    # a face-up tile wins a shared slot
         idx = ri * lp.river_cols + ci
         if idx in slots:                     # two tiles on one slot: the better aligned one is the discard
             if slots[idx][0] <= res:
