@@ -1361,3 +1361,20 @@ def test_a_river_row_begun_beside_the_wall_is_discards_not_exposed_tiles(n):
     for seat in seats:
         p = lay.table.player(seat)
         assert list(p.discards) == kinds and p.exposed == ()
+
+
+def test_a_photo_of_flowers_alone_is_no_hand():
+    """Two weak flower boxes, all a detector found on a frame: flowers make no meld and no hand. The layout says
+    so (read as a meld, the audit refused the whole frame with a message about tile ids), and the command line's
+    route gives it as a frame not read, with the retake advice."""
+    from mjtable.errors import UnreadableError
+    from mjtable.vision.compare import FixedDetector
+    from mjtable.vision.locate import locate
+    import numpy as np
+    dets = [Detection((232.0, 111.0, 291.0, 169.0), 41, "sideways", 0.11),
+            Detection((252.0, 106.0, 310.0, 167.0), 41, "upright", 0.1)]
+    with pytest.raises(LayoutError, match="only flowers or seasons found"):
+        parse_phone(dets)
+    with pytest.raises(UnreadableError) as e:
+        locate(np.zeros((400, 600, 3), np.uint8), FixedDetector(dets), "phone")
+    assert "only flowers" in str(e.value) and e.value.advice

@@ -210,6 +210,6 @@ def locate(img: np.ndarray, detector, kind: str = "auto") -> View:
     try:
         lay = parse(dets, kind=found.view, frame=(img.shape[1], img.shape[0]))
     except LayoutError as e:
-        raise UnreadableError(str(e)) from None
+        raise UnreadableError(str(e), (NO_TILES_ADVICE,)) from None
     return View(dets, found.view, lay, {"detect": (t1 - t0) * 1000, "layout": (time.perf_counter() - t1) * 1000},
                 found.read_as, found.stretched)

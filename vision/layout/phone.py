@@ -106,7 +106,9 @@ def _phone_frame(dets: list[Detection], kept: list[int], placed: dict[int, Place
     tiles = tiles_of(dets, kept)
     unplaced += flowers_beside_flowers(tiles) + flowers_inside_rows(tiles)
     flowers = [t for t in tiles if T.is_flower(t.kind)]
-    core = [t for t in tiles if not T.is_flower(t.kind)] or tiles
+    core = [t for t in tiles if not T.is_flower(t.kind)]
+    if not core:                # flowers make no meld and no hand (read as melds, the audit could not take them)
+        raise LayoutError(f"only flowers or seasons found ({len(flowers)}): no hand to read")
     theta = nn_angle(np.array([(t.x, t.y) for t in core]), 2)
     fr = frame_of(core, theta)
     vote = direction_votes(core, fr.theta)
