@@ -84,7 +84,7 @@ def test_a_photo_turned_level_is_read_around_its_tiles():
     """The turned canvas is larger than the photo; it is read in the box around the tiles found before the turn,
     grown by two tiles each side and kept on the canvas, so that the tiles reach the locator as large as they
     were. Fewer than 3 tiles: the whole canvas."""
-    from mjtable.vision.detector import LEVEL_MARGIN, around_tiles
+    from mjtable.vision.level import LEVEL_MARGIN, around_tiles
     boxes = np.array([[100, 100, 140, 150], [140, 100, 180, 150], [180, 100, 220, 150]], float)
     pad = LEVEL_MARGIN * 50
     assert around_tiles(boxes, (400, 600, 3)) == (0, 0, int(220 + pad), int(150 + pad))

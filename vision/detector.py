@@ -42,7 +42,7 @@ from .detector_config import (CLASSIFIER, LOCATOR, LOOKS, MODEL_ARGS, MODELS, OV
                               OVERHEAD_LOCATOR, REFINER, ROUTER, SEAT_CLASSIFIER, SEAT_LOCATOR, DetectorConfig,
                               int8_path, model_file, models_folder, models_in)
 from .images import ImageError, unstretch
-from .level import boxes_back, tilt, turn, turn_boxes
+from .level import around_tiles, boxes_back, tilt, turn, turn_boxes
 from .perspective import plane_from_boxes
 from .slicing import locate_sliced
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection, Detections
@@ -70,7 +70,6 @@ SMALL_TILE = 16.0         # sure boxes whose median short side is under this man
 LOOK_VIEWS = ("phone", "seat")   # the views whose tiles are read in more looks (TileDetector.more_looks): a photo
                           # of a hand and a table shot from a seat, not an overhead frame (a live camera's: +16-20
                           # ms a frame for 1-2 points of hands; docs/benchmarks.md, Doubtful tiles)
-LEVEL_MARGIN = 2.0        # a photo turned level is read in the box around its tiles grown by this many tiles
 SQUASHED_ASPECT = 1.0     # a photo of a hand whose face-up boxes' median width over height exceeds this may be
                           # squeezed in height (DetectorConfig.squashed) ...
 UPRIGHT_ASPECT = 0.75     # ... and is read again stretched until that median is an upright tile's, ...
@@ -192,20 +191,6 @@ def large_faces(boxes: np.ndarray, px: Optional[float]) -> np.ndarray:
     if px is None or not len(boxes):
         return np.zeros(len(boxes), bool)
     return np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) >= px
-
-
-def around_tiles(boxes: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """The part of a photo turned level (level.turn) to read again: the box around the tiles found before the turn
-    (``boxes``, mapped onto the turned canvas), grown by LEVEL_MARGIN of their median size, the longer side, on each
-    side; the whole canvas when fewer than 3 were found. The canvas holds the photo turned, so its tiles would
-    reach the locator smaller than they were."""
-    h, w = shape[:2]
-    if len(boxes) < 3:
-        return 0, 0, w, h
-    pad = LEVEL_MARGIN * float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
-    x0, y0 = np.maximum(0, boxes[:, :2].min(0) - pad).astype(int)
-    x1, y1 = np.minimum([w, h], np.ceil(boxes[:, 2:].max(0) + pad)).astype(int)
-    return int(x0), int(y0), int(x1), int(y1)
 
 
 def taller(img: np.ndarray, s: float) -> np.ndarray:

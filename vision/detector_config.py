@@ -87,7 +87,7 @@ class DetectorConfig:
       every face-up tile read by the general classifier where it lies, no strips; False: by the view's models.
     * ``level``: a photo of a hand whose tiles' edges agree on a direction 10-45 degrees off the image's axes
       (vision.level.tilt) is read turned level, in the box around the tiles found before the turn
-      (detector.around_tiles), its boxes mapped back; False: as it is.
+      (level.around_tiles), its boxes mapped back; False: as it is.
     * ``turned_looks``: every other one of the more looks (``looks``) shows the classifier the tile turned 180
       degrees: a tile whose reading depends on which way up it is seen loses probability, and is named doubtful
       (scripts/bench_phone.py); False: every look as the tile lies.

@@ -17,6 +17,7 @@ TILT_SIDE = 320             # the gradients are measured on the image scaled to 
 TILT_MIN = 10.0             # degrees: a smaller tilt is left as it is (the locator reads it)
 TILT_AGREE = 2.0            # the direction's weight over the mean of all directions: the edges agree on it
 EDGE_SHARE = 0.10           # the strongest this share of the gradients vote
+LEVEL_MARGIN = 2.0          # a photo turned level is read in the box around its tiles grown by this many tiles
 
 
 def tilt(img: np.ndarray) -> float:
@@ -74,3 +75,17 @@ def boxes_back(boxes: np.ndarray, m: np.ndarray, shape: tuple[int, ...]) -> tupl
     cx, cy = (back[:, 0] + back[:, 2]) / 2, (back[:, 1] + back[:, 3]) / 2
     inside = (cx >= 0) & (cy >= 0) & (cx < shape[1]) & (cy < shape[0])
     return back, inside
+
+
+def around_tiles(boxes: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The part of a photo turned level (level.turn) to read again: the box around the tiles found before the turn
+    (``boxes``, mapped onto the turned canvas), grown by LEVEL_MARGIN of their median size, the longer side, on each
+    side; the whole canvas when fewer than 3 were found. The canvas holds the photo turned, so its tiles would
+    reach the locator smaller than they were."""
+    h, w = shape[:2]
+    if len(boxes) < 3:
+        return 0, 0, w, h
+    pad = LEVEL_MARGIN * float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    x0, y0 = np.maximum(0, boxes[:, :2].min(0) - pad).astype(int)
+    x1, y1 = np.minimum([w, h], np.ceil(boxes[:, 2:].max(0) + pad)).astype(int)
+    return int(x0), int(y0), int(x1), int(y1)
