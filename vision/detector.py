@@ -193,6 +193,12 @@ def large_faces(boxes: np.ndarray, px: Optional[float]) -> np.ndarray:
     return np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) >= px
 
 
+def scaled_back(dets: list[Detection], sx: float, sy: float) -> list[Detection]:
+    """Detections found in a frame resized sx times in width and sy in height, with their boxes in the pixels of
+    the frame before."""
+    return [replace(d, box=(d.box[0] / sx, d.box[1] / sy, d.box[2] / sx, d.box[3] / sy)) for d in dets]
+
+
 def taller(img: np.ndarray, s: float) -> np.ndarray:
     """The image stretched s times in height (a photo squeezed in height, stretched back)."""
     return cv2.resize(img, (img.shape[1], round(img.shape[0] * s)), interpolation=cv2.INTER_LINEAR)
@@ -494,7 +500,7 @@ class TileDetector:
         img, sx, sy = unstretch(img)
         out, read_as = self._read_level(img, kind)
         if not sx == sy == 1.0:
-            out = [replace(d, box=(d.box[0] / sx, d.box[1] / sy, d.box[2] / sx, d.box[3] / sy)) for d in out]
+            out = scaled_back(out, sx, sy)
         return decided(out, kind, read_as, (time.perf_counter() - t0) * 1000, 1 / min(sx, sy))
 
     __call__ = detect
@@ -532,7 +538,7 @@ class TileDetector:
             s, first = self.squeezed(img, boxes[todo])
             if s > 1.0:       # read again whole, found and read in the frame stretched back
                 out, view = self._detect(taller(img, s), "phone", squash=False)
-                return [replace(d, box=(d.box[0], d.box[1] / s, d.box[2], d.box[3] / s)) for d in out], view
+                return scaled_back(out, 1.0, s), view
         located = boxes       # the classifier's first look reads the located boxes (it was trained on boxes off as
         boxes = self.refine(img, boxes)      # theirs are; on the refined ones it read kinds and orientations a
                                              # little worse)
