@@ -1,4 +1,4 @@
-"""Train the YOLO tile localiser offline on CPU (ultralytics, model built from yaml, no downloads).
+"""Train the YOLO tile localiser offline, on CPU or a CUDA GPU (ultralytics, model built from yaml, no downloads).
 
     python -m scripts.train_detector --name bin512 --mode binary --imgsz 512 --epochs 30 [--hours 0.5]
     python -m scripts.train_detector --name bin512 --resume   # continue from runs/detector/NAME/weights/last.pt
@@ -63,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--export", type=Path, default=None, help="export best.pt of --name to this ONNX path and exit")
     ap.add_argument("--project", default=str(ROOT / "runs" / "detector"))
     ap.add_argument("--threads", type=int, default=2, help="torch threads (1 when another training shares the CPU)")
+    ap.add_argument("--device", default="cpu", help="cpu, or a CUDA device index where one is at hand (0)")
+    ap.add_argument("--cache", choices=("none", "ram"), default="none", help="keep the decoded images in memory")
     return ap
 
 
@@ -98,11 +100,11 @@ def main(argv=None) -> int:
     model = YOLO(str(a.init) if a.init else a.model)
     model.add_callback("on_train_epoch_start", _set_threads)
     flips = 0.5 if a.mode == "binary" else 0.0   # a mirrored face is not a tile
-    kw = dict(data=str(yaml), imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, device="cpu", workers=a.workers,
+    kw = dict(data=str(yaml), imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, device=a.device, workers=a.workers,
               project=a.project, name=a.name, exist_ok=True, amp=False, plots=False, val=False,
               fliplr=flips, flipud=0.0, degrees=0.0, mosaic=1.0, close_mosaic=max(1, a.epochs // 6),
               pretrained=bool(a.init), fraction=a.fraction, save_period=1, patience=1000, verbose=False,
-              cache=False, warmup_epochs=0.5 if a.init else 3.0)
+              cache="ram" if a.cache == "ram" else False, warmup_epochs=0.5 if a.init else 3.0)
     if a.hours:
         kw["time"] = a.hours
     model.train(**kw)
