@@ -3,6 +3,7 @@ checks (no penalty until verified), a finding on a tile count is a check, and a 
 how to take it again (command line, JSON, audit report, API)."""
 import json
 import subprocess
+from dataclasses import replace
 import sys
 from pathlib import Path
 
@@ -287,6 +288,22 @@ def test_exposed_tiles_on_a_table_read_unsurely_anywhere_are_checks():
     assert gate([exposed], Trust(TRUSTED, "overhead", seats=sure_self))[0].severity == "violation"
     assert gate([exposed], Trust(DOUBTFUL, "phone", ("left",), (), sure_self + doubtful_left))[0].severity == \
         "violation"
+
+
+def test_a_meld_of_more_tiles_than_a_kong_makes_its_seat_doubtful():
+    """A near hand laid face up and read as one 10-tile meld gave a sure 'not a chow, pung or kong' violation:
+    no claim exposes more than four tiles, so the seat's grouping is misread and its findings are checks. A
+    kong's four tiles stay a meld read surely."""
+    def with_meld(n):
+        lay = layout(14, kind="overhead")
+        lay.placed[:n] = [replace(p, group="meld:1") for p in lay.placed[:n]]
+        return assess(lay)
+    ten = with_meld(10)
+    assert ten.state == DOUBTFUL and "10 tiles read as one meld" in ten.seats[0].reasons[0]
+    got = gate([finding("not_a_set")], ten)[0]
+    assert got.severity == CHECK and "grouping is misread" in got.message
+    assert with_meld(4).state == TRUSTED
+    assert gate([finding("not_a_set")], with_meld(4))[0].severity == "violation"
 
 
 def test_many_violations_at_once_on_a_table_are_checks():

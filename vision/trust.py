@@ -5,9 +5,11 @@ seat (a finding of the whole table, on every seat); the tiles may be misread, an
 leaves no trace but a wrong count. So:
 
 * each seat gets a state: ``trusted`` when every face-up tile of it was read surely (p >= DOUBT) at a size the
-  reader is measured to read, from a photo as it was taken, else ``doubtful`` with the reasons (a copy stretched
-  one way, an export that did not keep the photo's shape, is read squeezed back from few pixels a tile: on the
-  held-out real Chinese photos every misread tile was on such a copy, scripts/bench_phone.py);
+  reader is measured to read, from a photo as it was taken, and grouped into melds a claim can make (MELD_MAX
+  tiles at most: a hand laid face up and read as one long meld is misgrouped), else ``doubtful`` with the
+  reasons (a copy stretched one way, an export that did not keep the photo's shape, is read squeezed back from
+  few pixels a tile: on the held-out real Chinese photos every misread tile was on such a copy,
+  scripts/bench_phone.py);
 * the frame gets a state: ``unreadable`` when what was found cannot be one player's hand or a table (a few stray
   boxes on a photo of a room, one tile), ``doubtful`` when a seat is, else ``trusted``; with the reasons, and,
   when it is not trusted, how to take the photo again;
@@ -22,6 +24,7 @@ leaves no trace but a wrong count. So:
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -35,6 +38,7 @@ CHECK = "check"                 # Finding.severity of a finding that must be ver
 SMALL_TILE_PX = 12.0            # a seat whose tiles' median short side is under this is read unsurely
 GOOD_TILE_PX = 20               # what the retake advice asks for
 FEW_TILES = 8                   # a photo of a hand with fewer face-up tiles than this is not a photo of a hand
+MELD_MAX = 4                    # no claim exposes more tiles than a kong's four: a "meld" of more is misgrouped
 TABLE_VIEWS = ("overhead", "seat")
 # findings that rest on how many tiles were found: a tile the reader missed or found twice makes them too
 COUNT_CASES = frozenset({"wrong_tile_count", "false_win_miscount"})
@@ -107,7 +111,8 @@ def _face_group(group: str) -> bool:
     return group in FACE_GROUPS or group.startswith("meld:")
 
 
-def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float = 1.0) -> SeatTrust:
+def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float = 1.0,
+                widest_meld: int = 0) -> SeatTrust:
     faces = [d for d in dets if d.kind != T.BACK]
     doubtful = sum(d.kind_p < DOUBT for d in faces)
     px = statistics.median(min(d.width, d.height) for d in dets) if dets else 0.0
@@ -120,6 +125,9 @@ def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float 
         reasons.append(SEAT_VIEW_REASON)
     if stretched > 1.0:
         reasons.append(f"the photo was stretched {stretched:.1f} times one way and is read squeezed back")
+    if widest_meld > MELD_MAX:
+        reasons.append(f"{widest_meld} tiles read as one meld, which holds {MELD_MAX} at most: its tiles' grouping "
+                       "is misread")
     return SeatTrust(seat, DOUBTFUL if reasons else TRUSTED, len(faces), doubtful, px, tuple(reasons))
 
 
@@ -132,10 +140,14 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
     if layout is None or not layout.placed:
         return None
     by_seat: dict[str, list] = {}
+    melds: Counter = Counter()
     for p in layout.placed:
         if p.seat is not None and _face_group(p.group):
             by_seat.setdefault(p.seat, []).append(p.det)
-    seats = tuple(_seat_trust(s, dets, read_as, stretched) for s, dets in by_seat.items())
+        if p.seat is not None and p.group.startswith("meld:"):
+            melds[p.seat, p.group] += 1
+    widest = {s: max((n for (ms, _), n in melds.items() if ms == s), default=0) for s in by_seat}
+    seats = tuple(_seat_trust(s, dets, read_as, stretched, widest[s]) for s, dets in by_seat.items())
     reasons: list[str] = []
     faces = sum(s.tiles for s in seats)
     if layout.kind not in TABLE_VIEWS and faces < FEW_TILES:
