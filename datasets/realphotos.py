@@ -122,6 +122,28 @@ def squeezed_copy(src_dir: Path, dst_dir: Path, seed: int, lo: float = 0.45, hi:
     return n
 
 
+def packed_copy(src_dir: Path, dst_dir: Path, pattern: str = "*", max_side: int = 640, quality: int = 80) -> int:
+    """dst_dir: the images of a YOLO folder that match ``pattern`` shrunk to at most ``max_side`` px (a locator
+    trained at that input loses nothing) and written as WebP at ``quality``, with their labels: about a quarter of
+    the JPEGs' bytes, for a training machine that only a small upload reaches. Returns the number of images."""
+    import cv2
+    for sub in ("images", "labels"):
+        (dst_dir / sub).mkdir(parents=True, exist_ok=True)
+    n = 0
+    for img_path in sorted((src_dir / "images").glob(pattern + ".jpg")):
+        lab = src_dir / "labels" / (img_path.stem + ".txt")
+        img = cv2.imread(str(img_path))
+        if img is None or not lab.exists():
+            continue
+        s = max_side / max(img.shape[:2])
+        if s < 1:
+            img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(dst_dir / "images" / (img_path.stem + ".webp")), img, [cv2.IMWRITE_WEBP_QUALITY, quality])
+        (dst_dir / "labels" / lab.name).write_text(lab.read_text())
+        n += 1
+    return n
+
+
 def convert(text: str, mapping: dict[int, int]) -> list[str]:
     """YOLO rows with the set's class index -> rows with tile ids (rows of unknown classes are dropped)."""
     out = []

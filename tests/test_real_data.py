@@ -64,6 +64,21 @@ def test_squeezed_copy_narrows_each_photo_and_keeps_the_labels(tmp_path):
     assert (dst / "labels" / "p5.txt").read_text().split("\n")[:2] == rows
 
 
+def test_packed_copy_shrinks_large_photos_to_webp_and_keeps_the_labels(tmp_path):
+    src, dst = tmp_path / "bin", tmp_path / "packed"
+    rows = ["0 0.5 0.5 0.1 0.2", "1 0.2 0.3 0.1 0.2"]
+    _photo(src / "images" / "overhead_1.jpg", rows)
+    cv2.imwrite(str(src / "images" / "overhead_2.jpg"), np.full((900, 1200, 3), 90, np.uint8))
+    (src / "labels" / "overhead_2.txt").write_text(rows[0] + "\n")
+    _photo(src / "images" / "phone_1.jpg", rows)
+    assert realphotos.packed_copy(src, dst, "overhead_*", max_side=640) == 2
+    assert sorted(p.name for p in (dst / "images").iterdir()) == ["overhead_1.webp", "overhead_2.webp"]
+    assert cv2.imread(str(dst / "images" / "overhead_2.webp")).shape[:2] == (480, 640)    # the longer side 640
+    assert cv2.imread(str(dst / "images" / "overhead_1.webp")).shape[:2] == (32, 32)      # a small one as it is
+    assert (dst / "labels" / "overhead_1.txt").read_text().split("\n")[:2] == rows
+    assert not (dst / "labels" / "phone_1.txt").exists()
+
+
 def test_camerash_labels_map_to_tile_ids():
     m = camerash.camerash_tile
     assert [m(1), m(9), m(10), m(19), m(27)] == [9, 17, 18, 0, 8]
