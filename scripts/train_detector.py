@@ -64,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--project", default=str(ROOT / "runs" / "detector"))
     ap.add_argument("--threads", type=int, default=2, help="torch threads (1 when another training shares the CPU)")
     ap.add_argument("--device", default="cpu", help="cpu, or a CUDA device index where one is at hand (0)")
+    ap.add_argument("--lr0", type=float, default=None,
+                    help="AdamW at this learning rate (default: ultralytics chooses), e.g. a gentle fine-tune")
     ap.add_argument("--cache", choices=("none", "ram"), default="none", help="keep the decoded images in memory")
     return ap
 
@@ -107,6 +109,8 @@ def main(argv=None) -> int:
               cache="ram" if a.cache == "ram" else False, warmup_epochs=0.5 if a.init else 3.0)
     if a.hours:
         kw["time"] = a.hours
+    if a.lr0:
+        kw.update(optimizer="AdamW", lr0=a.lr0)
     model.train(**kw)
     return 0
 
