@@ -146,7 +146,9 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
             by_seat.setdefault(p.seat, []).append(p.det)
         if p.seat is not None and p.group.startswith("meld:"):
             melds[p.seat, p.group] += 1
-    widest = {s: max((n for (ms, _), n in melds.items() if ms == s), default=0) for s in by_seat}
+    widest: Counter = Counter()           # each seat's longest meld
+    for (s, _), n in melds.items():
+        widest[s] = max(widest[s], n)
     seats = tuple(_seat_trust(s, dets, read_as, stretched, widest[s]) for s, dets in by_seat.items())
     reasons: list[str] = []
     faces = sum(s.tiles for s in seats)
