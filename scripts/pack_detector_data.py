@@ -1,7 +1,7 @@
 """Pack binary YOLO folders for a training machine reached only by a small upload (a lent GPU): each image at
 most --max-side px, WebP at --quality, labels as they are (mjtable.datasets.realphotos.packed_copy).
 
-    python -m scripts.pack_detector_data --out gpu/data/bin synth/over105 "synth/mix900:overhead_*" ...
+    python -m scripts.pack_detector_data --out data/packed/bin synth/over105 "synth/mix900:overhead_*" ...
 
 DIR[:file glob] names a folder under data/bin (scripts/prepare_detector_data.py makes them); the packed copy keeps
 the same relative path under --out, so `train_detector --data` can point at the folder above it.
@@ -17,14 +17,18 @@ from mjtable.datasets.realphotos import packed_copy
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dirs", nargs="+", help="DIR[:file glob] under --src")
     ap.add_argument("--src", type=Path, default=ROOT / "data" / "bin")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--max-side", type=int, default=640)
     ap.add_argument("--quality", type=int, default=80)
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     for spec in a.dirs:
         d, _, pattern = spec.partition(":")
         if not (a.src / d / "images").is_dir():
