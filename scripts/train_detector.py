@@ -94,7 +94,7 @@ def main(argv=None) -> int:
         model.train(resume=True)
         return 0
 
-    data = Path(a.data)
+    data = Path(a.data).resolve()       # ultralytics reads relative paths in the yaml from its own folder
     base = data / "bin" if a.mode == "binary" else data
     train = resolve_sources(base, list(a.synth) + ["real/train"] * a.real_repeat, data / "lists", a.name + "_train")
     val = resolve_sources(base, a.val, data / "lists", a.name + "_val")

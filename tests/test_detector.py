@@ -1,4 +1,5 @@
 """Detector runtime (committed ONNX models) and a smoke training of both stages."""
+import os
 import re
 import subprocess
 import sys
@@ -706,9 +707,11 @@ def test_smoke_training_both_stages(tmp_path):
     run = lambda *args: subprocess.run([py, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)  # noqa
     r = run("-m", "scripts.prepare_detector_data", "--real", str(real), "--out", str(data), "--heldout", "0.5")
     assert r.returncode == 0, r.stderr[-2000:]
+    # --data relative to the checkout (ultralytics would read the yaml's relative paths from the yaml's folder),
+    # the images kept in memory, AdamW at a given rate
     r = run("-m", "scripts.train_detector", "--name", "smoke", "--mode", "binary", "--imgsz", "160",
-            "--epochs", "1", "--batch", "4", "--data", str(data), "--val", "real/heldout",
-            "--project", str(tmp_path / "runs"), "--workers", "0")
+            "--epochs", "1", "--batch", "4", "--data", os.path.relpath(data, ROOT), "--val", "real/heldout",
+            "--project", str(tmp_path / "runs"), "--workers", "0", "--cache", "ram", "--lr0", "0.001")
     assert r.returncode == 0, r.stderr[-3000:]
     assert (tmp_path / "runs" / "smoke" / "weights" / "last.pt").exists()
     onnx_loc = tmp_path / "loc.onnx"
