@@ -98,6 +98,21 @@ def binary_copy(src_dir: Path, dst_dir: Path) -> None:
         (dst_dir / "labels" / lab.name).write_text("\n".join(rows) + ("\n" if rows else ""))
 
 
+def _labelled_photos(src_dir: Path, dst_dir: Path, pattern: str = "*"):
+    """Each photo of a YOLO folder that matches ``pattern``, reads and has a label, in name order: (path, image),
+    its label copied into dst_dir/labels (YOLO rows are fractions of the image, so a resized copy keeps them)."""
+    import cv2
+    for sub in ("images", "labels"):
+        (dst_dir / sub).mkdir(parents=True, exist_ok=True)
+    for img_path in sorted((src_dir / "images").glob(pattern + ".jpg")):
+        lab = src_dir / "labels" / (img_path.stem + ".txt")
+        img = cv2.imread(str(img_path))
+        if img is None or not lab.exists():
+            continue
+        (dst_dir / "labels" / lab.name).write_text(lab.read_text())
+        yield img_path, img
+
+
 def squeezed_copy(src_dir: Path, dst_dir: Path, seed: int, lo: float = 0.45, hi: float = 0.85) -> int:
     """dst_dir: a copy of each photo of a binary YOLO folder squeezed sideways to lo..hi of its width (drawn), as a
     messaging app or an editor squeezes an export; YOLO rows are fractions of the image, so the labels are the
@@ -105,19 +120,12 @@ def squeezed_copy(src_dir: Path, dst_dir: Path, seed: int, lo: float = 0.45, hi:
     trained on them merged pairs of rendered phone tiles (docs/experiments.md). Returns the number of photos."""
     import cv2
     rng = random.Random(seed)
-    for sub in ("images", "labels"):
-        (dst_dir / sub).mkdir(parents=True, exist_ok=True)
     n = 0
-    for img_path in sorted((src_dir / "images").glob("*.jpg")):
-        lab = src_dir / "labels" / (img_path.stem + ".txt")
-        img = cv2.imread(str(img_path))
-        if img is None or not lab.exists():
-            continue
+    for img_path, img in _labelled_photos(src_dir, dst_dir):
         h, w = img.shape[:2]
         size = (max(1, round(w * rng.uniform(lo, hi))), h)
         cv2.imwrite(str(dst_dir / "images" / img_path.name), cv2.resize(img, size, interpolation=cv2.INTER_AREA),
                     [cv2.IMWRITE_JPEG_QUALITY, rng.randrange(70, 96)])
-        (dst_dir / "labels" / lab.name).write_text(lab.read_text())
         n += 1
     return n
 
@@ -127,19 +135,12 @@ def packed_copy(src_dir: Path, dst_dir: Path, pattern: str = "*", max_side: int 
     trained at that input loses nothing) and written as WebP at ``quality``, with their labels: about a quarter of
     the JPEGs' bytes, for a training machine that only a small upload reaches. Returns the number of images."""
     import cv2
-    for sub in ("images", "labels"):
-        (dst_dir / sub).mkdir(parents=True, exist_ok=True)
     n = 0
-    for img_path in sorted((src_dir / "images").glob(pattern + ".jpg")):
-        lab = src_dir / "labels" / (img_path.stem + ".txt")
-        img = cv2.imread(str(img_path))
-        if img is None or not lab.exists():
-            continue
+    for img_path, img in _labelled_photos(src_dir, dst_dir, pattern):
         s = max_side / max(img.shape[:2])
         if s < 1:
             img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
         cv2.imwrite(str(dst_dir / "images" / (img_path.stem + ".webp")), img, [cv2.IMWRITE_WEBP_QUALITY, quality])
-        (dst_dir / "labels" / lab.name).write_text(lab.read_text())
         n += 1
     return n
 
