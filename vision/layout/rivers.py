@@ -135,7 +135,7 @@ def read_seat(seat: str, sr: SeatRows, river: Optional[River]):
     # a face-up tile in line with a wall that sits in the next slots of the river grid is a discard (a river's
     # new row begun beside the wall), not a tile exposed there
     moved = [t for r in walls for t in r
-             if not t.back and not T.is_flower(t.kind) and _in_river_slot(t, river, sr.pitch)]
+             if not t.back and not T.is_flower(t.kind) and _river_slot(t, river, sr.pitch) is not None]
     if moved:
         walls = [[t for t in r if t not in moved] for r in walls]
         riverz = riverz + [moved]
@@ -303,21 +303,19 @@ def _read_hand(seat: str, hand: list[Tile], pitch: float, n_melds: int, assign: 
     return face_down, [t for t in hand if not t.back]
 
 
-def _river_slot(t: Tile, river: River, w: float) -> tuple[float, float, int, int]:
-    """Where a tile lies on a seat's river grid: its column and row (fractional) and the nearest slot's."""
+def _river_slot(t: Tile, river: Optional[River], w: float) -> Optional[tuple[float, float, int, int]]:
+    """Where a tile lies on a seat's river grid, its column and row (fractional) and the nearest slot's, when it is
+    near enough that slot to be taken as its discard: a face-up tile within 0.35 of a slot's pitch, a 'back'
+    within 0.2 (it must sit squarely in its slot); else None."""
+    if river is None:
+        return None
     c = (t.u / w - river.x0) / river.px
     r = (t.v / w - river.y0) / river.py
-    return c, r, round(c), round(r)
-
-
-def _in_river_slot(t: Tile, river: Optional[River], w: float) -> bool:
-    """A tile near enough a slot of the river grid to be taken as its discard: a face-up tile within 0.35 of a
-    slot's pitch, a 'back' within 0.2 (it must sit squarely in its slot)."""
-    if river is None:
-        return False
-    c, r, ci, ri = _river_slot(t, river, w)
+    ci, ri = round(c), round(r)
     tol = 0.2 if t.back else 0.35
-    return abs(c - ci) <= tol and abs(r - ri) <= tol and 0 <= ci < current_params().river_cols and ri >= 0
+    if abs(c - ci) > tol or abs(r - ri) > tol or not 0 <= ci < current_params().river_cols or ri < 0:
+        return None
+    return c, r, ci, ri
 
 
 def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[str]):
@@ -330,10 +328,11 @@ def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[st
     slots: dict[int, tuple[float, Tile]] = {}
     off: list[Tile] = []
     for t in sorted(ts, key=lambda t: (t.v, t.u)):
-        if not _in_river_slot(t, river, w):
+        slot = _river_slot(t, river, w)
+        if slot is None:
             off.append(t)
             continue
-        c, r, ci, ri = _river_slot(t, river, w)
+        c, r, ci, ri = slot
         res = abs(c - ci) + abs(r - ri) + (1.0 if t.back else 0.0)    # a face-up tile wins a shared slot
         idx = ri * lp.river_cols + ci
         if idx in slots:                     # two tiles on one slot: the better aligned one is the discard
