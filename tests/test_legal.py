@@ -63,6 +63,16 @@ def test_a_flower_read_twice_is_resolved():
     assert legal.broken(legal.changed_area(area, [("flower", 34, 35)]), sit, "mcr") != "give 1f twice"
 
 
+def test_a_hand_tile_is_never_offered_as_a_flower_nor_a_flower_as_a_hand_tile():
+    # 7s read as 5s, a flower its second choice: the search tried the flower among the concealed tiles, and a
+    # hand holding a flower crashed the copy count; a tile keeps to its family
+    r = _read(_Misread("concealed", 24, ((22, 0.6), (36, 0.3), (24, 0.1))))
+    assert [(c.was, c.now) for c in r.legal.changes] == [(22, 24)]
+    d = dataclasses.replace(FileDetector(str(EXAMPLES / "phone_win.json")).dets[0], kind=35,
+                            candidates=((35, 0.5), (24, 0.4), (36, 0.1)))
+    assert legal.choices(d) == [(35, 0.5), (36, 0.1)]
+
+
 def test_a_legal_hand_is_left_alone_and_a_sure_misread_has_nothing_to_offer():
     assert _read(_Misread("concealed", 24, ((24, 0.5), (22, 0.45)))).legal is None       # read right, unsure
     r = _read(_Misread("concealed", 24, ((22, 0.999),)))          # no other kind to try

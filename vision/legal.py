@@ -76,11 +76,14 @@ class LegalReading:
 
 
 def choices(det, top: int = TOP, min_p: float = MIN_P) -> list[tuple[int, float]]:
-    """The kinds a face-up tile may be, likeliest first: the one read, then its candidates and alternatives (no
-    back), those of probability min_p or more, ``top`` at most."""
+    """The kinds a face-up tile may be, likeliest first: the one read, then its candidates and alternatives of
+    the same family (a flower's among the flowers, a hand tile's among the 34 playing kinds: the layout placed
+    the tile by its family, and a flower among the concealed tiles is no hand), those of probability min_p or
+    more, ``top`` at most."""
     out = [(det.kind, det.kind_p)]
+    flower = T.is_flower(det.kind)
     for k, q in tuple(det.candidates) + tuple(det.alternatives):
-        if k != T.BACK and q >= min_p and all(k != o for o, _ in out):
+        if (k != T.BACK and T.is_flower(k) == flower and q >= min_p and all(k != o for o, _ in out)):
             out.append((k, q))
     return out[:1] + sorted(out[1:], key=lambda kq: -kq[1])[:top - 1]
 
