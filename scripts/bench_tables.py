@@ -12,7 +12,8 @@ app's JPEG), generated once into DATA/bench_tables/<view>_<seed> and read from t
 Each table is read as the command line reads it (`mjtable.pipeline`: load_image, locate, review) and, beside it,
 with the ground-truth boxes as perfect detections (the layout parser's and referee's own ceiling). Printed per
 view: every seat's hand exact (`mjtable.vision.compare.hand_key`: concealed tiles or how many lie face down, melds with
-sources, winning tile, flowers), the near seat's ("self") hand exact, tiles found and read right (ground-truth tiles
+sources, winning tile, flowers), the near seat's ("self") hand exact (and as offered first: by the legal
+reading, mjtable.vision.legal, where the rules allow only another reading), tiles found and read right (ground-truth tiles
 matched at IoU 0.5 by `mjtable.vision.compare.agnostic_matches`, and with the right kind, over all ground-truth
 tiles; and over the near hand's tiles: concealed, winning and melds),
 the other three seats' hands exact (of 3 per table), false violations (findings of severity "violation" that
@@ -82,6 +83,7 @@ def read_table(img, detector, gt):
     frame by the command line's route (pipeline.read_image's stages: locate, review, judge)."""
     from mjtable.errors import MjtableError
     from mjtable.pipeline import judge, locate, review
+    from mjtable.vision.legal import legal_reading
     try:
         view = locate(img, detector, "auto")
     except MjtableError:
@@ -92,6 +94,7 @@ def read_table(img, detector, gt):
     except MjtableError:
         return None, view.detections, []
     ungated = list(out.findings)
+    out.legal = legal_reading(out)
     return judge(out, view, img.shape), view.detections, ungated
 
 
@@ -114,6 +117,7 @@ def score_table(out, dets, ungated, gt, truth) -> dict:
     """One frame's figures against its ground truth (truth: the ground-truth table's findings; ungated: the
     reading's findings before the trust gate, as the route gave them before it)."""
     from mjtable.vision.compare import agnostic_matches, as_arrays, hand_key
+    from mjtable.vision.legal import changed_area
     boxes, kinds, conf, gt_boxes, gt_kinds = as_arrays(dets, gt)
     m = agnostic_matches(gt_boxes, boxes, conf)
     hit = [p >= 0 and kinds[p] == k for p, k in zip(m, gt_kinds)]
@@ -123,7 +127,16 @@ def score_table(out, dets, ungated, gt, truth) -> dict:
 
     def hand(seat):
         return read and hand_key(out.table.player(seat)) == hand_key(gt.table.player(seat))
+
+    def offered(seat):
+        """The seat's hand as the legal reading (offered first) has it, else as read."""
+        lg = out.legal if read and out.seat == seat else None
+        area = out.table.player(seat) if read else None
+        if lg is not None:
+            area = changed_area(area, [(c.group, c.was, c.now) for c in lg.changes])
+        return read and hand_key(area) == hand_key(gt.table.player(seat))
     return {"every": read and all(hand(p.seat) for p in gt.table.players), "self": hand("self"),
+            "self_legal": offered("self"),
             "others": sum(hand(p.seat) for p in gt.table.players if p.seat != "self"),
             "right": sum(hit), "found": int((m >= 0).sum()), "tiles": len(gt.objects), "unread": not read,
             "near_tiles": sum(near), "near_found": sum(bool(n and p >= 0) for n, p in zip(near, m)),
@@ -186,6 +199,7 @@ def report(results: dict, seed: int, clutter: bool) -> list[str]:
             lines.append(f"  {label:28s}" + "".join(f"{x:>{wide}s}" for x in cells))
         row("every hand exact", "every")
         row("self hand exact", "self")
+        row("... legal reading first", "self_legal")
         row("other seats' hands exact", "others", of=3 * n)
         for label, key, of in (("tiles found", "found", "tiles"), ("tiles read right", "right", "tiles"),
                                ("near hand's tiles found", "near_found", "near_tiles"),

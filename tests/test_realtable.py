@@ -182,3 +182,4 @@ def test_bench_tables_end_to_end(tmp_path):
     assert truth["right"] == truth["tiles"]                 # perfect boxes are every tile, read right
     assert 0 <= model["right"] <= model["tiles"]
     assert model["every"] <= model["self"] <= 2
+    assert truth["self_legal"] == truth["self"] and 0 <= model["self_legal"] <= 2   # sure tiles: nothing offered
