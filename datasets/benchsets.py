@@ -25,7 +25,9 @@ TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 
                   910: "synth/clut910 (phone, --clutter)", 911: "synth/clut910 (overhead, --clutter)",
                   310: "synth/seatp310 (tables seen from a seat, upright frames, --clutter)",
                   500: "synth/realseat500 (real faces, seat views)", 501: "synth/realseatp501 (real faces, upright)",
-                  502: "synth/realover502 (real faces, top-down)"}
+                  502: "synth/realover502 (real faces, top-down)",
+                  503: "synth/realseatp503 (real faces, upright; the view router)",
+                  504: "synth/realover504 (real faces, top-down; the view router)"}
 
 # parts of the detector a run can leave out (--without): TileDetector argument set to None, and what it is
 WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the general locator decides the kind"),

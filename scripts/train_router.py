@@ -1,15 +1,17 @@
-"""Train the view router: a tiny CNN that tells, from a 96x96 thumbnail of the whole frame, whether it is an
-overhead view of a table (-> run the overhead locator first) or anything else (a phone photo of a hand, a
-close-up: -> the general locator). Plain torch on CPU, a few minutes.
+"""Train the view router: a tiny CNN that tells, from a 96x96 thumbnail of the whole frame, whether it is a
+photo of a hand or close-up (-> the general locator), a table seen from above (-> the overhead locator first) or,
+with --seat frames given, a table photographed from a seat (-> the overhead locator first, then the seat models
+when it is a whole table). Plain torch on CPU, a few minutes.
 
-    python -m scripts.train_router --out runs/router/r1 --epochs 8 --export models/view_router.onnx
+    python -m scripts.train_router --out runs/router/r2 --epochs 10 --export models/view_router.onnx
 
-The runtime (mjtable.vision.detector.TileDetector.locate_for) never trusts it alone: a frame it calls overhead must
-still look like a whole table on the overhead locator's boxes, or the general pass runs as before. A wrong
-"overhead" costs time, never a reading. Labels come from the file names the scene generator writes
-(overhead_* / phone_* / grid_*); real photos (data/real) are close-ups, labelled not overhead.
-Training frames are padded or cropped to random aspect ratios and turned by quarter turns, so the shape of the
-frame (square overhead scenes, 4:3 phone scenes) cannot be what it learns.
+The runtime (mjtable.vision.detector.TileDetector.locate_for) never trusts it alone: a frame it calls a table must
+still look like a whole table on the overhead locator's boxes, or the general pass runs as before; a frame it
+calls a seat view is read by the seat models only when it is a whole table. Labels come from the folders
+(--phone, --overhead, --seat: DIR or DIR:GLOB under --data). Every tenth frame of each folder is held out for
+the validation figures printed each epoch. Training frames are padded or cropped to random aspect ratios and
+turned by quarter turns, so the shape of the frame (square overhead scenes, 4:3 phone scenes) cannot be what it
+learns.
 """
 from __future__ import annotations
 
@@ -26,11 +28,13 @@ from mjtable.vision.detector import ROUTER_SIZE, router_input
 
 ROOT = Path(__file__).resolve().parent.parent
 
-PHONE_DIRS = ["synth/train:phone_*", "synth/train2:phone_*", "synth/train3:phone_*", "synth/train4:phone_*",
-              "synth/grid:*", "real/train:*"]
-OVERHEAD_DIRS = ["synth/train:overhead_*", "synth/train4:overhead_*", "synth/train5:overhead_*",
-                 "synth/train6:overhead_*"]
-VAL = [("synth/test:phone_*", 0), ("synth/test:overhead_*", 1), ("real/heldout:*", 0)]
+# the frames of the committed router (docs/experiments.md, View router): rendered and real-looking tables of the
+# training tile sets only (generate --split train), real photos of the training splits
+PHONE_DIRS = ["synth/mix900:phone_*", "cmd/train", "real/train", "camerash_photos/train"]
+OVERHEAD_DIRS = ["synth/mix900:overhead_*", "synth/over105", "synth/train7", "synth/realover502", "synth/realover504"]
+SEAT_DIRS = ["synth/seat300", "synth/seat301", "synth/realseat500", "synth/realseatp501", "synth/realseatp503"]
+VIEWS = ("phone or close-up", "overhead", "seat view")
+HOLD_OUT = 10       # every this many-th frame of a folder is held out for validation
 KEEP = 320          # images are kept in memory at most this size (decoded at a quarter when large)
 
 
@@ -83,24 +87,27 @@ def augment(img: np.ndarray, rng: random.Random) -> np.ndarray:
     return np.clip(img.astype(np.float32) * a + b, 0, 255).astype(np.uint8)
 
 
-def build_model():
+def build_model(n_views: int = 3):
     import torch.nn as nn
 
     def block(i, o):
         return [nn.Conv2d(i, o, 3, 2, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
     return nn.Sequential(*block(3, 16), *block(16, 32), *block(32, 64), *block(64, 64),
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 2))
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, n_views))
 
 
-def load(specs: list[tuple[str, int]], data: Path) -> tuple[list[np.ndarray], list[int]]:
-    imgs, labels = [], []
+def load(specs: list[tuple[str, int]], data: Path) -> tuple[list, list]:
+    """(training, validation) lists of (thumbnail, label): every HOLD_OUT-th frame of each folder held out."""
+    train, val = [], []
     for spec, lab in specs:
-        for p in _files(spec, data):
+        files = _files(spec, data)
+        if not files:
+            print(f"warning: no frames in {spec}", file=sys.stderr)
+        for i, p in enumerate(files):
             img = _read(p)
             if img is not None:
-                imgs.append(img)
-                labels.append(lab)
-    return imgs, labels
+                (val if i % HOLD_OUT == HOLD_OUT - 1 else train).append((img, lab))
+    return train, val
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--phone", nargs="*", default=PHONE_DIRS)
     ap.add_argument("--overhead", nargs="*", default=OVERHEAD_DIRS)
+    ap.add_argument("--seat", nargs="*", default=SEAT_DIRS,
+                    help="tables photographed from a seat (none: a two-way router, phone or overhead)")
     ap.add_argument("--export", type=Path, help="write the trained model (last.pt in --out) to this ONNX path")
     return ap
 
@@ -125,10 +134,14 @@ def main(argv=None) -> int:
     torch.manual_seed(a.seed)
     rng = random.Random(a.seed)
     a.out.mkdir(parents=True, exist_ok=True)
-    model = build_model()
+    n_views = 3 if a.seat else 2
+    model = build_model(n_views)
     ckpt = a.out / "last.pt"
     if a.export:
-        model.load_state_dict(torch.load(ckpt, map_location="cpu"))
+        state = torch.load(ckpt, map_location="cpu")
+        model = build_model(int(state[next(k for k in state if k.endswith(".weight") and state[k].ndim == 2)]
+                                    .shape[0]))
+        model.load_state_dict(state)
         model.eval()
         a.export.parent.mkdir(parents=True, exist_ok=True)
         torch.onnx.export(model, torch.zeros(1, 3, ROUTER_SIZE, ROUTER_SIZE), str(a.export), input_names=["frame"],
@@ -136,46 +149,45 @@ def main(argv=None) -> int:
         print(f"wrote {a.export}")
         return 0
     t0 = time.time()
-    imgs, labels = load([(s, 0) for s in a.phone] + [(s, 1) for s in a.overhead], a.data)
-    vimgs, vlabels = load(VAL, a.data)
-    n1 = sum(labels)
-    print(f"train {len(imgs)} ({n1} overhead), val {len(vimgs)} ({sum(vlabels)} overhead), "
+    specs = [(s, 0) for s in a.phone] + [(s, 1) for s in a.overhead] + [(s, 2) for s in (a.seat or [])]
+    train, val = load(specs, a.data)
+    counts = np.bincount([lab for _, lab in train], minlength=n_views)
+    print(f"train {len(train)} ({', '.join(f'{n} {v}' for n, v in zip(counts, VIEWS))}), val {len(val)}, "
           f"loaded in {time.time() - t0:.0f} s", flush=True)
-    if not imgs or n1 in (0, len(imgs)):
-        print("need frames of both kinds", file=sys.stderr)
+    if (counts == 0).any():
+        print("need frames of every view", file=sys.stderr)
         return 2
-    weight = torch.tensor([len(imgs) / (2 * (len(imgs) - n1)), len(imgs) / (2 * n1)], dtype=torch.float32)
+    weight = torch.tensor(len(train) / (n_views * counts), dtype=torch.float32)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
-    steps = a.epochs * ((len(imgs) + a.batch - 1) // a.batch)
+    steps = a.epochs * ((len(train) + a.batch - 1) // a.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, a.lr, total_steps=steps, pct_start=0.1)
     lossf = torch.nn.CrossEntropyLoss(weight=weight)
-    vx = torch.from_numpy(np.concatenate([router_input(im) for im in vimgs]))
-    vy = np.array(vlabels)
+    vx = torch.from_numpy(np.concatenate([router_input(im) for im, _ in val])) if val else None
+    vy = np.array([lab for _, lab in val])
     for ep in range(a.epochs):
         model.train()
-        order = list(range(len(imgs)))
+        order = list(range(len(train)))
         rng.shuffle(order)
         tl, t1 = 0.0, time.time()
         for i in range(0, len(order), a.batch):
             idx = order[i:i + a.batch]
-            x = torch.from_numpy(np.concatenate([router_input(augment(imgs[j], rng)) for j in idx]))
-            y = torch.tensor([labels[j] for j in idx])
+            x = torch.from_numpy(np.concatenate([router_input(augment(train[j][0], rng)) for j in idx]))
+            y = torch.tensor([train[j][1] for j in idx])
             loss = lossf(model(x), y)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             tl += float(loss.detach()) * len(idx)
-        model.eval()
-        with torch.no_grad():
-            p = torch.softmax(model(vx), 1)[:, 1].numpy()
-        pred = p >= 0.5
-        acc = float((pred == vy).mean())
-        fo = int((pred & (vy == 0)).sum())
-        fp = int((~pred & (vy == 1)).sum())
-        print(f"epoch {ep + 1}/{a.epochs} loss {tl / len(order):.4f} val acc {acc:.4f} "
-              f"(said overhead of a non-overhead frame {fo}, missed overhead {fp}) {time.time() - t1:.0f} s",
-              flush=True)
+        line = f"epoch {ep + 1}/{a.epochs} loss {tl / len(order):.4f}"
+        if vx is not None:
+            model.eval()
+            with torch.no_grad():
+                pred = model(vx).argmax(1).numpy()
+            wrong = [f"{VIEWS[t]} as {VIEWS[p]} {int(((vy == t) & (pred == p)).sum())}"
+                     for t in range(n_views) for p in range(n_views) if t != p and ((vy == t) & (pred == p)).any()]
+            line += f" val acc {float((pred == vy).mean()):.4f}" + (f" ({'; '.join(wrong)})" if wrong else "")
+        print(f"{line} {time.time() - t1:.0f} s", flush=True)
         torch.save(model.state_dict(), ckpt)
     return 0
 

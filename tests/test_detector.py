@@ -600,6 +600,55 @@ def test_view_router_sends_overhead_frames_to_the_overhead_locator_first(monkeyp
     assert det.locate_for(table, "auto") == ("over", "overhead") and calls == [True, False]
 
 
+def test_train_router_three_ways_smoke(tmp_path):
+    """scripts/train_router.py: an epoch on a few frames of each view (photos of a hand, tables from above, tables
+    from a seat), exported to ONNX, is a three-way router the runtime reads (view_probs, view_seat_p); without
+    --seat frames it trains the two-way router, which says nothing of seat views."""
+    pytest.importorskip("torch", reason="the train extra")
+    data = tmp_path / "data"
+    for kind, n in (("phone", 3), ("overhead", 3), ("seat", 3)):
+        assert generate_main(["--out", str(data / kind), "--kind", kind, "--n", str(n), "--seed", "5",
+                              "--imgsz", "320", "--workers", "1"]) == 0
+    py = sys.executable
+    run = lambda *args: subprocess.run([py, "-m", "scripts.train_router", *args], cwd=ROOT, capture_output=True,  # noqa
+                                       text=True, timeout=300)
+    for ways, seat in ((3, ["--seat", "seat"]), (2, ["--seat"])):
+        out, onnx = tmp_path / f"r{ways}", tmp_path / f"r{ways}.onnx"
+        r = run("--out", str(out), "--data", str(data), "--phone", "phone", "--overhead", "overhead", *seat,
+                "--epochs", "1", "--batch", "4")
+        assert r.returncode == 0, r.stderr[-3000:]
+        assert re.search(r"epoch 1/1 loss [\d.]+", r.stdout), r.stdout
+        assert run("--out", str(out), *seat, "--export", str(onnx)).returncode == 0
+        det = TileDetector(DetectorConfig(router=onnx))
+        img = cv2.imread(str(sorted((data / "seat" / "images").glob("*.jpg"))[0]))
+        p = det.view_probs(img)
+        assert p.shape == (ways,) and abs(float(p.sum()) - 1) < 1e-5
+        assert abs(det.view_overhead_p(img) - p[1]) < 1e-6
+        assert (det.view_seat_p(img) is None) == (ways == 2)
+    r = run("--out", str(tmp_path / "r0"), "--data", str(data), "--phone", "phone", "--overhead", "none",
+            "--seat", "seat", "--epochs", "1")
+    assert r.returncode == 2 and "need frames of every view" in r.stderr
+
+
+def test_a_whole_table_the_router_calls_a_seat_view_is_read_by_the_seat_models(monkeypatch):
+    """The overhead locator misses many of a seat view's far tiles, and its boxes may then show too little
+    perspective: a whole table the committed three-way router calls a seat view goes to the seat models all the
+    same; one it calls overhead, showing no perspective, stays with the overhead models; a two-way router (no
+    seat output) never decides it."""
+    import mjtable.vision.detector as D
+    seat, _, _ = make_scene("seat", 4242, 0, 1280)
+    over, _, _ = make_scene("overhead", 4242, 0, 1280)
+    det = TileDetector()
+    assert det.view_seat_p(seat) >= D.ROUTER_SEAT > det.view_seat_p(over)
+    monkeypatch.setattr(D, "plane_from_boxes", lambda b: None)              # no perspective shows
+    found = det.locate(seat, overhead=True)
+    assert det._seat_view(found, seat) and not det._seat_view(found, over) and not det._seat_view(found)
+    assert det.locate_for(seat)[1] == "seat" and det.locate_for(over)[1] == "overhead"
+    monkeypatch.setattr(det, "view_probs", lambda img: np.array([0.1, 0.9]))     # a two-way router
+    assert det.view_seat_p(seat) is None and not det._seat_view(found, seat)
+    assert det.locate_for(seat)[1] == "overhead"
+
+
 def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch):
     """The committed overhead classifier classifies the boxes of the overhead locator; a phone photo's boxes go to
     the general classifier (a whole table's large faces are read by both: DetectorConfig.general_px, tested

@@ -115,6 +115,29 @@ def test_a_table_photographed_upright_is_read_as_a_seat_view():
     assert found[False][0] == "phone" and found[False][1] < 0.6, found
 
 
+def test_an_upright_table_sent_to_the_overhead_locator_first_is_still_looked_at_as_a_far_table(monkeypatch):
+    """A router that sends an upright seat view to the overhead locator first, whose boxes there do not look like
+    a whole table: those boxes still decide whether it is a table far off (they were once taken as a reason to
+    skip the look, and the table was read as a photo of a hand). The router's seat output is left out: the
+    perspective alone decides here."""
+    from mjtable.datasets.generate import make_scene
+    img, _, _ = make_scene("seat", 4242, 0, 1280, portrait=True)
+    det = TileDetector()
+    monkeypatch.setattr(det, "view_overhead_p", lambda img: 0.99)
+    monkeypatch.setattr(det, "view_seat_p", lambda img: None)
+    monkeypatch.setattr("mjtable.vision.detector.table_like", lambda found: False)   # a table far off: few sure boxes
+    calls = []
+    real = det.locate
+
+    def locate(im, overhead=False, slice_px=None, seat=False):
+        calls.append((overhead, slice_px, seat))
+        return real(im, overhead, slice_px, seat)
+    monkeypatch.setattr(det, "locate", locate)
+    assert det.locate_for(img)[1] == "seat"
+    assert calls[:2] == [(True, None, False), (False, None, False)]     # the overhead locator first, the general
+    assert calls.count((True, None, False)) == 1                        # its whole-frame boxes not looked for twice
+
+
 def test_small_and_many_tiles():
     from mjtable.vision.detector import many_tiles, small_tiles
     boxes = np.array([[0, 0, 10, 14]] * 20 + [[0, 0, 30, 40]] * 20, float)

@@ -52,6 +52,8 @@ from .yolo_decode import (BOX_VOTE, YOLO_STRIDES, ModelError, decode_raw, decode
 
 ROUTER_SIZE = 96         # the view router's thumbnail (scripts/train_router.py)
 ROUTER_OVERHEAD = 0.5    # the router's probability of an overhead view at which the overhead locator runs first
+ROUTER_SEAT = 0.5        # a whole table the router calls a seat view with this probability is read by the seat
+                         # models though its boxes show too little perspective (a three-way router)
 UPSIDE_DOWN_MIN = 0.75
 ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks like a whole table (with
                          # views.ROUTE_BACKS of them face down, views.TABLE_TILES in all)
@@ -319,11 +321,16 @@ class TileDetector:
         over, general = (self.loc_over, self.loc) if which == "locator" else (self.cls_over, self.cls)
         return over if (overhead or seat) and over is not None else general
 
-    def _seat_view(self, found) -> bool:
-        """Do a whole table's sure boxes show the perspective of a table photographed from a seat?"""
+    def _seat_view(self, found, img: Optional[np.ndarray] = None) -> bool:
+        """Is a whole table photographed from a seat? Its sure boxes show the perspective, or (given the frame)
+        the view router calls it a seat view (ROUTER_SEAT): the overhead locator misses many of a seat view's
+        far tiles, and its boxes then show too little perspective."""
         if self.config.slice_px or not self.config.seat_view:
             return False
-        return plane_from_boxes(found[0][found[1] >= ROUTE_CONF]) is not None
+        if plane_from_boxes(found[0][found[1] >= ROUTE_CONF]) is not None:
+            return True
+        p = None if img is None else self.view_seat_p(img)
+        return p is not None and p >= ROUTER_SEAT
 
     def _locate_one(self, img: np.ndarray, overhead: bool = False, seat: bool = False):
         c = self.config
@@ -363,12 +370,26 @@ class TileDetector:
             orient[turned] = orient[turned][:, ::-1]          # upright <-> upside down
         return np.concatenate(kinds), orient
 
-    def view_overhead_p(self, img: np.ndarray) -> Optional[float]:
-        """The view router's probability that the frame is an overhead view (None without a router)."""
+    def view_probs(self, img: np.ndarray) -> Optional[np.ndarray]:
+        """The view router's probabilities of the frame's views: (phone or close-up, overhead) from a two-way
+        router, (phone or close-up, overhead, seat view) from a three-way one; None without a router."""
         if self.router is None:
             return None
         out = self.router.run(None, {self.router.get_inputs()[0].name: router_input(img)})[0][0]
-        return float(_softmax(out[None])[0, 1])
+        return _softmax(out[None])[0]
+
+    def view_overhead_p(self, img: np.ndarray) -> Optional[float]:
+        """The view router's probability that the frame is an overhead view (None without a router). A seat view
+        takes the general locator's pass first, as without a router: a three-way router's "whole table" (not a
+        phone photo) would send a few photos of a hand to the overhead locator first, a pass for nothing."""
+        p = self.view_probs(img)
+        return None if p is None else float(p[1])
+
+    def view_seat_p(self, img: np.ndarray) -> Optional[float]:
+        """The view router's probability that the frame is a table photographed from a seat (None without a
+        three-way router)."""
+        p = self.view_probs(img)
+        return None if p is None or len(p) < 3 else float(p[2])
 
     def locate_for(self, img: np.ndarray, kind: str = "auto"):
         """Stage 1 with the locator for this kind of frame. auto: when the view router (if any) says overhead,
@@ -378,8 +399,11 @@ class TileDetector:
         pass (a close-up's boxes do not look like a table on either locator); one that wrongly says not
         overhead leaves the frame to the rule on the general locator's boxes, as without a router. When the
         general locator finds no sure tile, or only small ones (small_tiles: a table photographed from a seat,
-        upright, its tiles a few pixels at the locator's input), the overhead locator looks too.
-        Returns (locate()'s output, the view it was read as: "phone", "overhead", or "seat" for a whole table
+        upright, its tiles a few pixels at the locator's input) or the router calls the frame a seat view, the
+        overhead locator's boxes (its first look's, when the router sent the frame there) decide whether it is a
+        table far off (_far_table). A whole table
+        is read by the seat models when it shows a seat's perspective or a three-way router calls it a seat view
+        (_seat_view). Returns (locate()'s output, the view it was read as: "phone", "overhead", or "seat" for a whole table
         read again in slices, see _whole_table)."""
         check_kind(kind)
         if self.loc_over is None or kind == "phone":
@@ -395,8 +419,9 @@ class TileDetector:
         found = self.locate(img)
         if table_like(found):
             return self._whole_table(img, over if over is not None else self.locate(img, overhead=True))
-        if self.config.far_table and over is None and small_tiles(found, input_px(self.loc) / max(img.shape[:2])):
-            over = self.locate(img, overhead=True)
+        if self.config.far_table and (small_tiles(found, input_px(self.loc) / max(img.shape[:2]))
+                                      or (self.view_seat_p(img) or 0.0) >= ROUTER_SEAT):
+            over = over if over is not None else self.locate(img, overhead=True)
             if many_tiles(over):
                 return self._far_table(img, over)
         return found, "phone"
@@ -404,7 +429,7 @@ class TileDetector:
     def _whole_table(self, img: np.ndarray, found):
         """(boxes, view) of a whole table: for a table photographed from a seat (_seat_view) the seat locator's
         (_seat_boxes), else the overhead locator's boxes as found."""
-        return self._seat_boxes(img) if self._seat_view(found) else (found, "overhead")
+        return self._seat_boxes(img) if self._seat_view(found, img) else (found, "overhead")
 
     def _seat_boxes(self, img: np.ndarray):
         """(boxes, "seat"): the seat locator's boxes, in slices of its input size at full resolution when the frame
@@ -418,7 +443,7 @@ class TileDetector:
         not yet table_like: a table photographed from a seat, far off or upright. Its perspective is looked for
         in the overhead locator's boxes of the whole frame, then of slices at full resolution (their boxes are
         sharper); without one it is read as an overhead frame, in those slices."""
-        if self._seat_view(found):
+        if self._seat_view(found, img):
             return self._seat_boxes(img)
         size = input_px(self._model("locator", True, False))
         if max(img.shape[:2]) < SLICE_FRAME * size:
