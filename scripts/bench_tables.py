@@ -13,11 +13,11 @@ Each table is read as the command line reads it (`mjtable.pipeline`: load_image,
 with the ground-truth boxes as perfect detections (the layout parser's and referee's own ceiling). Printed per
 view: every seat's hand exact (`mjtable.vision.compare.hand_key`: concealed tiles or how many lie face down, melds with
 sources, winning tile, flowers), the near seat's ("self") hand exact (and as offered first: by the legal
-reading, mjtable.vision.legal, where the rules allow only another reading), tiles found and read right (ground-truth tiles
-matched at IoU 0.5 by `mjtable.vision.compare.agnostic_matches`, and with the right kind, over all ground-truth
-tiles; and over the near hand's tiles: concealed, winning and melds),
-the other three seats' hands exact (of 3 per table), false violations (findings of severity "violation" that
-the ground-truth table's review does not have), findings of severity "check", and frames not read.
+reading, mjtable.vision.legal, where the rules allow only another reading), tiles found and read right
+(ground-truth tiles matched at IoU 0.5 by `mjtable.vision.compare.agnostic_matches`, and with the right kind,
+over all ground-truth tiles; and over the near hand's tiles: concealed, winning and melds), the other three
+seats' hands exact (of 3 per table), false violations (findings of severity "violation" that the ground-truth
+table's review does not have), findings of severity "check", and frames not read.
 
     python -m scripts.bench_tables [--n 20] [--seed 7707] [--views portrait landscape topdown]
         [--data data] [--no-clutter] [--workers 2] [--ways runtime regions ...] [--json]

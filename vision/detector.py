@@ -401,10 +401,9 @@ class TileDetector:
         general locator finds no sure tile, or only small ones (small_tiles: a table photographed from a seat,
         upright, its tiles a few pixels at the locator's input) or the router calls the frame a seat view, the
         overhead locator's boxes (its first look's, when the router sent the frame there) decide whether it is a
-        table far off (_far_table). A whole table
-        is read by the seat models when it shows a seat's perspective or a three-way router calls it a seat view
-        (_seat_view). Returns (locate()'s output, the view it was read as: "phone", "overhead", or "seat" for a whole table
-        read again in slices, see _whole_table)."""
+        table far off (_far_table). A whole table is read by the seat models when it shows a seat's perspective
+        or a three-way router calls it a seat view (_seat_view). Returns (locate()'s output, the view it was read
+        as: "phone", "overhead", or "seat" for a whole table read again in slices, see _whole_table)."""
         check_kind(kind)
         if self.loc_over is None or kind == "phone":
             return self.locate(img), "phone"
