@@ -63,6 +63,23 @@ def test_self_hand_laid_in_one_row_with_the_winning_tile_apart(angle):
     assert "exposed" not in groups
 
 
+@pytest.mark.parametrize("farther", [0.0, 0.9, 1.2])
+def test_a_meld_row_a_little_farther_from_the_laid_hand_is_still_its_melds(farther):
+    """A seat view's depth, undone from detected tiles, can come out a third too deep: the meld row then lies up
+    to 2.9 tile widths inside the laid hand row (1.7 on a table seen from above). It is still read as the seat's
+    melds, not its river or exposed tiles (LayoutParams.meld_zone)."""
+    spec = _table()
+    tiles = layout_table(spec)
+    for t in tiles:
+        if t.seat == "self" and t.group in ("concealed", "winning", "flower"):
+            t.y += farther
+    lay = parse_overhead(render(tiles, scale=22, center=(320, 320), squash=0.6))
+    me = lay.table.player("self")
+    assert _sources(me) == [("chow", 19, False, "left")], farther
+    assert sorted(me.concealed) == CONCEALED and me.winning_tile == 27
+    assert me.exposed == () and me.discards == (3, 4, 5, 30, 31)
+
+
 def test_the_wall_of_a_seat_that_laid_its_hand_down_is_not_its_hand():
     """Before, the seat's wall (its nearest row of backs) was taken for a standing hand of 12 and the hand laid
     down for melds or exposed tiles."""

@@ -112,8 +112,9 @@ class LayoutParams:
                                   # inside) ...
     laid_sure: float = 0.3        # ... when the detector is this sure of them (median): weaker ones are clutter or
                                   # shadows
-    meld_zone: float = 2.5        # face-up rows within this many tile widths inside the hand row hold melds and
-                                  # flowers
+    meld_zone: float = 3.0        # face-up rows within this many tile widths inside the hand row hold melds and
+                                  # flowers (1.7 from above; a seat view's depth undone from detected tiles can
+                                  # come out a third too deep)
     river_cols: int = 6           # discards in a river row
     river_own: int = 3            # a seat's first river row of this many face-up tiles is its river, wherever it lies
     stray_outside: float = 1.5    # how close (x w) outside the hand row a short row of backs is a stray
