@@ -80,6 +80,63 @@ def test_a_meld_row_a_little_farther_from_the_laid_hand_is_still_its_melds(farth
     assert me.exposed == () and me.discards == (3, 4, 5, 30, 31)
 
 
+def test_a_weak_back_at_the_end_of_a_laid_hand_is_not_a_tile():
+    """A faint face-down box just past the end of a hand laid face up (a shadow, an object at the row's end) made
+    the row one tile too long, so the winning tile set apart was not found: it is not counted, and a note says
+    so. As sure as the row's tiles, it stays (a tile the reader could not turn over is still a tile)."""
+    import dataclasses
+    from tests.layout_scenes import Tile
+    for conf, counted in ((0.04, False), (0.9, True)):
+        tiles = layout_table(_table())
+        first = min((t for t in tiles if t.seat == "self" and t.group == "concealed"), key=lambda t: t.x)
+        tiles.append(Tile(T.BACK, first.x - 1.05, first.y, back=True, seat="self", group="concealed"))
+        dets = render(tiles, scale=22, center=(320, 320), squash=0.6)
+        dets[-1] = dataclasses.replace(dets[-1], confidence=conf)
+        lay = parse_overhead(dets)
+        me = lay.table.player("self")
+        assert (me.concealed_face_down == 1) == counted, conf
+        if not counted:
+            assert sorted(me.concealed) == CONCEALED and me.winning_tile == 27 and me.winning_tile_apart
+            assert any("weak face-down box" in n for n in lay.table.unplaced)
+
+
+def test_faint_backs_beyond_a_laid_hand_do_not_make_it_a_standing_one():
+    """Two face-down boxes the detector is far less sure of than the laid hand's faces (a shadow, an object at the
+    table's edge), lying nearer the player than the hand: the hand is still read as laid face up, not taken for
+    exposed tiles in front of a standing hand. As sure as the faces, such backs are a standing hand."""
+    import dataclasses
+    from tests.layout_scenes import Tile
+    for conf, laid in ((0.06, True), (0.9, False)):
+        tiles = layout_table(_table())
+        row = [t for t in tiles if t.seat == "self" and t.group == "concealed"]
+        y = max(t.y for t in row) + 2.2
+        tiles += [Tile(T.BACK, x, y, back=True, seat="self", group="concealed") for x in (-4.0, -3.0)]
+        dets = render(tiles, scale=22, center=(320, 320), squash=0.6)
+        dets[-2:] = [dataclasses.replace(d, confidence=conf) for d in dets[-2:]]
+        me = parse_overhead(dets).table.player("self")
+        assert (me.concealed is not None and sorted(me.concealed) == CONCEALED and me.winning_tile == 27) == laid
+        assert (me.exposed == ()) == laid, conf
+
+
+def test_faint_faces_beyond_a_laid_hand_do_not_hide_it():
+    """Two weak face-up boxes nearer the player than the laid hand (clutter at the table's edge read as tiles):
+    the laid hand is still the seat's hand, read with its winning tile, not taken for melds in front of the
+    seat's wall; and the two, with no meld's mark, are no meld."""
+    import dataclasses
+    from tests.layout_scenes import Tile
+    tiles = layout_table(_table())
+    row = [t for t in tiles if t.seat == "self" and t.group == "concealed"]
+    y = max(t.y for t in row) + 2.2
+    tiles += [Tile(16, x, y, seat="self", group="concealed") for x in (3.0, 4.0)]
+    dets = render(tiles, scale=22, center=(320, 320), squash=0.6)
+    dets[-2:] = [dataclasses.replace(d, confidence=0.12) for d in dets[-2:]]
+    lay = parse_overhead(dets)
+    me = lay.table.player("self")
+    assert me.concealed is not None and sorted(me.concealed) == CONCEALED and me.concealed_face_down == 0
+    assert me.winning_tile == 27 and _sources(me) == [("chow", 19, False, "left")]      # no meld of the two
+    assert any("no meld's mark: not placed" in n for n in lay.table.unplaced)
+
+
 def test_the_wall_of_a_seat_that_laid_its_hand_down_is_not_its_hand():
     """Before, the seat's wall (its nearest row of backs) was taken for a standing hand of 12 and the hand laid
     down for melds or exposed tiles."""

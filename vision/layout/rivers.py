@@ -218,6 +218,13 @@ def _read_meld_row(seat: str, row: list[Tile], mots: list, assign: list, notes: 
                          f"not a concealed kong (4 tiles): not placed")
             assign += [(t, "unplaced") for t in rest]
             continue
+        if all(t.det.confidence < lp.lone_weak for t in rest) and not is_meld_group(rest):
+            # face-up boxes the detector is unsure of, with no sideways or face-down tile to mark a meld: shadows
+            # or objects at the table's edge, as a lone weak box is
+            notes.append(f"weak boxes {', '.join(describe(t) for t in rest)} in the meld area, no meld's mark: "
+                         f"not placed")
+            assign += [(t, "unplaced") for t in rest]
+            continue
         _read_melds(seat, rest, mots, assign, notes)
     return flowers, exposed
 
@@ -254,6 +261,12 @@ def _read_laid_hand(seat: str, area: PlayerArea, hand: list[Tile], mots: list, a
         else:
             loose += g
     expected = 13 - 3 * len(mots)
+    shadow = _weak_end_back(loose, expected)
+    if shadow is not None:
+        loose = [t for t in loose if t is not shadow]
+        notes.append(f"weak face-down box {describe(shadow)} at the end of seat {seat}'s hand laid face up: not "
+                     f"counted ({len(loose)} tiles with {len(mots)} meld(s))")
+        assign.append((shadow, "unplaced"))
     winning = laid_winning(loose, expected)
     concealed = [t for t in loose if t is not winning]
     area.concealed = tuple(t.kind for t in concealed if not t.back)
@@ -267,6 +280,19 @@ def _read_laid_hand(seat: str, area: PlayerArea, hand: list[Tile], mots: list, a
     if winning is not None:
         assign.append((winning, "winning"))
     return flowers
+
+
+def _weak_end_back(loose: list[Tile], expected: int) -> Optional[Tile]:
+    """A face-down box at an end of a hand laid face up (its tiles outside melds, in order along the row) that
+    makes the row one tile too long, and that the detector is much less sure of than the row's tiles
+    (hand_end_weak_extra x their median): a shadow or an object at the row's end, not a tile (a hand laid down
+    shows its faces; a concealed kong lies among the melds)."""
+    lp = current_params()
+    if len(loose) < 3 or len(loose) in (expected, expected + 1) or len(loose) - 1 not in (expected, expected + 1):
+        return None
+    med = median([t.det.confidence for t in loose])
+    ends = [t for t in (loose[0], loose[-1]) if t.back and t.det.confidence < lp.hand_end_weak_extra * med]
+    return min(ends, key=lambda t: t.det.confidence, default=None)
 
 
 def _read_hand(seat: str, hand: list[Tile], pitch: float, n_melds: int, assign: list, notes: list[str]):

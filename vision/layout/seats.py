@@ -183,16 +183,22 @@ def zones(sr: SeatRows) -> tuple[Optional[list[Tile]], list[list[Tile]], list[li
 
 
 def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Optional[list[Tile]]:
-    """A hand laid face up (after a win, or shown): the seat's outermost row, face up, beyond every row of backs
-    (its walls, which lie inside the melds), holding laid_loose face-up tiles or more outside melds (a row of
-    melds alone is no hand: a standing hand missed behind it) that the detector is laid_sure of (a few weak
-    boxes beyond a standing hand are an object's or a shadow's)."""
+    """A hand laid face up (after a win, or shown): the seat's outermost row of face-up tiles the detector is
+    laid_sure of (a few weak boxes beyond a standing hand, or beyond a laid one, are an object's or a shadow's),
+    beyond every row of backs (its walls, which lie inside the melds; backs far less sure than its faces,
+    hand_end_weak_extra, do not count), holding laid_loose face-up tiles or more outside melds (a row of melds
+    alone is no hand: a standing hand missed behind it)."""
     lp = current_params()
+    faces = [r for r in faces if median([t.det.confidence for t in r]) >= lp.laid_sure]
     if not faces:
         return None
     outer = max(faces, key=lambda r: mean([t.v for t in r]))
     v = mean([t.v for t in outer])
-    if any(mean([t.v for t in r]) > v - lp.laid_beyond * w for r in backs):
+    sure = median([t.det.confidence for t in outer])
+    # backs beyond it that the detector is far less sure of than of its faces (a quarter) are a shadow or an
+    # object at the table's edge, not a standing hand
+    if any(mean([t.v for t in r]) > v - lp.laid_beyond * w
+           and median([t.det.confidence for t in r]) >= lp.hand_end_weak_extra * sure for r in backs):
         return None
     loose = [t for g in split_groups(outer) if not is_meld_group(g) for t in g
              if not (t.back or T.is_flower(t.kind))]
