@@ -118,23 +118,26 @@ def test_faint_backs_beyond_a_laid_hand_do_not_make_it_a_standing_one():
         assert (me.exposed == ()) == laid, conf
 
 
-def test_faint_faces_beyond_a_laid_hand_do_not_hide_it():
-    """Two weak face-up boxes nearer the player than the laid hand (clutter at the table's edge read as tiles):
-    the laid hand is still the seat's hand, read with its winning tile, not taken for melds in front of the
-    seat's wall; and the two, with no meld's mark, are no meld."""
+def test_weak_boxes_in_the_meld_area_without_a_melds_mark_are_no_meld():
+    """Two weak face-up boxes beside the meld row, neither sideways nor face down (clutter read as tiles): they
+    are not placed, so they count as no meld and the laid hand keeps its winning tile set apart. As sure as real
+    tiles, such a pair is read as a meld, with its problem named."""
     import dataclasses
     from tests.layout_scenes import Tile
-    tiles = layout_table(_table())
-    row = [t for t in tiles if t.seat == "self" and t.group == "concealed"]
-    y = max(t.y for t in row) + 2.2
-    tiles += [Tile(16, x, y, seat="self", group="concealed") for x in (3.0, 4.0)]
-    dets = render(tiles, scale=22, center=(320, 320), squash=0.6)
-    dets[-2:] = [dataclasses.replace(d, confidence=0.12) for d in dets[-2:]]
-    lay = parse_overhead(dets)
-    me = lay.table.player("self")
-    assert me.concealed is not None and sorted(me.concealed) == CONCEALED and me.concealed_face_down == 0
-    assert me.winning_tile == 27 and _sources(me) == [("chow", 19, False, "left")]      # no meld of the two
-    assert any("no meld's mark: not placed" in n for n in lay.table.unplaced)
+    for conf, placed in ((0.12, False), (0.9, True)):
+        tiles = layout_table(_table())
+        meld = [t for t in tiles if t.seat == "self" and t.group.startswith("meld")]
+        y = sum(t.y for t in meld) / len(meld)
+        tiles += [Tile(16, x, y, seat="self", group="meld:1") for x in (-3.0, -2.0)]
+        dets = render(tiles, scale=22, center=(320, 320), squash=0.6)
+        dets[-2:] = [dataclasses.replace(d, confidence=conf) for d in dets[-2:]]
+        lay = parse_overhead(dets)
+        me = lay.table.player("self")
+        assert (len(me.melds) == 2) == placed, conf
+        if not placed:
+            assert sorted(me.concealed) == CONCEALED and me.winning_tile == 27
+            assert _sources(me) == [("chow", 19, False, "left")]
+            assert any("no meld's mark: not placed" in n for n in lay.table.unplaced)
 
 
 def test_the_wall_of_a_seat_that_laid_its_hand_down_is_not_its_hand():

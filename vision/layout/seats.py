@@ -183,13 +183,12 @@ def zones(sr: SeatRows) -> tuple[Optional[list[Tile]], list[list[Tile]], list[li
 
 
 def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Optional[list[Tile]]:
-    """A hand laid face up (after a win, or shown): the seat's outermost row of face-up tiles the detector is
-    laid_sure of (a few weak boxes beyond a standing hand, or beyond a laid one, are an object's or a shadow's),
-    beyond every row of backs (its walls, which lie inside the melds; backs far less sure than its faces,
-    hand_end_weak_extra, do not count), holding laid_loose face-up tiles or more outside melds (a row of melds
-    alone is no hand: a standing hand missed behind it)."""
+    """A hand laid face up (after a win, or shown): the seat's outermost row, face up, beyond every row of backs
+    (its walls, which lie inside the melds; backs far less sure than its faces, hand_end_weak_extra, do not
+    count), holding laid_loose face-up tiles or more outside melds (a row of melds alone is no hand: a standing
+    hand missed behind it) that the detector is laid_sure of (a few weak boxes beyond a standing hand are an
+    object's or a shadow's)."""
     lp = current_params()
-    faces = [r for r in faces if median([t.det.confidence for t in r]) >= lp.laid_sure]
     if not faces:
         return None
     outer = max(faces, key=lambda r: mean([t.v for t in r]))
