@@ -1,9 +1,10 @@
 """Train the view router: a tiny CNN that tells, from a 96x96 thumbnail of the whole frame, whether it is a
 photo of a hand or close-up (-> the general locator), a table seen from above (-> the overhead locator first) or,
-with --seat frames given, a table photographed from a seat (-> the overhead locator first, then the seat models
-when it is a whole table). Plain torch on CPU, a few minutes.
+with --seat frames given, a table photographed from a seat (-> the seat models, when it is a whole table). Plain
+torch on CPU, a few minutes.
 
-    python -m scripts.train_router --out runs/router/r2 --epochs 10 --export models/view_router.onnx
+    python -m scripts.train_router --out runs/router/r3 --epochs 40 --threads 2
+    python -m scripts.train_router --out runs/router/r3 --export models/view_router.onnx
 
 The runtime (mjtable.vision.detector.TileDetector.locate_for) never trusts it alone: a frame it calls a table must
 still look like a whole table on the overhead locator's boxes, or the general pass runs as before; a frame it
