@@ -46,17 +46,13 @@ from .level import around_tiles, boxes_back, tilt, turn, turn_boxes
 from .perspective import plane_from_boxes
 from .slicing import locate_sliced
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection, Detections
-from .views import ROUTE_BACKS, TABLE_TILES, check_kind, decided, overhead_like
+from .views import (ROUTE_BACKS, ROUTE_CONF, ROUTER_OVERHEAD, ROUTER_SEAT, SMALL_TILE,  # noqa: F401
+                    TABLE_TILES, check_kind, decided, many_tiles, overhead_like, small_tiles, table_like)
 from .yolo_decode import (BOX_VOTE, YOLO_STRIDES, ModelError, decode_raw, decode_yolo, dfl_boxes,  # noqa: F401
                           nms, vote_boxes, yolo_anchors, yolo_output)
 
 ROUTER_SIZE = 96         # the view router's thumbnail (scripts/train_router.py)
-ROUTER_OVERHEAD = 0.5    # the router's probability of an overhead view at which the overhead locator runs first
-ROUTER_SEAT = 0.5        # a whole table the router calls a seat view with this probability is read by the seat
-                         # models though its boxes show too little perspective (a three-way router)
 UPSIDE_DOWN_MIN = 0.75
-ROUTE_CONF = 0.25        # boxes at least this sure decide whether a frame looks like a whole table (with
-                         # views.ROUTE_BACKS of them face down, views.TABLE_TILES in all)
 ODD_BACK_REF = 12         # a frame with at least this many sure backs (>= 0.5): a face-down box whose colour lies ...
 ODD_BACK_DIST = 25.0      # ... this far (Lab, lightness weighted ODD_BACK_L) from the median colour of ...
 ODD_BACK_NEAR = 4         # ... its nearest sure backs is a shadow or an object, not a back (see odd_backs) ...
@@ -66,9 +62,6 @@ N_CANDIDATES = 3          # kinds kept per detection with their probabilities (D
 N_ALTERNATIVES = 2        # next likeliest face kinds kept per face-up detection (Detection.alternatives)
 SLICE_FRAME = 1.25        # a table shot from a seat in a frame this much larger than the locator's input is read
                           # in slices of that input at full resolution (its far tiles are small)
-SMALL_TILE = 16.0         # sure boxes whose median short side is under this many px of the general locator's
-                          # input are too small for a photo of a hand (its tiles measure 22 px or more there):
-                          # the frame may be a whole table seen from afar, and the overhead locator looks
 LOOK_VIEWS = ("phone", "seat")   # the views whose tiles are read in more looks (TileDetector.more_looks): a photo
                           # of a hand and a table shot from a seat, not an overhead frame (a live camera's: +16-20
                           # ms a frame for 1-2 points of hands; docs/benchmarks.md, Doubtful tiles)
@@ -77,31 +70,6 @@ SQUASHED_ASPECT = 1.0     # a photo of a hand whose face-up boxes' median width 
 UPRIGHT_ASPECT = 0.75     # ... and is read again stretched until that median is an upright tile's, ...
 MAX_UNSQUASH = 3.0        # ... by at most this factor
 REGION_VIEWS = ("seat", "overhead")   # the views read region by region with DetectorConfig(regions=True)
-
-
-def table_like(found) -> bool:
-    """Do a locator's boxes (locate()'s output) look like a whole table? overhead_like on the sure boxes
-    (sideways = wider than tall), and at least ROUTE_BACKS of them face down: the overhead locator knows whole
-    tables, with walls and standing hands; a close-up of many face-up tiles (a photo of several hands, a river)
-    stays with the general locator, which has seen real ones."""
-    sure = found[1] >= ROUTE_CONF        # at a low threshold (for AP) weak boxes would make any frame "many"
-    boxes, faces = found[0][sure], found[2][sure] == 0
-    across = int(((boxes[:, 2] - boxes[:, 0]) > (boxes[:, 3] - boxes[:, 1]))[faces].sum())
-    n_faces = int(faces.sum())
-    return len(boxes) - n_faces >= ROUTE_BACKS and overhead_like(len(boxes), n_faces, across)
-
-
-def many_tiles(found) -> bool:
-    """Do a locator's sure boxes number a table's (TABLE_TILES or more, ROUTE_BACKS of them face down)?"""
-    sure = found[1] >= ROUTE_CONF
-    return int(sure.sum()) >= TABLE_TILES and int((found[2][sure] != 0).sum()) >= ROUTE_BACKS
-
-
-def small_tiles(found, scale: float) -> bool:
-    """Are a locator's sure boxes (locate()'s output) none, or small: their median short side times ``scale``
-    (the locator's input over the frame's longer side) under SMALL_TILE px?"""
-    b = found[0][found[1] >= ROUTE_CONF]
-    return not len(b) or float(np.median(np.minimum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]))) * scale < SMALL_TILE
 
 
 def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:

@@ -5,12 +5,16 @@ The layout reads a frame as a photo of one player's hand ("phone") or as a whole
 its result (``types.Detections``, built by ``decided``), and no later stage guesses it again.
 
     found = decided(tiles, "auto", read_as="overhead")      # Detections(tiles, view="overhead", ...)
+
+The detector's routing reads a locator's boxes through the predicates here too (``table_like``, ``many_tiles``,
+``small_tiles``), and the view router's thresholds (``ROUTER_OVERHEAD``, ``ROUTER_SEAT``) live beside them.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Optional
 
+import numpy as np
 from mjtable.errors import UsageError, shown
 
 from .types import FACE_DOWN, SIDEWAYS, Detection, Detections
@@ -18,6 +22,13 @@ from .types import FACE_DOWN, SIDEWAYS, Detection, Detections
 KINDS = ("auto", "phone", "overhead")   # the views a caller may ask for ("auto": the detector decides)
 TABLE_TILES = 30          # a whole table shows at least this many tiles (a photo of one hand about 26 at most)
 ROUTE_BACKS = 12          # ... and at least this many face-down tiles (walls, hands seen from behind)
+ROUTE_CONF = 0.25         # a locator's boxes at least this sure decide whether a frame looks like a whole table
+SMALL_TILE = 16.0         # sure boxes whose median short side is under this many px of the general locator's
+                          # input are too small for a photo of a hand (its tiles measure 22 px or more there):
+                          # the frame may be a whole table seen from afar, and the overhead locator looks
+ROUTER_OVERHEAD = 0.5     # the view router's probability of an overhead view at which the overhead locator runs first
+ROUTER_SEAT = 0.5         # a whole table the router calls a seat view with this probability is read by the seat
+                          # models though its boxes show too little perspective (a three-way router)
 
 
 class UnknownKind(UsageError, ValueError):
@@ -55,3 +66,28 @@ def decided(tiles: Iterable[Detection], kind: str, read_as: Optional[str] = None
     tiles = tuple(tiles)
     view = check_kind(kind) if kind != "auto" else guess_view(list(tiles))
     return Detections(tiles, view, read_as, ms, stretched)
+
+
+def table_like(found) -> bool:
+    """Do a locator's boxes (locate()'s output) look like a whole table? overhead_like on the sure boxes
+    (sideways = wider than tall), and at least ROUTE_BACKS of them face down: the overhead locator knows whole
+    tables, with walls and standing hands; a close-up of many face-up tiles (a photo of several hands, a river)
+    stays with the general locator, which has seen real ones."""
+    sure = found[1] >= ROUTE_CONF        # at a low threshold (for AP) weak boxes would make any frame "many"
+    boxes, faces = found[0][sure], found[2][sure] == 0
+    across = int(((boxes[:, 2] - boxes[:, 0]) > (boxes[:, 3] - boxes[:, 1]))[faces].sum())
+    n_faces = int(faces.sum())
+    return len(boxes) - n_faces >= ROUTE_BACKS and overhead_like(len(boxes), n_faces, across)
+
+
+def many_tiles(found) -> bool:
+    """Do a locator's sure boxes number a table's (TABLE_TILES or more, ROUTE_BACKS of them face down)?"""
+    sure = found[1] >= ROUTE_CONF
+    return int(sure.sum()) >= TABLE_TILES and int((found[2][sure] != 0).sum()) >= ROUTE_BACKS
+
+
+def small_tiles(found, scale: float) -> bool:
+    """Are a locator's sure boxes (locate()'s output) none, or small: their median short side times ``scale``
+    (the locator's input over the frame's longer side) under SMALL_TILE px?"""
+    b = found[0][found[1] >= ROUTE_CONF]
+    return not len(b) or float(np.median(np.minimum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]))) * scale < SMALL_TILE
