@@ -587,13 +587,13 @@ def test_view_router_sends_overhead_frames_to_the_overhead_locator_first(monkeyp
         calls.clear()
         assert det.detect(img, "auto")
         assert calls == want
-    monkeypatch.setattr(det, "view_overhead_p", lambda img: 0.99)      # the router wrong on a phone photo
+    monkeypatch.setattr(det, "view_probs", lambda img: np.array([0.01, 0.99]))    # the router wrong on a phone photo
     calls.clear()
     assert [d.kind for d in det.detect(phone, "auto")] == [d.kind for d in det.detect(phone, "phone")]
     assert calls == [True, False, False]
     outs = {True: "over", False: "general"}
     det = TileDetector(DetectorConfig(seat_view=False))   # the stand-in boxes below are names, not boxes to measure
-    monkeypatch.setattr(det, "view_overhead_p", lambda img: 0.99)
+    monkeypatch.setattr(det, "view_probs", lambda img: np.array([0.01, 0.99]))
     monkeypatch.setattr("mjtable.vision.detector.table_like", lambda found: found == "general")
     monkeypatch.setattr(det, "locate", lambda img, overhead=False: calls.append(overhead) or outs[overhead])
     calls.clear()
@@ -642,10 +642,11 @@ def test_a_whole_table_the_router_calls_a_seat_view_is_read_by_the_seat_models(m
     assert det.view_seat_p(seat) >= D.ROUTER_SEAT > det.view_seat_p(over)
     monkeypatch.setattr(D, "plane_from_boxes", lambda b: None)              # no perspective shows
     found = det.locate(seat, overhead=True)
-    assert det._seat_view(found, seat) and not det._seat_view(found, over) and not det._seat_view(found)
+    assert det._seat_view(found, det.view_seat_p(seat)) and not det._seat_view(found, det.view_seat_p(over))
+    assert not det._seat_view(found)                                         # no router's word
     assert det.locate_for(seat)[1] == "seat" and det.locate_for(over)[1] == "overhead"
     monkeypatch.setattr(det, "view_probs", lambda img: np.array([0.1, 0.9]))     # a two-way router
-    assert det.view_seat_p(seat) is None and not det._seat_view(found, seat)
+    assert det.view_seat_p(seat) is None
     assert det.locate_for(seat)[1] == "overhead"
 
 

@@ -118,13 +118,12 @@ def test_a_table_photographed_upright_is_read_as_a_seat_view():
 def test_an_upright_table_sent_to_the_overhead_locator_first_is_still_looked_at_as_a_far_table(monkeypatch):
     """A router that sends an upright seat view to the overhead locator first, whose boxes there do not look like
     a whole table: those boxes still decide whether it is a table far off (they were once taken as a reason to
-    skip the look, and the table was read as a photo of a hand). The router's seat output is left out: the
-    perspective alone decides here."""
+    skip the look, and the table was read as a photo of a hand). A two-way router: the perspective alone
+    decides here."""
     from mjtable.datasets.generate import make_scene
     img, _, _ = make_scene("seat", 4242, 0, 1280, portrait=True)
     det = TileDetector()
-    monkeypatch.setattr(det, "view_overhead_p", lambda img: 0.99)
-    monkeypatch.setattr(det, "view_seat_p", lambda img: None)
+    monkeypatch.setattr(det, "view_probs", lambda img: np.array([0.01, 0.99]))    # a two-way router: overhead
     monkeypatch.setattr("mjtable.vision.detector.table_like", lambda found: False)   # a table far off: few sure boxes
     calls = []
     real = det.locate

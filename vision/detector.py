@@ -289,16 +289,15 @@ class TileDetector:
         over, general = (self.loc_over, self.loc) if which == "locator" else (self.cls_over, self.cls)
         return over if (overhead or seat) and over is not None else general
 
-    def _seat_view(self, found, img: Optional[np.ndarray] = None) -> bool:
-        """Is a whole table photographed from a seat? Its sure boxes show the perspective, or (given the frame)
-        the view router calls it a seat view (ROUTER_SEAT): the overhead locator misses many of a seat view's
-        far tiles, and its boxes then show too little perspective."""
+    def _seat_view(self, found, seat_p: Optional[float] = None) -> bool:
+        """Is a whole table photographed from a seat? Its sure boxes show the perspective, or the view router
+        calls it a seat view (``seat_p``, the router's probability of one, ROUTER_SEAT or more): the overhead
+        locator misses many of a seat view's far tiles, and its boxes then show too little perspective."""
         if self.config.slice_px or not self.config.seat_view:
             return False
         if plane_from_boxes(found[0][found[1] >= ROUTE_CONF]) is not None:
             return True
-        p = None if img is None else self.view_seat_p(img)
-        return p is not None and p >= ROUTER_SEAT
+        return seat_p is not None and seat_p >= ROUTER_SEAT
 
     def _locate_one(self, img: np.ndarray, overhead: bool = False, seat: bool = False):
         c = self.config
@@ -375,28 +374,30 @@ class TileDetector:
         check_kind(kind)
         if self.loc_over is None or kind == "phone":
             return self.locate(img), "phone"
+        probs = self.view_probs(img)                      # the router's look, once a frame
+        seat_p = None if probs is None or len(probs) < 3 else float(probs[2])
         if kind == "overhead":
-            return self._whole_table(img, self.locate(img, overhead=True))
+            return self._whole_table(img, self.locate(img, overhead=True), seat_p)
         over = None
-        p = self.view_overhead_p(img)
-        if p is not None and p >= ROUTER_OVERHEAD:
+        if probs is not None and probs[1] >= ROUTER_OVERHEAD:
             over = self.locate(img, overhead=True)
             if table_like(over):
-                return self._whole_table(img, over)
+                return self._whole_table(img, over, seat_p)
         found = self.locate(img)
         if table_like(found):
-            return self._whole_table(img, over if over is not None else self.locate(img, overhead=True))
+            return self._whole_table(img, over if over is not None else self.locate(img, overhead=True), seat_p)
         if self.config.far_table and (small_tiles(found, input_px(self.loc) / max(img.shape[:2]))
-                                      or (self.view_seat_p(img) or 0.0) >= ROUTER_SEAT):
+                                      or (seat_p or 0.0) >= ROUTER_SEAT):
             over = over if over is not None else self.locate(img, overhead=True)
             if many_tiles(over):
-                return self._far_table(img, over)
+                return self._far_table(img, over, seat_p)
         return found, "phone"
 
-    def _whole_table(self, img: np.ndarray, found):
-        """(boxes, view) of a whole table: for a table photographed from a seat (_seat_view) the seat locator's
-        (_seat_boxes), else the overhead locator's boxes as found."""
-        return self._seat_boxes(img) if self._seat_view(found, img) else (found, "overhead")
+    def _whole_table(self, img: np.ndarray, found, seat_p: Optional[float] = None):
+        """(boxes, view) of a whole table: for a table photographed from a seat (_seat_view; ``seat_p``: the
+        router's probability of a seat view) the seat locator's (_seat_boxes), else the overhead locator's boxes
+        as found."""
+        return self._seat_boxes(img) if self._seat_view(found, seat_p) else (found, "overhead")
 
     def _seat_boxes(self, img: np.ndarray):
         """(boxes, "seat"): the seat locator's boxes, in slices of its input size at full resolution when the frame
@@ -405,17 +406,17 @@ class TileDetector:
         return self.locate(img, slice_px=size if max(img.shape[:2]) >= SLICE_FRAME * size else None, seat=True), \
             "seat"
 
-    def _far_table(self, img: np.ndarray, found):
+    def _far_table(self, img: np.ndarray, found, seat_p: Optional[float] = None):
         """(boxes, view) of a frame whose tiles are few pixels at the locators' inputs and many (many_tiles) but
         not yet table_like: a table photographed from a seat, far off or upright. Its perspective is looked for
         in the overhead locator's boxes of the whole frame, then of slices at full resolution (their boxes are
         sharper); without one it is read as an overhead frame, in those slices."""
-        if self._seat_view(found, img):
+        if self._seat_view(found, seat_p):
             return self._seat_boxes(img)
         size = input_px(self._model("locator", True, False))
         if max(img.shape[:2]) < SLICE_FRAME * size:
             return found, "overhead"
-        return self._whole_table(img, self.locate(img, slice_px=size, overhead=True))
+        return self._whole_table(img, self.locate(img, slice_px=size, overhead=True), seat_p)
 
     def refine(self, img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The boxes as the box refiner moves them, clipped to the frame (as they are without a refiner)."""

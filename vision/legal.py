@@ -83,7 +83,7 @@ def choices(det, top: int = TOP, min_p: float = MIN_P) -> list[tuple[int, float]
     out = [(det.kind, det.kind_p)]
     flower = T.is_flower(det.kind)
     for k, q in tuple(det.candidates) + tuple(det.alternatives):
-        if (k != T.BACK and T.is_flower(k) == flower and q >= min_p and all(k != o for o, _ in out)):
+        if k != T.BACK and T.is_flower(k) == flower and q >= min_p and all(k != o for o, _ in out):
             out.append((k, q))
     return out[:1] + sorted(out[1:], key=lambda kq: -kq[1])[:top - 1]
 
