@@ -261,7 +261,10 @@ def _read_laid_hand(seat: str, area: PlayerArea, hand: list[Tile], mots: list, a
         else:
             loose += g
     expected = 13 - 3 * len(mots)
-    shadow = _weak_end_back(loose, expected)
+    # a weak back at an end that makes the row a tile too long for its melds: not a tile (a hand laid down shows
+    # its faces; a concealed kong lies among the melds)
+    too_long = len(loose) not in (expected, expected + 1) and len(loose) - 1 in (expected, expected + 1)
+    shadow = _weak_end_back(loose) if too_long else None
     if shadow is not None:
         loose = [t for t in loose if t is not shadow]
         notes.append(f"weak face-down box {describe(shadow)} at the end of seat {seat}'s hand laid face up: not "
@@ -282,23 +285,22 @@ def _read_laid_hand(seat: str, area: PlayerArea, hand: list[Tile], mots: list, a
     return flowers
 
 
-def _weak_end_back(loose: list[Tile], expected: int) -> Optional[Tile]:
-    """A face-down box at an end of a hand laid face up (its tiles outside melds, in order along the row) that
-    makes the row one tile too long, and that the detector is much less sure of than the row's tiles
-    (hand_end_weak_extra x their median): a shadow or an object at the row's end, not a tile (a hand laid down
-    shows its faces; a concealed kong lies among the melds)."""
-    lp = current_params()
-    if len(loose) < 3 or len(loose) in (expected, expected + 1) or len(loose) - 1 not in (expected, expected + 1):
+def _weak_end_back(row: list[Tile]) -> Optional[Tile]:
+    """The less sure of a hand row's two end boxes (a row of 4 or more) when it is face down and under
+    hand_end_weak_extra x the row's median confidence: a shadow (the detector's colour check leaves a shadow
+    found as a back this unsure) or an object at the row's end, not a tile, where the row's count says one too
+    many; a merely weak end box is mostly a real tile half out of sight."""
+    if len(row) < 4:
         return None
-    med = median([t.det.confidence for t in loose])
-    ends = [t for t in (loose[0], loose[-1]) if t.back and t.det.confidence < lp.hand_end_weak_extra * med]
-    return min(ends, key=lambda t: t.det.confidence, default=None)
+    ends = sorted(row, key=lambda t: t.u)[:: len(row) - 1]
+    weak = min(ends, key=lambda t: t.det.confidence)
+    med = median([t.det.confidence for t in row])
+    return weak if weak.back and weak.det.confidence < current_params().hand_end_weak_extra * med else None
 
 
 def _read_hand(seat: str, hand: list[Tile], pitch: float, n_melds: int, assign: list, notes: list[str]):
     """A seat's hand row seen from above: (how many face-down tiles, the face-up tiles in it). Appends to
     ``assign`` and ``notes``."""
-    lp = current_params()
     # a hand is one bar: boxes set off from it by a wide gap are something else lying in line with it
     hand, off = main_run(hand, pitch)
     for t in off:
@@ -306,15 +308,11 @@ def _read_hand(seat: str, hand: list[Tile], pitch: float, n_melds: int, assign: 
         assign.append((t, "unplaced"))
     # the row's length counts the tiles; face-up ones in it (shown tiles) are not face-down ones
     n = count_touching(hand, pitch)
-    # a very weak box at an end that makes a drawn hand's size (14 - 3 x melds) out of a waiting one's, or an
-    # impossible size out of a drawn one's: a shadow (the detector's colour check leaves a shadow found as a back
-    # this unsure), not a tile; a merely weak end box is mostly a real tile half out of sight
+    # a very weak back at an end that makes a drawn hand's size (14 - 3 x melds) out of a waiting one's, or an
+    # impossible size out of a drawn one's, is not a tile (_weak_end_back)
     legal = (13 - 3 * n_melds, 14 - 3 * n_melds)
-    ends = sorted(hand, key=lambda t: t.u)[:: max(1, len(hand) - 1)] if len(hand) >= 4 else []
-    med = median([t.det.confidence for t in hand])
-    weak = min(ends, key=lambda t: t.det.confidence, default=None)
-    if (weak is not None and weak.back and weak.det.confidence < lp.hand_end_weak_extra * med
-            and n != legal[0] and n - 1 in legal):
+    weak = _weak_end_back(hand)
+    if weak is not None and n != legal[0] and n - 1 in legal:
         hand = [t for t in hand if t is not weak]
         n -= 1
         notes.append(f"weak box {describe(weak)} at the end of seat {seat}'s hand row: not counted "
