@@ -650,6 +650,30 @@ def test_a_whole_table_the_router_calls_a_seat_view_is_read_by_the_seat_models(m
     assert det.locate_for(seat)[1] == "overhead"
 
 
+def test_a_seat_view_whose_far_tiles_the_overhead_locator_misses_is_read_by_the_seat_models(monkeypatch):
+    """The router calls a frame a seat view, the general locator finds no sure tile and the overhead locator too
+    few for a table (a longer-trained overhead locator misses a seat view's far, foreshortened tiles): the seat
+    locator's boxes decide, and a table's worth of them reads the frame as a seat view. Without the router's
+    word the frame stays a photo of a hand, and the seat locator does not run."""
+    from mjtable.vision.views import many_tiles
+    seat, _, _ = make_scene("seat", 4242, 0, 1280)
+    det = TileDetector()
+    real, calls = det.locate, []
+    none = (np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64), np.zeros((0, 2), np.float32))
+
+    def locate(img, overhead=False, slice_px=None, seat=False):
+        calls.append("seat" if seat else "overhead" if overhead else "general")
+        return real(img, overhead, slice_px, seat) if seat else none
+
+    monkeypatch.setattr(det, "locate", locate)
+    monkeypatch.setattr(det, "view_probs", lambda img: np.array([0.05, 0.05, 0.9]))
+    found, view = det.locate_for(seat)
+    assert view == "seat" and many_tiles(found) and calls == ["general", "overhead", "seat"]
+    calls.clear()
+    monkeypatch.setattr(det, "view_probs", lambda img: np.array([0.9, 0.05, 0.05]))
+    assert det.locate_for(seat)[1] == "phone" and calls == ["general", "overhead"]
+
+
 def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch):
     """The committed overhead classifier classifies the boxes of the overhead locator; a phone photo's boxes go to
     the general classifier (a whole table's large faces are read by both: DetectorConfig.general_px, tested

@@ -368,7 +368,8 @@ class TileDetector:
         general locator finds no sure tile, or only small ones (small_tiles: a table photographed from a seat,
         upright, its tiles a few pixels at the locator's input) or the router calls the frame a seat view, the
         overhead locator's boxes (its first look's, when the router sent the frame there) decide whether it is a
-        table far off (_far_table). A whole table is read by the seat models when it shows a seat's perspective
+        table far off (_far_table); when they are too few and the router calls the frame a seat view, the seat
+        locator's boxes are asked the same. A whole table is read by the seat models when it shows a seat's perspective
         or a three-way router calls it a seat view (_seat_view). Returns (locate()'s output, the view it was read
         as: "phone", "overhead", or "seat" for a whole table read again in slices, see _whole_table)."""
         check_kind(kind)
@@ -391,6 +392,10 @@ class TileDetector:
             over = over if over is not None else self.locate(img, overhead=True)
             if many_tiles(over):
                 return self._far_table(img, over, seat_p)
+            if (seat_p or 0.0) >= ROUTER_SEAT:           # a seat view whose far tiles the overhead locator misses
+                seat = self._seat_boxes(img)
+                if many_tiles(seat[0]):
+                    return seat
         return found, "phone"
 
     def _whole_table(self, img: np.ndarray, found, seat_p: Optional[float] = None):
