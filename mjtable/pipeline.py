@@ -270,8 +270,10 @@ def judge(out: Reading, view: View, shape: tuple[int, ...]) -> Reading:
 def read_video(path, detector, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
                kind: str = "auto", every: float = 1.0, hold: int = 2, max_frames: Optional[int] = None,
                on_event=None, progress: bool = False, referee: str = "rules", facts: Optional[Facts] = None):
-    """A video -> (mjtable.vision.video.VideoReading, Reading of the settled table). InputError (exit 3) for a
-    file that is not a readable video, UnreadableError (4) when no sampled frame could be read."""
+    """A video -> (mjtable.vision.video.VideoReading, Reading of the settled table). The settled table is trusted as
+    far as the latest frame read (judge: a finding that rests on a tile count or on a doubtful seat is a check), as
+    the live table is. InputError (exit 3) for a file that is not a readable video, UnreadableError (4) when no
+    sampled frame could be read."""
     from mjtable.vision.layout import Layout
     from mjtable.vision.video import watch
     check_rules(rules, profile)
@@ -280,7 +282,8 @@ def read_video(path, detector, sit: Situation, rules: str = "mcr", profile: Opti
     if rd.read == 0:
         why = rd.skipped[0][1] if rd.skipped else "no frame"
         raise UnreadableError(f"nothing read on {rd.sampled} sampled frame(s) of {path}: {why}")
-    return rd, review(rd.table, sit, rules, profile, Layout(rd.table, [], rd.kind, 0.0), referee, facts)
+    out = review(rd.table, sit, rules, profile, Layout(rd.table, [], rd.kind, 0.0), referee, facts)
+    return rd, judge(out, *rd.last)
 
 
 def read_video_hands(path, detector, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
@@ -290,7 +293,8 @@ def read_video_hands(path, detector, sit: Situation, rules: str = "mcr", profile
     laid down on it, from the moment a seat's winning tile settles (the Event: its frame and time) until it goes
     away or another winning tile settles there, reviewed on the table as it lay last; a hand that cannot be
     reviewed gets its error instead. A video where no winning tile ever settles gives one entry, the settled
-    table at the end (event None), as ``read_video`` reviews it. InputError (exit 3) for a file that is not a
+    table at the end (event None), as ``read_video`` reviews it; each is trusted as far as the latest frame read
+    (judge), as there. InputError (exit 3) for a file that is not a
     readable video, UnreadableError (4) when no sampled frame could be read."""
     from mjtable.errors import MjtableError
 
@@ -321,7 +325,8 @@ def read_video_hands(path, detector, sit: Situation, rules: str = "mcr", profile
     out = []
     for e, table in hands:
         try:
-            out.append((e, review(table, sit, rules, profile, Layout(table, [], rd.kind, 0.0), referee, facts)))
+            reading = review(table, sit, rules, profile, Layout(table, [], rd.kind, 0.0), referee, facts)
+            out.append((e, judge(reading, *rd.last)))
         except MjtableError as err:
             out.append((e, err))
     return rd, out

@@ -190,6 +190,38 @@ class _Script:
         return list(self.frames.pop(0))
 
 
+class _OneBackShort(_Spy):
+    """The example frame's ground-truth detections less the far end of the across seat's standing hand: a back
+    the reader missed."""
+
+    def detect(self, img, kind="auto"):
+        from dataclasses import replace as _replace
+        dets = self.inner.detect(img, kind)
+        row = [d for d in dets if d.kind == T.BACK and d.center[1] < 60]          # the across seat's hand, far off
+        end = max(row, key=lambda d: d.center[0])
+        return _replace(dets, tiles=[d for d in dets if d is not end])
+
+
+@pytest.mark.parametrize("hands", [False, True])
+def test_a_tile_count_read_from_video_is_a_check_not_a_violation(tmp_path, hands):
+    """A back missed on every frame gives the settled table a seat one tile short: the audit's wrong count rests on
+    what the reader found, so it is a check with no penalty (the trust of the latest frame read, as the live table
+    has), in `mjtable video` and in the archive's reading of a recorded game alike."""
+    from mjtable import pipeline
+    v = _video(tmp_path / "t.avi", [cv2.imread(str(EXAMPLE))] * 4)
+    det = _OneBackShort()
+    if hands:
+        rd, [(_, out)] = pipeline.read_video_hands(v, det, pipeline.situation(), kind="overhead")
+    else:
+        rd, out = pipeline.read_video(v, det, pipeline.situation(), kind="overhead")
+    assert rd.table.player("across").concealed_face_down == 9
+    counts = [f for f in out.findings if f.case == "wrong_tile_count"]
+    assert [f.seat for f in counts] == ["across"]
+    assert counts[0].severity == "check" and "no penalty until verified" in counts[0].penalty
+    assert out.trust is not None and out.trust.table
+    assert [f.case for f in out.findings if f.severity == "violation"] == ["exposed_tile"]   # right's 2m, as read
+
+
 def test_read_video_hands_one_reading_per_hand_laid_down(tmp_path):
     from mjtable import pipeline
     img = cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))

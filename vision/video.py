@@ -58,6 +58,8 @@ class VideoReading:
     table: TableState                           # the settled table after the last frame
     skipped: list[tuple[int, str]] = field(default_factory=list)   # (frame, why nothing was read)
     ms: list[float] = field(default_factory=list)                   # per sampled frame, detect + layout
+    last: Optional[tuple] = None                # (View, frame shape) of the latest frame read: what is settled
+                                                # is trusted as far as that frame's reading is (pipeline.judge)
 
     @property
     def median_ms(self) -> float:
@@ -441,6 +443,7 @@ def watch(path, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
         kind = reading.kind = view.kind        # decided on the first frame with tiles, then told to the detector
         reading.ms.append((time.perf_counter() - t0) * 1000)
         reading.read += 1
+        reading.last = (view, img.shape)
         changes = settler.update(i, t, view.layout.table)
         for e in changes:
             events.append(e)
