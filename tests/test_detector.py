@@ -726,6 +726,25 @@ def test_large_faces_of_a_whole_table_are_read_by_the_close_up_reader_too():
                        plain.read_kinds(table, boxes, boxes, "phone")[0], atol=1e-6)
 
 
+def test_each_face_up_tile_says_how_likely_a_flower_it_is(detector):
+    """Detection.flower: the eight flowers and seasons with their probabilities, best first; a tile read as a
+    flower has that flower first at its own probability; a surely read suit tile small ones; a back none."""
+    table = load_image(ROOT / "examples" / "overhead.jpg")
+    dets = detector.detect(table)
+    assert any(d.kind == T.BACK for d in dets) and any(T.is_flower(d.kind) for d in dets)
+    for d in dets:
+        if d.orientation == "face_down":
+            assert d.flower == ()
+            continue
+        kinds, ps = zip(*d.flower)
+        assert sorted(kinds) == list(T.FLOWERS)
+        assert list(ps) == sorted(ps, reverse=True) and 0.0 <= sum(ps) <= 1.0 + 1e-3
+        if T.is_flower(d.kind):
+            assert kinds[0] == d.kind and abs(ps[0] - d.kind_p) < 1e-3
+        elif d.kind_p > 0.9:
+            assert sum(ps) < 0.1
+
+
 def test_detector_on_empty_table_finds_little(detector):
     img = np.full((480, 640, 3), (40, 110, 60), np.uint8)
     assert len(detector.detect(img)) <= 2

@@ -434,6 +434,20 @@ def test_phone_flower_misread_as_a_suit_tile_beside_the_flowers():
     assert lay.table.players[0].flowers == (34, 36, 37)
 
 
+def test_a_flower_read_from_its_familys_chance_yields_to_a_sure_one():
+    """Two tiles read as 5f: one surely, one from its family's chance alone (no flower among its candidates, read
+    as a flower by the layout). The unsure one offers its likeliest flowers (Detection.flower) and moves; it
+    does not push the sure one off its reading."""
+    from mjtable.vision.layout.flowers import distinct_flowers
+    from mjtable.vision.layout.geometry import Tile as Placed
+    sure = Detection((0, 0, 10, 14), 38, "upright", 0.9, ((38, 0.9), (35, 0.05)))
+    unsure = Detection((20, 0, 30, 14), 38, "upright", 0.1, ((20, 0.1), (3, 0.08)),
+                       flower=((38, 0.2), (35, 0.06), (41, 0.04)))
+    notes: list[str] = []
+    assert distinct_flowers([Placed(0, sure, 5, 7, 12), Placed(1, unsure, 25, 7, 12)], notes) == (38, 35)
+    assert notes == ["flowers read 5f 5f: each flower is unique; read as 5f 2f"]
+
+
 def test_phone_flowers_are_unique():
     """Two flowers read as the same flower: the likelier distinct reading is taken and reported."""
     hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m 15f")

@@ -140,6 +140,36 @@ def test_weak_boxes_in_the_meld_area_without_a_melds_mark_are_no_meld():
             assert any("no meld's mark: not placed" in n for n in lay.table.unplaced)
 
 
+def test_a_weak_box_in_the_meld_area_likelier_a_flower_is_read_as_one():
+    """A set's flowers are pictures of its own, which the classifier spreads over many kinds: a weak face-up box
+    in the meld area with no meld's mark, read as 3s at p 0.10 but a flower or season at p 0.30 in all, is read as
+    its likeliest flower (said, and its seat read with doubt: the flower is not sure); one whose flower chance is
+    smaller than its reading stays unplaced, alone or beside the other."""
+    import dataclasses
+    from tests.layout_scenes import Tile
+    from mjtable.vision.trust import assess
+    base = parse_overhead(render(layout_table(_table()), scale=22, center=(320, 320), squash=0.6))
+    before = base.table.player("self").flowers
+    for xs, flower_p, want in (((-3.0,), (0.30,), (38,)), ((-3.0,), (0.05,), ()),
+                               ((-3.0, -2.0), (0.30, 0.05), (38,))):
+        tiles = layout_table(_table())
+        meld = [t for t in tiles if t.seat == "self" and t.group.startswith("meld")]
+        y = sum(t.y for t in meld) / len(meld)
+        tiles += [Tile(20, x, y, seat="self", group="meld:1") for x in xs]
+        dets = render(tiles, scale=22, center=(320, 320), squash=0.6)
+        n = len(xs)
+        dets[-n:] = [dataclasses.replace(d, confidence=0.1, candidates=((20, 0.10), (3, 0.08)),
+                                         flower=((38, q / 2), (35, q / 4), (41, q / 4)))
+                     for d, q in zip(dets[-n:], flower_p)]
+        lay = parse_overhead(dets)
+        me = lay.table.player("self")
+        assert me.flowers == before + want, (xs, flower_p)
+        assert sorted(me.concealed) == CONCEALED and me.winning_tile == 27 and len(me.melds) == 1
+        said = [u for u in lay.table.unplaced if "likelier a flower or season (p=0.30) than 3s: read as 5f" in u]
+        assert len(said) == len(want)
+        assert (assess(lay, "overhead").seat("self").state == "doubtful") == bool(want)
+
+
 def test_the_wall_of_a_seat_that_laid_its_hand_down_is_not_its_hand():
     """Before, the seat's wall (its nearest row of backs) was taken for a standing hand of 12 and the hand laid
     down for melds or exposed tiles."""

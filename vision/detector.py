@@ -580,13 +580,16 @@ class TileDetector:
         # the next two face kinds after the one read, however unlikely: what a player may correct a tile to
         face = np.where(rank[:, :N_ALTERNATIVES + 2] == T.BACK, -1, rank[:, :N_ALTERNATIVES + 2])
         face_p = np.take_along_axis(probs, np.maximum(face, 0), 1)
+        flower_k = T.FLOWERS[0] + np.argsort(-probs[:, T.FLOWERS[0]:T.FLOWERS[-1] + 1], axis=1)   # likeliest first
+        flower = zip(flower_k.tolist(), np.take_along_axis(probs, flower_k, 1).tolist())
         out = []
-        for b, k, o, c, tk, tp, po, fk, fp in zip(boxes.tolist(), kinds.tolist(), orients.tolist(), conf.tolist(),
-                                                  top.tolist(), top_p.tolist(), orient.tolist(), face.tolist(),
-                                                  face_p.tolist()):
+        for b, k, o, c, tk, tp, po, fk, fp, fl in zip(boxes.tolist(), kinds.tolist(), orients.tolist(),
+                                                      conf.tolist(), top.tolist(), top_p.tolist(), orient.tolist(),
+                                                      face.tolist(), face_p.tolist(), flower):
             cands = tuple((kk, round(pp, 4)) for kk, pp in zip(tk, tp) if pp >= 0.01)
             op = () if o == FACE_DOWN else tuple(round(v, 4) for v in po)
             alts = () if o == FACE_DOWN else \
                 tuple((kk, round(pp, 4)) for kk, pp in zip(fk, fp) if kk >= 0 and kk != k)[:N_ALTERNATIVES]
-            out.append(Detection(tuple(b), k, o, c, cands, op, alts))
+            out.append(Detection(tuple(b), k, o, c, cands, op, alts,
+                                 () if o == FACE_DOWN else tuple((kk, round(pp, 4)) for kk, pp in zip(*fl))))
         return odd_backs(img, out) if self.config.odd_back else out

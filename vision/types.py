@@ -26,6 +26,9 @@ class Detection:
     ``orientation_p``: the classifier's probabilities of (upright, sideways, upside down) for a face-up tile;
     empty when unknown (a face-down tile, detections from a file). A face that looks alike turned a quarter or
     a half (a blank white dragon, the one of dots) leaves them spread.
+    ``flower``: the eight flowers and seasons with their probabilities, best first, for a face-up tile however
+    unlikely (their sum is the chance that the face is a flower at all: a set's flowers are pictures of its own,
+    which the classifier may spread over many kinds); empty when unknown.
     """
     box: tuple[float, float, float, float]
     kind: int
@@ -34,6 +37,7 @@ class Detection:
     candidates: tuple[tuple[int, float], ...] = ()
     orientation_p: tuple[float, float, float] = ()
     alternatives: tuple[tuple[int, float], ...] = ()
+    flower: tuple[tuple[int, float], ...] = ()
 
     @property
     def center(self) -> tuple[float, float]:

@@ -15,19 +15,41 @@ from .melds import likeliest
 
 def distinct_flowers(flowers: list[Tile], notes: list[str]) -> tuple[int, ...]:
     """The flowers' kinds. A set holds one of each flower: if two read the same, the most likely distinct
-    reading among the candidate kinds is taken (and reported); without one, the reading stays as it is."""
+    reading among the candidate kinds is taken (and reported); without one, the reading stays as it is. A tile
+    the classifier read first as another kind, made a flower by the layout (``rivers._flowers_of_own_art``, from
+    its family's chance; ``flowers_beside_flowers``), yields to those it read as flowers: it takes the likeliest of
+    its flowers (Detection.flower, else its candidates) that they leave."""
     kinds = tuple(t.kind for t in flowers)
     if len(set(kinds)) == len(kinds) or len(kinds) > 8:
         return kinds
-    options = [[(k, p) for k, p in (t.det.candidates or ((t.kind, 1.0),)) if T.is_flower(k)] or [(t.kind, 1.0)]
-               for t in flowers]
-    best, _ = likeliest(options, lambda ks: len(set(ks)) == len(ks))
-    if best is None:
+    distinct = lambda ks: len(set(ks)) == len(ks)                                  # noqa: E731
+    # tiles the classifier read as some other kind first, made flowers by the layout, yield to those it read so
+    later = [i for i, t in enumerate(flowers) if t.det.candidates and not T.is_flower(t.det.candidates[0][0])]
+    first = [i for i in range(len(flowers)) if i not in later]
+    best = list(kinds)
+    if not distinct([kinds[i] for i in first]):
+        options = [[(k, p) for k, p in (flowers[i].det.candidates or ((kinds[i], 1.0),)) if T.is_flower(k)]
+                   or [(kinds[i], 1.0)] for i in first]
+        chosen, _ = likeliest(options, distinct)
+        for i, k in zip(first, chosen or [kinds[i] for i in first]):
+            best[i] = k
+    used = {best[i] for i in first}
+    options = [[(k, p) for k, p in _flower_options(flowers[i]) if k not in used][:4] or [(kinds[i], 1.0)]
+               for i in later]
+    chosen, _ = likeliest(options, distinct) if later else (None, 0.0)
+    for i, k in zip(later, chosen or []):
+        best[i] = k
+    if tuple(best) == kinds:
         return kinds
-    best = tuple(best)
     notes.append("flowers read " + " ".join(T.code(k) for k in kinds) + ": each flower is unique; read as "
                  + " ".join(T.code(k) for k in best))
-    return best
+    return tuple(best)
+
+
+def _flower_options(t: Tile) -> list[tuple[int, float]]:
+    """The flowers a tile may be with their probabilities, likeliest first: Detection.flower, else its
+    candidates' flowers."""
+    return [(k, p) for k, p in (t.det.flower or t.det.candidates or ((t.kind, 1.0),)) if T.is_flower(k)]
 
 
 def isolated(t: Tile, others: list[Tile]) -> bool:

@@ -204,11 +204,12 @@ def _read_meld_row(seat: str, row: list[Tile], mots: list, assign: list, notes: 
     for rest in rejoin(rests):
         if len(rest) == 1 and not rest[0].back:
             # one face-up tile on its own where melds lie is no meld: a tile exposed there, or if the
-            # detector is unsure of it, a shadow or a reflection
+            # detector is unsure of it, a flower of a set's own art, a shadow or a reflection
             t = rest[0]
             if t.det.confidence < lp.lone_weak:
-                notes.append(f"lone weak box {describe(t)} in the meld area: not placed")
-                assign.append((t, "unplaced"))
+                if not _flowers_of_own_art(rest, flowers, notes):
+                    notes.append(f"lone weak box {describe(t)} in the meld area: not placed")
+                    assign.append((t, "unplaced"))
             else:
                 exposed.append(t)
                 assign.append((t, "exposed"))
@@ -219,14 +220,33 @@ def _read_meld_row(seat: str, row: list[Tile], mots: list, assign: list, notes: 
             assign += [(t, "unplaced") for t in rest]
             continue
         if all(t.det.confidence < lp.lone_weak for t in rest) and not is_meld_group(rest):
-            # face-up boxes the detector is unsure of, with no sideways or face-down tile to mark a meld: shadows
-            # or objects at the table's edge, as a lone weak box is
-            notes.append(f"weak boxes {', '.join(describe(t) for t in rest)} in the meld area, no meld's mark: "
-                         f"not placed")
-            assign += [(t, "unplaced") for t in rest]
+            # face-up boxes the detector is unsure of, with no sideways or face-down tile to mark a meld: flowers
+            # of a set's own art, or shadows or objects at the table's edge, as a lone weak box is
+            read = {id(t) for t in _flowers_of_own_art(rest, flowers, notes)}
+            rest = [t for t in rest if id(t) not in read]
+            if rest:
+                notes.append(f"weak boxes {', '.join(describe(t) for t in rest)} in the meld area, no meld's "
+                             f"mark: not placed")
+                assign += [(t, "unplaced") for t in rest]
             continue
         _read_melds(seat, rest, mots, assign, notes)
     return flowers, exposed
+
+
+def _flowers_of_own_art(weak: list[Tile], flowers: list[Tile], notes: list[str]) -> list[Tile]:
+    """Of weak face-up boxes in the meld area with no meld's mark, those likelier to be some flower or season
+    than the kind they were read as (Detection.flower): a set's flowers are pictures of its own, which the
+    classifier spreads over many kinds. Each is read as its likeliest flower, which it is not sure of (its seat
+    is read with doubt), and appended to ``flowers``. Returns them."""
+    out = [t for t in weak if not t.back and t.det.flower
+           and sum(q for _, q in t.det.flower) >= max(t.det.kind_p, 1e-9)]
+    for t in out:
+        k, p = t.det.flower[0][0], sum(q for _, q in t.det.flower)
+        notes.append(f"weak box {describe(t)} in the meld area is likelier a flower or season (p={p:.2f}) than "
+                     f"{T.code(t.kind)}: read as {T.code(k)}")
+        t.det = replace(t.det, kind=k)
+        flowers.append(t)
+    return out
 
 
 def _read_melds(seat: str, group: list[Tile], mots: list, assign: list, notes: list[str]) -> None:
