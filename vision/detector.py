@@ -47,7 +47,8 @@ from .perspective import plane_from_boxes
 from .slicing import locate_sliced
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection, Detections
 from .views import (ROUTE_BACKS, ROUTE_CONF, ROUTER_OVERHEAD, ROUTER_SEAT, SMALL_TILE,  # noqa: F401
-                    TABLE_TILES, check_kind, decided, many_tiles, overhead_like, small_tiles, table_like)
+                    TABLE_TILES, check_kind, decided, many_tiles, overhead_like, router_seat_p, says_seat,
+                    small_tiles, table_like)
 from .yolo_decode import (BOX_VOTE, YOLO_STRIDES, ModelError, decode_raw, decode_yolo, dfl_boxes,  # noqa: F401
                           nms, vote_boxes, yolo_anchors, yolo_output)
 
@@ -297,7 +298,7 @@ class TileDetector:
             return False
         if plane_from_boxes(found[0][found[1] >= ROUTE_CONF]) is not None:
             return True
-        return seat_p is not None and seat_p >= ROUTER_SEAT
+        return says_seat(seat_p)
 
     def _locate_one(self, img: np.ndarray, overhead: bool = False, seat: bool = False):
         c = self.config
@@ -355,8 +356,7 @@ class TileDetector:
     def view_seat_p(self, img: np.ndarray) -> Optional[float]:
         """The view router's probability that the frame is a table photographed from a seat (None without a
         three-way router)."""
-        p = self.view_probs(img)
-        return None if p is None or len(p) < 3 else float(p[2])
+        return router_seat_p(self.view_probs(img))
 
     def locate_for(self, img: np.ndarray, kind: str = "auto"):
         """Stage 1 with the locator for this kind of frame. auto: when the view router (if any) says overhead,
@@ -376,7 +376,7 @@ class TileDetector:
         if self.loc_over is None or kind == "phone":
             return self.locate(img), "phone"
         probs = self.view_probs(img)                      # the router's look, once a frame
-        seat_p = None if probs is None or len(probs) < 3 else float(probs[2])
+        seat_p = router_seat_p(probs)
         if kind == "overhead":
             return self._whole_table(img, self.locate(img, overhead=True), seat_p)
         over = None
@@ -388,11 +388,11 @@ class TileDetector:
         if table_like(found):
             return self._whole_table(img, over if over is not None else self.locate(img, overhead=True), seat_p)
         if self.config.far_table and (small_tiles(found, input_px(self.loc) / max(img.shape[:2]))
-                                      or (seat_p or 0.0) >= ROUTER_SEAT):
+                                      or says_seat(seat_p)):
             over = over if over is not None else self.locate(img, overhead=True)
             if many_tiles(over):
                 return self._far_table(img, over, seat_p)
-            if (seat_p or 0.0) >= ROUTER_SEAT:           # a seat view whose far tiles the overhead locator misses
+            if says_seat(seat_p):                        # a seat view whose far tiles the overhead locator misses
                 seat = self._seat_boxes(img)
                 if many_tiles(seat[0]):
                     return seat

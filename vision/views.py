@@ -7,7 +7,8 @@ its result (``types.Detections``, built by ``decided``), and no later stage gues
     found = decided(tiles, "auto", read_as="overhead")      # Detections(tiles, view="overhead", ...)
 
 The detector's routing reads a locator's boxes through the predicates here too (``table_like``, ``many_tiles``,
-``small_tiles``), and the view router's thresholds (``ROUTER_OVERHEAD``, ``ROUTER_SEAT``) live beside them.
+``small_tiles``), and the view router's thresholds (``ROUTER_OVERHEAD``, ``ROUTER_SEAT``, ``says_seat``) live beside
+them.
 """
 from __future__ import annotations
 
@@ -66,6 +67,17 @@ def decided(tiles: Iterable[Detection], kind: str, read_as: Optional[str] = None
     tiles = tuple(tiles)
     view = check_kind(kind) if kind != "auto" else guess_view(list(tiles))
     return Detections(tiles, view, read_as, ms, stretched)
+
+
+def router_seat_p(probs) -> Optional[float]:
+    """A three-way view router's probability of a seat view from its probabilities (None for a two-way router's,
+    or none)."""
+    return None if probs is None or len(probs) < 3 else float(probs[2])
+
+
+def says_seat(seat_p: Optional[float]) -> bool:
+    """Does the view router call the frame a seat view (its probability ROUTER_SEAT or more)?"""
+    return seat_p is not None and seat_p >= ROUTER_SEAT
 
 
 def table_like(found) -> bool:

@@ -238,14 +238,17 @@ def _flowers_of_own_art(weak: list[Tile], flowers: list[Tile], notes: list[str])
     than the kind they were read as (Detection.flower): a set's flowers are pictures of its own, which the
     classifier spreads over many kinds. Each is read as its likeliest flower, which it is not sure of (its seat
     is read with doubt), and appended to ``flowers``. Returns them."""
-    out = [t for t in weak if not t.back and t.det.flower
-           and sum(q for _, q in t.det.flower) >= max(t.det.kind_p, 1e-9)]
-    for t in out:
-        k, p = t.det.flower[0][0], sum(q for _, q in t.det.flower)
+    out = []
+    for t in weak:
+        p = sum(q for _, q in t.det.flower)
+        if t.back or not t.det.flower or p < max(t.det.kind_p, 1e-9):
+            continue
+        k = t.det.flower[0][0]
         notes.append(f"weak box {describe(t)} in the meld area is likelier a flower or season (p={p:.2f}) than "
                      f"{T.code(t.kind)}: read as {T.code(k)}")
         t.det = replace(t.det, kind=k)
         flowers.append(t)
+        out.append(t)
     return out
 
 
