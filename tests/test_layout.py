@@ -1261,6 +1261,22 @@ def test_overhead_hand_bar_is_counted_by_the_grid_its_boxes_sit_on():
     assert count_touching([_bar_tile(n, 38.9 * n) for n in range(14)], 37.2) == 14
 
 
+def test_side_seats_receding_bar_is_one_box_a_tile():
+    """A side seat's standing hand seen from a seat: 13 backs whose spacing shrinks smoothly from 1.15 to 0.88 of
+    the seat's pitch as the bar recedes (as measured on real-looking seat views). No box is split, merged or
+    missing, so the bar is its 13 boxes; its length over the pitch alone said 14. A box split in two, or one
+    missed, breaks the smooth spacing, and an even bar is counted by its length as before."""
+    from mjtable.vision.layout.rivers import count_touching
+    gaps = [1.15 - 0.0225 * n for n in range(12)]
+    us = [20.0 * sum(gaps[:n]) for n in range(13)]
+    assert count_touching([_bar_tile(n, u) for n, u in enumerate(us)], 20.0) == 13
+    assert count_touching([_bar_tile(n, u) for n, u in enumerate(us[::-1])], 20.0) == 13
+    even = [20.0 * n for n in range(13)]
+    split = even[:6] + [even[6] - 5, even[6] + 5] + even[7:]          # 14 boxes, 13 tiles
+    assert count_touching([_bar_tile(n, u) for n, u in enumerate(split)], 20.0) == 13
+    assert count_touching([_bar_tile(n, u) for n, u in enumerate(even[:6] + even[7:])], 20.0) == 13   # one missed
+
+
 def test_overhead_river_row_of_three_is_the_seats_river_wherever_it_lies():
     """Right's first river row of three tiles lies 48 px (2.2 x the render's scale) nearer the centre than the
     other seats' (the table's centre is read a tile off, or the river was laid short): three tiles in a row are

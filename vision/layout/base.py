@@ -132,6 +132,8 @@ class LayoutParams:
     grid_pitch: tuple[float, float] = (0.8, 1.25)     # ... among counts one off whose spacing is this close to the
                                                       # seat's pitch ...
     grid_better: float = 0.5      # ... when that grid fits the boxes this much better
+    seam_steps: float = 1.14      # a bar whose gaps between boxes each differ from the one before by at most this
+    seam_gaps: tuple[float, float] = (0.6, 1.5)   # ... ratio, all this close to the pitch, is one box a tile
     pitch_agree: float = 0.2      # a seat's tile spacing may differ this much from the table's (perspective)
     min_tile_px: float = 10.0     # pixels: a seat's face-up tiles narrower than this (median of the shorter box side)
                                   # are not read (seatcheck)

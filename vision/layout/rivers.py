@@ -65,6 +65,13 @@ def count_touching(row: list[Tile], pitch: float) -> int:
     if len(row) < 2 or pitch <= 0:
         return len(row)
     us = sorted(t.u for t in row)
+    # boxes evenly spaced, or spaced closer and closer as the bar recedes (a side seat seen from a seat), are one
+    # box a tile: none split, merged or missing, whatever the pitch says
+    gaps = np.diff(us)
+    steps = gaps[1:] / np.maximum(gaps[:-1], 1e-6)
+    if (len(steps) and (steps <= lp.seam_steps).all() and (steps >= 1 / lp.seam_steps).all()
+            and (gaps >= lp.seam_gaps[0] * pitch).all() and (gaps <= lp.seam_gaps[1] * pitch).all()):
+        return len(row)
     # the bar's own clean seams say its spacing too (perspective shrinks a far hand against its river): both
     # estimates are noisy, their mean is the better one
     clean = [b - a for a, b in zip(us, us[1:]) if 0.85 * pitch < b - a < 1.2 * pitch]
