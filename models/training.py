@@ -124,6 +124,25 @@ def classifier_crops(dirs: list[tuple[Path, int, int, str]], jitter: float, seed
     return np.stack(crops), np.array(kinds, np.int64), np.array(ud, np.int64)
 
 
+def low_resolution(crops: np.ndarray, p: float, rng: np.random.Generator, short=(7, 24), quality=(30, 85)):
+    """Some crops (each with probability p) as a small, compressed face would give them: the 64x64 portrait crop
+    shrunk to a tile of `short` px across (its height 4/3 of that), blurred a third of the time, JPEG-compressed
+    more than half of the time at a random quality in `quality`, and enlarged back as the runtime enlarges a
+    small box (vision.crops.crop_tile). Crops of large real tiles so teach the classifier the faces of a whole
+    table photographed from a seat."""
+    out = crops.copy()
+    for i in np.flatnonzero(rng.random(len(crops)) < p):
+        w = int(rng.integers(short[0], short[1] + 1))
+        small = cv2.resize(crops[i], (w, round(w * 4 / 3)), interpolation=cv2.INTER_AREA)
+        if rng.random() < 0.33:
+            small = cv2.GaussianBlur(small, (0, 0), float(rng.uniform(0.4, 1.0)))
+        if rng.random() < 0.6:
+            ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(*quality))])
+            small = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else small
+        out[i] = cv2.resize(small, crops.shape[2:0:-1], interpolation=cv2.INTER_LINEAR)
+    return out
+
+
 def kind_weights(spec: str):
     """'0-8:3,34-41:2' -> per-kind sampling weights (43,), others 1; '' -> None (plain shuffling)."""
     if not spec:

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from mjtable.scoring import tiles as T
-from mjtable.models.training import classifier_crops, conv_block, kind_weights, resume
+from mjtable.models.training import classifier_crops, conv_block, kind_weights, low_resolution, resume
 from mjtable.vision.crops import CROP, crops_to_tensor
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,6 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--width", type=int, default=16, help="channels of the first layer (32 = the comparison run)")
     ap.add_argument("--kind-weight", default="",
                     help="sample crops of some kinds more often, e.g. '0-8:3,34-41:2' (kind ids; others 1)")
+    ap.add_argument("--low-res", type=float, default=0.0,
+                    help="the share of training crops shrunk to a small, compressed face and enlarged back")
     return ap
 
 
@@ -250,7 +252,8 @@ def main(argv=None) -> int:
             for g in opt.param_groups:
                 g["lr"] = a.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
             idx = perm[s * a.batch:(s + 1) * a.batch]
-            x = torch.from_numpy(crops_to_tensor(list(X[idx])))
+            xs = low_resolution(X[idx], a.low_res, rng) if a.low_res else X[idx]
+            x = torch.from_numpy(crops_to_tensor(list(xs)))
             k = torch.from_numpy(K[idx])
             u = torch.from_numpy(U[idx])
             x, u = augment(x, u, gen)

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from mjtable.models.training import classifier_crops
+from mjtable.models.training import classifier_crops, low_resolution
 from mjtable.vision.detector import CLASSIFIER, DetectorConfig, TileDetector
 from mjtable.vision.labels import tile_names, write_crop_labels
 
@@ -36,6 +36,24 @@ def test_plain_crop_folder_crops_are_runtime_crops_with_their_kind(tmp_path):
     assert np.median(X.reshape(len(X), -1), axis=1).min() > 150
 
 
+def test_low_resolution_crops_lose_detail_but_keep_the_tile(tmp_path):
+    _crop_folder(tmp_path / "c", [0, 9, 34, 41])
+    X, _, _ = classifier_crops([(tmp_path / "c", 4, 1, "*")], jitter=0.06, seed=0, workers=1)
+    rng = np.random.default_rng(0)
+    none, every = low_resolution(X, 0.0, rng), low_resolution(X, 1.0, rng)
+    assert (none == X).all() and every.shape == X.shape and every.dtype == np.uint8
+    assert not (every == X).all(axis=(1, 2, 3)).any()                    # p 1: every crop is changed
+
+    def detail(c):                                    # fine detail: the energy of the Laplacian
+        return float(np.abs(cv2.Laplacian(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.CV_64F)).mean())
+    assert np.mean([detail(c) for c in every]) < 0.7 * np.mean([detail(c) for c in X])
+    # ... but it is still the same tile: the mean colour barely moves
+    assert np.abs(every.reshape(len(X), -1, 3).mean(1) - X.reshape(len(X), -1, 3).mean(1)).max() < 12
+    some = low_resolution(X, 0.5, np.random.default_rng(1))
+    changed = (some != X).any(axis=(1, 2, 3))
+    assert 0 < changed.sum() < len(X)
+
+
 @pytest.mark.train
 def test_train_classifier_runs_on_plain_crop_folders_and_exports(tmp_path):
     pytest.importorskip("torch", reason="the train extra")
@@ -45,7 +63,7 @@ def test_train_classifier_runs_on_plain_crop_folders_and_exports(tmp_path):
     _crop_folder(tmp_path / "val", [0, 41])
     out = tmp_path / "cls.onnx"
     r = subprocess.run([sys.executable, "-m", "scripts.train_classifier", "--out", str(tmp_path / "run"),
-                        "--minutes", "0.05", "--max-epochs", "1", "--threads", "1", "--batch", "16",
+                        "--minutes", "0.05", "--max-epochs", "1", "--threads", "1", "--batch", "16", "--low-res", "0.5",
                         "--train", f"{tmp_path / 'train'}:4:1", "--val", f"{tmp_path / 'val'}:2:1",
                         "--export", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
