@@ -166,7 +166,7 @@ def resume(ckpt: Path, model, opt) -> dict:
     """Model and optimizer state from a checkpoint train_classifier.py or train_refiner.py saved; returns its
     training state (epoch, elapsed seconds ...)."""
     import torch
-    c = torch.load(ckpt, weights_only=False)
+    c = torch.load(ckpt, weights_only=False, map_location="cpu")
     model.load_state_dict(c["model"])
     opt.load_state_dict(c["opt"])
     print(f"resumed at epoch {c['state']['epoch']} ({c['state']['elapsed'] / 60:.1f} min trained)")

@@ -58,31 +58,33 @@ def build_model(n_kinds: int = T.N_CLASSES, width: int = 16):
 
 
 def augment(x, ud, gen):
-    """x: float tensor NCHW 0..1. Random 180-degree turn (flips the orientation label), colour, blur-ish noise."""
+    """x: float tensor NCHW 0..1. Random 180-degree turn (flips the orientation label), colour, blur-ish noise.
+    The random draws are made on the generator's device (x's)."""
     import torch
     n = x.shape[0]
-    turn = torch.rand(n, generator=gen) < 0.5
+    dev = gen.device
+    turn = torch.rand(n, generator=gen, device=dev) < 0.5
     x = torch.where(turn[:, None, None, None], torch.flip(x, dims=(2, 3)), x)
     ud = torch.where(turn & (ud >= 0), (ud + 2) % 4, ud)
-    gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
-    cast = 0.85 + 0.3 * torch.rand(n, 3, 1, 1, generator=gen)
-    bias = 0.15 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen, device=dev)
+    cast = 0.85 + 0.3 * torch.rand(n, 3, 1, 1, generator=gen, device=dev)
+    bias = 0.15 * (torch.rand(n, 1, 1, 1, generator=gen, device=dev) - 0.5)
     x = x * gain * cast + bias
-    x = x + 0.03 * torch.rand(n, 1, 1, 1, generator=gen) * torch.randn(x.shape, generator=gen)
+    x = x + 0.03 * torch.rand(n, 1, 1, 1, generator=gen, device=dev) * torch.randn(x.shape, generator=gen, device=dev)
     return x.clamp(0, 1), ud
 
 
-def evaluate(model, X, K, U, batch=512):
+def evaluate(model, X, K, U, batch=512, device="cpu"):
     import torch
     model.eval()
     ok_k = ok_u = n_u = 0
     with torch.no_grad():
         for i in range(0, len(X), batch):
-            x = torch.from_numpy(crops_to_tensor(list(X[i:i + batch])))
+            x = torch.from_numpy(crops_to_tensor(list(X[i:i + batch]))).to(device)
             k, u = model(x)
-            ok_k += int((k.argmax(1).numpy() == K[i:i + batch]).sum())
+            ok_k += int((k.argmax(1).cpu().numpy() == K[i:i + batch]).sum())
             m = U[i:i + batch] >= 0
-            ok_u += int((u.argmax(1).numpy()[m] == U[i:i + batch][m]).sum())
+            ok_u += int((u.argmax(1).cpu().numpy()[m] == U[i:i + batch][m]).sum())
             n_u += int(m.sum())
     model.train()
     return ok_k / max(len(X), 1), ok_u / max(n_u, 1)
@@ -160,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="start from an earlier checkpoint's matching weights (.pt), or an exported model (.onnx)")
     ap.add_argument("--export", type=Path, default=None)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu", help="torch device to train on (cpu, cuda, cuda:1, ...)")
     ap.add_argument("--side-repeat", type=int, default=1, help="crops of each tile lying across the image")
     ap.add_argument("--width", type=int, default=16, help="channels of the first layer (32 = the comparison run)")
     ap.add_argument("--kind-weight", default="",
@@ -202,7 +205,7 @@ def initial_model(a, X: np.ndarray):
     if a.init and a.init.suffix == ".onnx":
         load_onnx_weights(model, a.init, X[np.random.default_rng(a.seed).permutation(len(X))[:512]])
     elif a.init:
-        c = torch.load(a.init, weights_only=False)
+        c = torch.load(a.init, weights_only=False, map_location="cpu")
         own = model.state_dict()
         same = {k: v for k, v in c["model"].items() if k in own and own[k].shape == v.shape}
         model.load_state_dict(same, strict=False)
@@ -220,21 +223,21 @@ def main(argv=None) -> int:
 
     ckpt = a.out / "last.pt"
     if a.export and not a.minutes:      # export a checkpoint only
-        c = torch.load(ckpt, weights_only=False)
+        c = torch.load(ckpt, weights_only=False, map_location="cpu")
         model = build_model(width=c.get("width", a.width))
         model.load_state_dict(c["model"])
         export_onnx(model, a.export)
         print(f"exported {ckpt} -> {a.export} ({a.export.stat().st_size / 1e6:.1f} MB)")
         return 0
     X, K, U, Xv, Kv, Uv = training_crops(a)
-    model = initial_model(a, X)
+    model = initial_model(a, X).to(a.device)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     state = {"epoch": 0, "elapsed": 0.0}
     if a.resume and ckpt.exists():
         state = resume(ckpt, model, opt)
     budget = a.minutes * 60
     steps_per_epoch = math.ceil(len(X) / a.batch)
-    gen = torch.Generator().manual_seed(a.seed + state["epoch"])
+    gen = torch.Generator(device=a.device).manual_seed(a.seed + state["epoch"])
     t_start = time.time() - state["elapsed"]
     weight = kind_weights(a.kind_weight)
     while state["epoch"] < a.max_epochs and time.time() - t_start < budget:
@@ -253,9 +256,9 @@ def main(argv=None) -> int:
                 g["lr"] = a.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
             idx = perm[s * a.batch:(s + 1) * a.batch]
             xs = low_resolution(X[idx], a.low_res, rng) if a.low_res else X[idx]
-            x = torch.from_numpy(crops_to_tensor(list(xs)))
-            k = torch.from_numpy(K[idx])
-            u = torch.from_numpy(U[idx])
+            x = torch.from_numpy(crops_to_tensor(list(xs))).to(a.device, non_blocking=True)
+            k = torch.from_numpy(K[idx]).to(a.device)
+            u = torch.from_numpy(U[idx]).to(a.device)
             x, u = augment(x, u, gen)
             pk, pu = model(x)
             loss = F.cross_entropy(pk, k, label_smoothing=0.05)
@@ -270,12 +273,13 @@ def main(argv=None) -> int:
                 break
         state["epoch"] += 1
         state["elapsed"] = time.time() - t_start
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "width": a.width}, ckpt)
-        acc_k, acc_u = evaluate(model, Xv, Kv, Uv)
+        weights = {k: v.cpu() for k, v in model.state_dict().items()}    # a checkpoint any machine can load
+        torch.save({"model": weights, "opt": opt.state_dict(), "state": state, "width": a.width}, ckpt)
+        acc_k, acc_u = evaluate(model, Xv, Kv, Uv, device=a.device)
         print(f"epoch {state['epoch']}: loss {tot / (s + 1):.3f}  val kind acc {acc_k:.4f}  "
               f"direction acc {acc_u:.4f}  ({time.time() - t_ep:.0f} s)", flush=True)
     if a.export:
-        export_onnx(model, a.export)
+        export_onnx(model.cpu(), a.export)
         print(f"exported {a.export} ({a.export.stat().st_size / 1e6:.1f} MB)")
     return 0
 
