@@ -124,12 +124,12 @@ def classifier_crops(dirs: list[tuple[Path, int, int, str]], jitter: float, seed
     return np.stack(crops), np.array(kinds, np.int64), np.array(ud, np.int64)
 
 
-def low_resolution(crops: np.ndarray, p: float, rng: np.random.Generator, short=(7, 24), quality=(30, 85)):
-    """Some crops (each with probability p) as a small, compressed face would give them: the 64x64 portrait crop
-    shrunk to a tile of `short` px across (its height 4/3 of that), blurred a third of the time, JPEG-compressed
-    more than half of the time at a random quality in `quality`, and enlarged back as the runtime enlarges a
-    small box (vision.crops.crop_tile). Crops of large real tiles so teach the classifier the faces of a whole
-    table photographed from a seat."""
+def low_resolution(crops: np.ndarray, p, rng: np.random.Generator, short=(7, 24), quality=(30, 85)):
+    """Some crops (each with probability p, one for all or one per crop) as a small, compressed face would give
+    them: the 64x64 portrait crop shrunk to a tile of `short` px across (its height 4/3 of that), blurred a third
+    of the time, JPEG-compressed more than half of the time at a random quality in `quality`, and enlarged back as
+    the runtime enlarges a small box (vision.crops.crop_tile). Crops of large real tiles so teach the classifier
+    the faces of a whole table photographed from a seat."""
     out = crops.copy()
     for i in np.flatnonzero(rng.random(len(crops)) < p):
         w = int(rng.integers(short[0], short[1] + 1))

@@ -169,6 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="sample crops of some kinds more often, e.g. '0-8:3,34-41:2' (kind ids; others 1)")
     ap.add_argument("--low-res", type=float, default=0.0,
                     help="the share of training crops shrunk to a small, compressed face and enlarged back")
+    ap.add_argument("--low-res-px", type=int, nargs=2, default=[7, 24], metavar=("LO", "HI"),
+                    help="the width the --low-res crops' tiles are shrunk to, px")
+    ap.add_argument("--low-res-skip", default="",
+                    help="kinds never shrunk, e.g. '34-41' (the flowers), in --kind-weight's notation")
     return ap
 
 
@@ -240,6 +244,8 @@ def main(argv=None) -> int:
     gen = torch.Generator(device=a.device).manual_seed(a.seed + state["epoch"])
     t_start = time.time() - state["elapsed"]
     weight = kind_weights(a.kind_weight)
+    skip = kind_weights(a.low_res_skip.replace(",", ":0,") + ":0" if a.low_res_skip else "")
+    low_res = a.low_res if skip is None else a.low_res * skip       # per kind
     while state["epoch"] < a.max_epochs and time.time() - t_start < budget:
         rng = np.random.default_rng(a.seed + state["epoch"])
         if weight is None:
@@ -255,7 +261,8 @@ def main(argv=None) -> int:
             for g in opt.param_groups:
                 g["lr"] = a.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
             idx = perm[s * a.batch:(s + 1) * a.batch]
-            xs = low_resolution(X[idx], a.low_res, rng) if a.low_res else X[idx]
+            p_low = low_res if skip is None else low_res[K[idx]]
+            xs = low_resolution(X[idx], p_low, rng, short=tuple(a.low_res_px)) if a.low_res else X[idx]
             x = torch.from_numpy(crops_to_tensor(list(xs))).to(a.device, non_blocking=True)
             k = torch.from_numpy(K[idx]).to(a.device)
             u = torch.from_numpy(U[idx]).to(a.device)

@@ -52,6 +52,28 @@ def test_low_resolution_crops_lose_detail_but_keep_the_tile(tmp_path):
     some = low_resolution(X, 0.5, np.random.default_rng(1))
     changed = (some != X).any(axis=(1, 2, 3))
     assert 0 < changed.sum() < len(X)
+    # a probability per crop (train_classifier --low-res-skip): crops given 0 are never shrunk
+    p = np.tile([1.0, 0.0], len(X) // 2 + 1)[:len(X)]
+    per = low_resolution(X, p, np.random.default_rng(2))
+    assert ((per != X).any(axis=(1, 2, 3)) == (p > 0)).all()
+
+
+def test_packed_crops_come_back_close_with_their_labels_and_fewer_backs(tmp_path):
+    """scripts/pack_classifier_crops: a run's crop cache travels in WebP, the backs thinned, labels kept."""
+    from scripts.pack_classifier_crops import pack, unpack
+    _crop_folder(tmp_path / "c", [0, 9, 34, 41])
+    X, K, U = classifier_crops([(tmp_path / "c", 4, 1, "*")], jitter=0.06, seed=0, workers=1)
+    K, U = np.where(K == 41, 42, K), np.arange(len(X)) % 4          # the 41s stand in for backs
+    np.savez(tmp_path / "crops.npz", X=X, K=K, U=U, Xv=X[:3], Kv=K[:3], Uv=U[:3])
+    assert pack(tmp_path / "crops.npz", tmp_path / "p.npz", backs=1, quality=80) == len(X) - 3
+    unpack(tmp_path / "p.npz", tmp_path / "back.npz")
+    z = np.load(tmp_path / "back.npz")
+    faces = K != 42
+    assert (z["K"] != 42).sum() == faces.sum() and (z["K"] == 42).sum() == 1
+    assert (z["U"][z["K"] != 42] == U[faces]).all() and (z["Kv"] == K[:3]).all()
+    assert z["X"].shape == (len(X) - 3, 64, 64, 3) and z["X"].dtype == np.uint8
+    assert np.abs(z["X"][z["K"] != 42].astype(int) - X[faces].astype(int)).mean() < 4
+    assert (tmp_path / "p.npz").stat().st_size < X.nbytes / 4
 
 
 @pytest.mark.train
