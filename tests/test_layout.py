@@ -271,6 +271,27 @@ def test_overhead_face_down_tile_in_the_river_is_not_an_exposed_tile():
     assert any("face-down tile in the river zone" in u for u in lay.table.unplaced)
 
 
+@pytest.mark.parametrize("sure", [False, True])
+def test_overhead_weak_flower_in_a_river_slot_is_the_discard_misread(sure):
+    """Flowers are set aside, never thrown: a box read as a flower with little confidence in a slot of the river
+    is the discard there, misread (its likeliest suit tile). A sure flower there stays a flower."""
+    spec = _table()
+    tl = layout_table(spec)
+    i = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][3]
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    d = dets[i]
+    true = spec["self"]["discards"][3]
+    dets[i] = dataclasses.replace(d, kind=37, confidence=0.9 if sure else 0.2,
+                                  candidates=((37, 0.3), (true, 0.25), (35, 0.1)))
+    lay = parse_overhead(dets)
+    me = lay.table.player("self")
+    if sure:
+        assert 37 in me.flowers and true not in me.discards
+    else:
+        _expect("self", spec["self"], me)
+        assert any("lies in a river slot: read as the discard" in u for u in lay.table.unplaced)
+
+
 @pytest.mark.parametrize("k", [0.00025, 0.0004])
 def test_overhead_perspective(k):
     """A camera not straight above: far tiles look smaller. Hands are counted with their own spacing and the

@@ -379,6 +379,15 @@ def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[st
     ts = [t for t in ts if not T.is_flower(t.kind)]
     if river is None or not ts:
         return [], ts, flowers
+    # a weak flower box squarely in a slot of the river grid is a discard misread (flowers are set aside and
+    # replaced, never thrown): it is read as its likeliest suit tile
+    for t in [t for t in flowers if t.det.confidence < lp.weak_flower and _river_slot(t, river, w) is not None]:
+        k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
+        if k is not None:
+            notes.append(f"weak flower box {describe(t)} lies in a river slot: read as the discard {T.code(k)}")
+            t.det = replace(t.det, kind=k)
+            flowers.remove(t)
+            ts.append(t)
     slots: dict[int, tuple[float, Tile]] = {}
     off: list[Tile] = []
     for t in sorted(ts, key=lambda t: (t.v, t.u)):
