@@ -1,5 +1,6 @@
 """Train the tile crop classifier (stage 2): kind (0..41, 42 = back) + which way the tile's top points in the
-crop (up / left / down / right), plain torch on CPU.
+crop (up / left / down / right), plain torch on CPU (or on a lent GPU, --device cuda; the crops are cut and
+shrunk on the CPU either way).
 
     python -m scripts.train_classifier --out runs/classifier/main --minutes 10 [--resume]
                                [--export models/tile_classifier.onnx]
