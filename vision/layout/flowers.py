@@ -66,11 +66,20 @@ def flowers_inside_rows(tiles: list[Tile]) -> list[str]:
     grid = Near(tiles, 1.4 * max((t.s for t in tiles), default=0.0), uv=False)     # _touching's reach at most
     for t in tiles:
         if T.is_flower(t.kind) and t.det.confidence < lp.weak_flower and _inside_a_row(t, grid.around(t, grid.cell)):
-            k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
+            where = describe(t)
+            k = read_as_suit_tile(t)
             if k is not None:
-                notes.append(f"weak flower box {describe(t)} lies in a row of suit tiles: read as {T.code(k)}")
-                t.det = replace(t.det, kind=k)
+                notes.append(f"weak flower box {where} lies in a row of suit tiles: read as {T.code(k)}")
     return notes
+
+
+def read_as_suit_tile(t: Tile) -> int | None:
+    """A box misread as a flower, read as its likeliest suit (or honour) tile among its candidates; that kind, or
+    None (the box left as it is) when it has none."""
+    k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
+    if k is not None:
+        t.det = replace(t.det, kind=k)
+    return k
 
 
 def _touching(t: Tile, tiles: list[Tile], flowers: bool, reach: float = 1.4) -> list[Tile]:

@@ -12,6 +12,7 @@ from mjtable.scoring.table import (
 
 from ..types import UPRIGHT
 from .base import current_params
+from .flowers import read_as_suit_tile
 from .geometry import Tile, describe, mean, median, split_groups
 from .melds import blank_set, is_meld_group, lone_backs, promote_widest, read_meld, rejoin, split_melds
 from .seats import River, SeatRows, is_laid, river_start, zones
@@ -382,10 +383,10 @@ def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[st
     # a weak flower box squarely in a slot of the river grid is a discard misread (flowers are set aside and
     # replaced, never thrown): it is read as its likeliest suit tile
     for t in [t for t in flowers if t.det.confidence < lp.weak_flower and _river_slot(t, river, w) is not None]:
-        k = next((k for k, _ in t.det.candidates if 0 <= k < T.N_KINDS), None)
+        where = describe(t)
+        k = read_as_suit_tile(t)
         if k is not None:
-            notes.append(f"weak flower box {describe(t)} lies in a river slot: read as the discard {T.code(k)}")
-            t.det = replace(t.det, kind=k)
+            notes.append(f"weak flower box {where} lies in a river slot: read as the discard {T.code(k)}")
             flowers.remove(t)
             ts.append(t)
     slots: dict[int, tuple[float, Tile]] = {}
