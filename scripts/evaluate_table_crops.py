@@ -43,7 +43,7 @@ def table_crops(folder: Path):
         gt = from_json(g.read_text())
         objs = [o for o in gt.objects if o.kind != T.BACK and o.orientation != "face_down" and o.group != "wall"]
         if objs:
-            near = [o.seat == "self" and o.group.split(":")[0] != "discard" for o in objs]
+            near = [o.seat == "self" and o.group != "discard" for o in objs]
             yield (load_image(folder / "images" / gt.image), np.array([o.box for o in objs], float),
                    np.array([o.kind for o in objs]), np.array(near))
 

@@ -246,7 +246,7 @@ def main(argv=None) -> int:
     t_start = time.time() - state["elapsed"]
     weight = kind_weights(a.kind_weight)
     skip = kind_weights(a.low_res_skip.replace(",", ":0,") + ":0" if a.low_res_skip else "")
-    low_res = a.low_res if skip is None else a.low_res * skip       # per kind
+    low_res = a.low_res * (np.ones(T.N_CLASSES) if skip is None else skip)      # the share shrunk, per kind
     while state["epoch"] < a.max_epochs and time.time() - t_start < budget:
         rng = np.random.default_rng(a.seed + state["epoch"])
         if weight is None:
@@ -262,8 +262,7 @@ def main(argv=None) -> int:
             for g in opt.param_groups:
                 g["lr"] = a.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
             idx = perm[s * a.batch:(s + 1) * a.batch]
-            p_low = low_res if skip is None else low_res[K[idx]]
-            xs = low_resolution(X[idx], p_low, rng, short=tuple(a.low_res_px)) if a.low_res else X[idx]
+            xs = low_resolution(X[idx], low_res[K[idx]], rng, short=tuple(a.low_res_px)) if a.low_res else X[idx]
             x = torch.from_numpy(crops_to_tensor(list(xs))).to(a.device, non_blocking=True)
             k = torch.from_numpy(K[idx]).to(a.device)
             u = torch.from_numpy(U[idx]).to(a.device)
