@@ -108,7 +108,7 @@ def _kong_problem(mot: MeldOnTable, flat: list[Tile], sides: list[int], shown: l
     elif len(set(shown)) != 1 or not face_down:
         problem = (f"concealed kong {desc}: face-up tiles differ" if face_down
                    else f"meld {desc}: no sideways tile")
-        fix = _repair_meld(flat, _concealed_kong)
+        fix = _repair_meld(flat, _concealed_kong) or (_odd_face(flat) if face_down else None)
         if fix is not None:
             kinds, changed = fix
             tiles = tuple(None if k == T.BACK else k for k in kinds)
@@ -233,6 +233,22 @@ def _odd_one_out(ts: list[Tile]) -> Optional[tuple[list[int], str]]:
     if p >= lp.odd_unsure:
         return None
     return [k] * len(ts), f"{T.code(odd.kind)}->{T.code(k)} p={p:.2f}: only a pung holds two alike tiles"
+
+
+def _odd_face(ts: list[Tile]) -> Optional[tuple[list[int], str]]:
+    """A concealed kong's two faces read as two kinds, one surely and one not: its faces are alike, so the
+    unsure one was misread (its candidates may not hold the sure one's kind). (kinds in order, what changed),
+    or None."""
+    lp = current_params()
+    faces = [t for t in ts if t.kind != T.BACK]
+    if len(faces) != 2 or faces[0].kind == faces[1].kind:
+        return None
+    p = [dict(t.det.candidates).get(t.kind, t.det.confidence) for t in faces]
+    sure, odd = (faces[0], faces[1]) if p[0] >= p[1] else (faces[1], faces[0])
+    if max(p) < lp.odd_unsure or min(p) >= lp.odd_unsure:
+        return None
+    return ([sure.kind if t is odd else t.kind for t in ts],
+            f"{T.code(odd.kind)}->{T.code(sure.kind)} p={min(p):.2f}: a concealed kong's faces are alike")
 
 
 def _chunk_ok(g: list[Tile]) -> bool:
