@@ -98,6 +98,8 @@ class LayoutParams:
     odd_unsure: float = 0.6       # a claimed meld's one odd tile among alike ones, read less surely than this, is
                                   # one of them
     # flowers
+    flower_diagonal: float = 6.0  # a flower this near a diagonal (x w) takes the seat of the nearest face-up tile
+    flower_reach: float = 2.0     # ... lying this near it (x w) (seats._flowers_by_neighbour)
     weak_flower: float = 0.5      # a flower box less sure than this lying inside a row of suit tiles is not a flower
     flower_beside: float = 0.05   # a tile touching a flower is one if the classifier gives a flower this much
     touch_close: float = 1.15     # a tile at a row's end touches its neighbour: centres this close (x the larger
@@ -106,6 +108,7 @@ class LayoutParams:
     # the overhead view: what is placed, each seat's zones and hand
     faint: float = 0.05           # face-up detections less sure than this are not placed ...
     faint_box: float = 0.6        # ... and a white dragon is placed only if its box (the locator's score) is this sure
+    faint_flower: float = 0.1     # ... and a flower only if it is this sure
     lone_weak: float = 0.45       # a lone face-up box in the meld area less sure than this is not placed
     laid_beyond: float = 0.5      # a seat's outermost row, face up and this much (x w) beyond its rows of backs ...
     laid_loose: int = 2           # ... holding this many face-up tiles in no meld, is its hand laid face up (the walls

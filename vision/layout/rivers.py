@@ -164,7 +164,7 @@ def read_seat(seat: str, sr: SeatRows, river: Optional[River]):
     for t in flowers:
         assign.append((t, "flower"))
     # river and exposed tiles
-    discards, exp2, fl2 = _read_river([t for r in riverz for t in r], river, sr.pitch, notes)
+    discards, exp2, fl2, unread = _read_river([t for r in riverz for t in r], river, sr.pitch, notes)
     area.discards = tuple(t.kind for t in discards)
     if fl2:
         area.flowers += tuple(t.kind for t in fl2)
@@ -177,7 +177,7 @@ def read_seat(seat: str, sr: SeatRows, river: Optional[River]):
     exposed += exp2
     area.exposed = tuple(t.kind for t in exposed)
     assign += ([(t, "discard") for t in discards] + [(t, "exposed") for t in exp2]
-               + [(t, "unplaced") for t in stray])
+               + [(t, "unplaced") for t in stray + unread])
     return area, assign, notes
 
 
@@ -245,11 +245,13 @@ def _flowers_of_own_art(weak: list[Tile], flowers: list[Tile], notes: list[str])
     """Of weak face-up boxes in the meld area with no meld's mark, those likelier to be some flower or season
     than the kind they were read as (Detection.flower): a set's flowers are pictures of its own, which the
     classifier spreads over many kinds. Each is read as its likeliest flower, which it is not sure of (its seat
-    is read with doubt), and appended to ``flowers``. Returns them."""
+    is read with doubt), and appended to ``flowers``. Returns them. A box less sure than a flower must be to be
+    placed (LayoutParams.faint_flower: clutter reads as pictures too) is not read so."""
+    lp = current_params()
     out = []
     for t in weak:
         p = sum(q for _, q in t.det.flower)
-        if t.back or not t.det.flower or p < max(t.det.kind_p, 1e-9):
+        if t.back or not t.det.flower or p < max(t.det.kind_p, 1e-9) or t.det.confidence < lp.faint_flower:
             continue
         k = t.det.flower[0][0]
         notes.append(f"weak box {describe(t)} in the meld area is likelier a flower or season (p={p:.2f}) than "
@@ -374,21 +376,27 @@ def _river_slot(t: Tile, river: Optional[River], w: float) -> Optional[tuple[flo
 
 
 def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[str]):
-    """Discards in order (slots of a grid 6 wide, filled row by row) and the exposed tiles around them."""
+    """Discards in order (slots of a grid 6 wide, filled row by row), the exposed tiles around them, the flowers,
+    and the boxes not placed (weak flower boxes in a slot with no other reading)."""
     lp = current_params()
     flowers = [t for t in ts if T.is_flower(t.kind)]
     ts = [t for t in ts if not T.is_flower(t.kind)]
     if river is None or not ts:
-        return [], ts, flowers
+        return [], ts, flowers, []
     # a weak flower box squarely in a slot of the river grid is a discard misread (flowers are set aside and
-    # replaced, never thrown): it is read as its likeliest suit tile
+    # replaced, never thrown): it is read as its likeliest suit tile, or not placed when its candidates hold none
+    unread: list[Tile] = []
     for t in [t for t in flowers if t.det.confidence < lp.weak_flower and _river_slot(t, river, w) is not None]:
         where = describe(t)
         k = read_as_suit_tile(t)
+        flowers.remove(t)
         if k is not None:
             notes.append(f"weak flower box {where} lies in a river slot: read as the discard {T.code(k)}")
-            flowers.remove(t)
             ts.append(t)
+        else:
+            notes.append(f"weak flower box {where} lies in a river slot: a discard whose face is not read, "
+                         f"not placed")
+            unread.append(t)
     slots: dict[int, tuple[float, Tile]] = {}
     off: list[Tile] = []
     for t in sorted(ts, key=lambda t: (t.v, t.u)):
@@ -424,4 +432,4 @@ def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[st
         if t.back:
             notes.append(f"face-down box {describe(t)} in river slot {n}: read as a white dragon")
             t.det = replace(t.det, kind=T.WHITE, orientation=UPRIGHT)
-    return discards, off, flowers
+    return discards, off, flowers, unread
