@@ -42,13 +42,37 @@ def _seat_of(t: Tile, dx: float, dy: float) -> str:
     return "right" if dx > 0 else "left"
 
 
+def _flowers_by_neighbour(tiles: list[Tile], seat: dict[int, str], cu: float, cv: float) -> None:
+    """A flower near a diagonal of the table belongs to the seat whose tiles it lies beside (a player sets his
+    flowers by his own hand or melds, often at one end of them, where a corner of the table begins): it takes the
+    seat of the nearest face-up tile that is no flower, or of a flower already placed so (flowers lie in a row),
+    when that tile is close (a tile in a row near a diagonal takes its seat by its axis, _seat_of; a face-down
+    one's box shape may mislead)."""
+    lp = current_params()
+    anchors = [t for t in tiles if not T.is_flower(t.kind) and not t.back]
+    todo = [t for t in tiles if T.is_flower(t.kind) and not t.back
+            and abs(abs(t.u - cu) - abs(t.v - cv)) < lp.flower_diagonal * max(t.w, 1e-6)]
+    while anchors and todo:
+        xy = np.array([(a.u, a.v) for a in anchors])
+        d = np.array([np.hypot(xy[:, 0] - t.u, xy[:, 1] - t.v).min() / max(t.w, 1e-6) for t in todo])
+        i = int(d.argmin())
+        if d[i] >= lp.flower_reach:
+            return
+        t = todo.pop(i)
+        j = int(np.hypot(xy[:, 0] - t.u, xy[:, 1] - t.v).argmin())
+        seat[id(t)] = seat[id(anchors[j])]
+        anchors.append(t)
+
+
 def seat_frames(tiles: list[Tile], phi: float, k: float, cu: float, cv: float) -> dict[str, "SeatRows"]:
     """Split the tiles by seat around the centre (cu, cv) of the rotated frame and read each seat's rows."""
     lp = current_params()
     rotate(tiles, phi)
     by_seat: dict[str, list[Tile]] = {s: [] for s in SEATS}
+    seat = {id(t): _seat_of(t, t.u - cu, t.v - cv) for t in tiles}
+    _flowers_by_neighbour(tiles, seat, cu, cv)
     for t in tiles:
-        by_seat[_seat_of(t, t.u - cu, t.v - cv)].append(t)
+        by_seat[seat[id(t)]].append(t)
     frames = {}
     for seat, ts in by_seat.items():
         for t in ts:
