@@ -74,6 +74,25 @@ def test_phone_concealed_kong_with_one_tile_not_found(drop):
     assert any("one of its tiles not found" in u for u in lay.table.unplaced)
 
 
+@pytest.mark.parametrize("odd_p", [0.22, 0.7])
+def test_phone_concealed_kong_with_one_face_misread(odd_p):
+    """A concealed kong whose two faces read as two kinds, one surely and one not (the sure kind not among the
+    weak one's candidates), is a kong of the sure one; two sure faces that differ are left as read, refused."""
+    hand = parse_hand("345p6z [1111m<] [2222s^] [3333z] +6z")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    n = next(i for i, t in enumerate(tl) if t.group == "meld:2" and t.kind == 29)
+    dets[n] = dataclasses.replace(dets[n], kind=31, confidence=odd_p,
+                                  candidates=((31, odd_p), (30, 0.2), (32, 0.1)))
+    lay = parse_phone(dets)
+    if odd_p < 0.6:
+        assert format_hand(table_to_hand(lay.table.players[0])) == "345p6z [1111m<] [2222s^] [3333z] +6z"
+        assert any("a concealed kong's faces are alike" in u for u in lay.table.unplaced)
+    else:
+        assert lay.table.players[0].melds[2].meld is None
+        assert any("face-up tiles differ" in u for u in lay.table.unplaced)
+
+
 def test_phone_weak_back_half_over_a_concealed_kong_back_is_dropped():
     """A weak face-down box lying half over a back of a concealed kong (the back's edge found again) is a
     duplicate: the kong keeps its four tiles and the hand reads right."""
@@ -290,6 +309,22 @@ def test_overhead_weak_flower_in_a_river_slot_is_the_discard_misread(sure):
     else:
         _expect("self", spec["self"], me)
         assert any("lies in a river slot: read as the discard" in u for u in lay.table.unplaced)
+
+
+def test_overhead_weak_flower_in_a_river_slot_with_no_suit_reading_is_not_a_flower():
+    """A weak flower box in a slot of the river whose candidates are all flowers is still no flower of the seat's
+    (flowers are set aside, never thrown): it is not placed, and said; the seat's hand and flowers read right."""
+    spec = _table()
+    tl = layout_table(spec)
+    i = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][3]
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    dets[i] = dataclasses.replace(dets[i], kind=37, confidence=0.15, candidates=((37, 0.22), (40, 0.09), (34, 0.08)))
+    lay = parse_overhead(dets)
+    me = lay.table.player("self")
+    assert 37 not in me.flowers and me.flowers == tuple(spec["self"].get("flowers", ()))
+    assert len(me.discards) == len(spec["self"]["discards"]) - 1
+    assert any("a discard whose face is not read, not placed" in u for u in lay.table.unplaced)
+    assert [p.group for p in lay.placed if p.det is dets[i] or p.det.box == dets[i].box] == ["unplaced"]
 
 
 @pytest.mark.parametrize("k", [0.00025, 0.0004])
@@ -1429,3 +1464,39 @@ def test_a_photo_of_flowers_alone_is_no_hand():
     with pytest.raises(UnreadableError) as e:
         locate(np.zeros((400, 600, 3), np.uint8), FixedDetector(dets), "phone")
     assert "only flowers" in str(e.value) and e.value.advice
+
+
+def test_overhead_flowers_near_a_corner_go_with_the_hand_beside_them():
+    """A player's flowers set beyond the end of his laid-down hand, where the table's corner begins, lie nearer
+    the next seat by angle: they belong to the seat whose face-up tiles they lie beside."""
+    spec = _table()
+    spec["self"] = dict(discards=[0, 9, 18], laid=[[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 9]], laid_start=-15.0,
+                        winning=8, flowers=[34, 36])
+    tl = layout_table(spec)
+    hand = [t for t in tl if t.seat == "self" and t.group == "concealed"]
+    end = min(hand, key=lambda t: t.x)
+    for n, t in enumerate(t for t in tl if t.seat == "self" and t.group == "flower"):
+        t.x, t.y = end.x - 1.2 - n, end.y - 1.2
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    lay = parse_overhead(dets)
+    assert sorted(lay.table.player("self").flowers) == [34, 36]
+    assert lay.table.player("left").flowers == (40,)
+
+
+@pytest.mark.parametrize("conf", [0.07, 0.15])
+def test_overhead_faint_flower_box_is_not_placed(conf):
+    """A flower's face is a picture, which clutter and shadows read as too: a box read as a flower must be surer
+    than other faces to be placed (LayoutParams.faint_flower), beside the seat's flowers or not."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    last = dets[[n for n, t in enumerate(tl) if t.seat == "self" and t.group == "flower"][-1]]
+    x1, y1, x2, y2 = last.box
+    dets.append(Detection((x2 + 1, y1, 2 * x2 - x1 + 1, y2), 39, "upright", conf, ((39, 0.2), (15, 0.12))))
+    lay = parse_overhead(dets)
+    flowers = lay.table.player("self").flowers
+    if conf < 0.1:
+        assert flowers == tuple(spec["self"]["flowers"])
+        assert any(u.startswith("faint detection of 6f") for u in lay.table.unplaced)
+    else:
+        assert sorted(flowers) == sorted(spec["self"]["flowers"] + [39])
