@@ -290,39 +290,42 @@ def test_overhead_face_down_tile_in_the_river_is_not_an_exposed_tile():
     assert any("face-down tile in the river zone" in u for u in lay.table.unplaced)
 
 
-@pytest.mark.parametrize("sure", [False, True])
+@pytest.mark.parametrize("sure", [False, True, "faint"])
 def test_overhead_weak_flower_in_a_river_slot_is_the_discard_misread(sure):
     """Flowers are set aside, never thrown: a box read as a flower with little confidence in a slot of the river
-    is the discard there, misread (its likeliest suit tile). A sure flower there stays a flower."""
+    is the discard there, misread (its likeliest suit tile), even one too faint to be placed as a flower
+    (LayoutParams.faint_flower). A sure flower there stays a flower."""
     spec = _table()
     tl = layout_table(spec)
     i = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][3]
     dets = render(tl, scale=22, center=(320, 320), squash=0.6)
     d = dets[i]
     true = spec["self"]["discards"][3]
-    dets[i] = dataclasses.replace(d, kind=37, confidence=0.9 if sure else 0.2,
+    dets[i] = dataclasses.replace(d, kind=37, confidence={True: 0.9, False: 0.2, "faint": 0.07}[sure],
                                   candidates=((37, 0.3), (true, 0.25), (35, 0.1)))
     lay = parse_overhead(dets)
     me = lay.table.player("self")
-    if sure:
+    if sure is True:
         assert 37 in me.flowers and true not in me.discards
     else:
         _expect("self", spec["self"], me)
         assert any("lies in a river slot: read as the discard" in u for u in lay.table.unplaced)
 
 
-def test_overhead_weak_flower_in_a_river_slot_with_no_suit_reading_is_not_a_flower():
+@pytest.mark.parametrize("slot", [3, 6])
+def test_overhead_weak_flower_in_a_river_slot_with_no_suit_reading_is_not_a_flower(slot):
     """A weak flower box in a slot of the river whose candidates are all flowers is still no flower of the seat's
-    (flowers are set aside, never thrown): it is not placed, and said; the seat's hand and flowers read right."""
+    (flowers are set aside, never thrown): it is not placed, and said; the seat's hand and flowers read right.
+    Its slot is taken all the same: the discard after it (the last, at slot 7) is no tile exposed."""
     spec = _table()
     tl = layout_table(spec)
-    i = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][3]
+    i = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "discard"][slot]
     dets = render(tl, scale=22, center=(320, 320), squash=0.6)
     dets[i] = dataclasses.replace(dets[i], kind=37, confidence=0.15, candidates=((37, 0.22), (40, 0.09), (34, 0.08)))
     lay = parse_overhead(dets)
     me = lay.table.player("self")
     assert 37 not in me.flowers and me.flowers == tuple(spec["self"].get("flowers", ()))
-    assert len(me.discards) == len(spec["self"]["discards"]) - 1
+    assert me.discards == tuple(k for n, k in enumerate(spec["self"]["discards"]) if n != slot) and me.exposed == ()
     assert any("a discard whose face is not read, not placed" in u for u in lay.table.unplaced)
     assert [p.group for p in lay.placed if p.det is dets[i] or p.det.box == dets[i].box] == ["unplaced"]
 
@@ -1497,6 +1500,24 @@ def test_overhead_faint_flower_box_is_not_placed(conf):
     flowers = lay.table.player("self").flowers
     if conf < 0.1:
         assert flowers == tuple(spec["self"]["flowers"])
-        assert any(u.startswith("faint detection of 6f") for u in lay.table.unplaced)
+        assert any("faint flower box 6f" in u for u in lay.table.unplaced)
     else:
         assert sorted(flowers) == sorted(spec["self"]["flowers"] + [39])
+
+
+def test_overhead_weak_box_among_flowers_is_a_flower():
+    """Flowers lie together, and their faces are pictures the classifier may take for a suit tile: a weak face-up
+    box in the meld area touching a seat's flowers, whose reading gives a flower some chance, is a flower too
+    (said); a sure suit tile there, or a weak one with no flower chance, is not."""
+    spec = _table()
+    spec["self"]["flowers"] = [34, 38, 36]
+    tl = layout_table(spec)
+    i = [n for n, t in enumerate(tl) if t.seat == "self" and t.group == "flower"][1]
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    for conf, cands, want in ((0.27, ((5, 0.3), (8, 0.12), (38, 0.1)), (34, 36, 38)),
+                              (0.27, ((5, 0.3), (8, 0.12), (7, 0.1)), (34, 36)),
+                              (0.9, ((5, 0.9), (38, 0.06)), (34, 36))):
+        dets[i] = dataclasses.replace(dets[i], kind=5, confidence=conf, candidates=cands)
+        lay = parse_overhead(dets)
+        assert tuple(sorted(lay.table.player("self").flowers)) == want, (conf, cands)
+        assert any("touches the flowers" in u for u in lay.table.unplaced) == (len(want) == 3)

@@ -67,11 +67,9 @@ def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None)
     # among a hundred tiles, a face-up box the detector is this unsure of is a shadow or a seam, not a tile;
     # a white dragon goes by its box alone: the face is blank in some sets, so the locator and the classifier
     # dispute it with a back (a sure box is a tile, face up), and pale cards and discs on the cloth read as one
-    # (an unsure box is not a tile, however sure the classifier); a flower's face is a picture, which clutter
-    # (dice, coins, a phone's screen) and shadows read as too: a flower box must be surer than other faces
+    # (an unsure box is not a tile, however sure the classifier)
     faint = [i for i in kept if (dets[i].kind == T.WHITE and box_score(dets[i]) < lp.faint_box)
-             or (dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < lp.faint)
-             or (T.is_flower(dets[i].kind) and dets[i].confidence < lp.faint_flower)]
+             or (dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < lp.faint)]
     kept = [i for i in kept if i not in faint]
     placed.update({i: Placed(dets[i], None, "unplaced") for i in faint})
     unplaced += [f"faint detection of {T.code(dets[i].kind)} (confidence {dets[i].confidence:.2f}) not placed"

@@ -12,7 +12,7 @@ from mjtable.scoring.table import (
 
 from ..types import UPRIGHT
 from .base import current_params
-from .flowers import read_as_suit_tile
+from .flowers import flowers_beside_flowers, read_as_suit_tile
 from .geometry import Tile, describe, mean, median, split_groups
 from .melds import blank_set, is_meld_group, lone_backs, promote_widest, read_meld, rejoin, split_melds
 from .seats import River, SeatRows, is_laid, river_start, zones
@@ -159,16 +159,18 @@ def read_seat(seat: str, sr: SeatRows, river: Optional[River]):
     if hand and not is_laid(hand):
         area.concealed_face_down, shown = _read_hand(seat, hand, sr.pitch, len(mots), assign, notes)
         exposed = shown + exposed
-    flowers.sort(key=lambda t: t.u)
-    area.flowers = tuple(t.kind for t in flowers)
-    for t in flowers:
-        assign.append((t, "flower"))
     # river and exposed tiles
     discards, exp2, fl2, unread = _read_river([t for r in riverz for t in r], river, sr.pitch, notes)
     area.discards = tuple(t.kind for t in discards)
-    if fl2:
-        area.flowers += tuple(t.kind for t in fl2)
-        assign += [(t, "flower") for t in fl2]
+    # a flower's face is a picture, which clutter (a score sheet, a coin, a phone's screen) and shadows read as
+    # too: a box read as a flower must be surer than other faces to be placed (one in a river slot is read as
+    # the discard there first)
+    faint = [t for t in flowers + fl2 if t.det.confidence < lp.faint_flower]
+    for t in faint:
+        notes.append(f"faint flower box {describe(t)} (confidence {t.det.confidence:.2f}) not placed")
+    flowers = sorted([t for t in flowers if t not in faint], key=lambda t: t.u)
+    area.flowers = tuple(t.kind for t in flowers) + tuple(t.kind for t in fl2 if t not in faint)
+    assign += [(t, "flower") for t in flowers + fl2 if t not in faint] + [(t, "unplaced") for t in faint]
     # a face-down tile off the river grid shows nothing: not an exposed tile, but nowhere a tile should be
     stray = [t for t in exp2 if t.back]
     exp2 = [t for t in exp2 if not t.back]
@@ -205,6 +207,8 @@ def _read_meld_row(seat: str, row: list[Tile], mots: list, assign: list, notes: 
     exposed: list[Tile] = []
     rests = []
     for g in split_groups(row):
+        if any(T.is_flower(t.kind) for t in g):
+            notes += _weak_beside_flowers(g)
         flowers += [t for t in g if T.is_flower(t.kind)]
         rest = [t for t in g if not T.is_flower(t.kind)]
         if rest:
@@ -239,6 +243,16 @@ def _read_meld_row(seat: str, row: list[Tile], mots: list, assign: list, notes: 
             continue
         _read_melds(seat, rest, mots, assign, notes)
     return flowers, exposed
+
+
+def _weak_beside_flowers(group: list[Tile]) -> list[str]:
+    """In a group of the meld area that holds flowers, a face-up box the detector is unsure of (under lone_weak)
+    that touches a flower and whose reading gives a flower some chance (flower_beside) is a flower too: flowers
+    lie together, and their faces are pictures the classifier may take for a suit tile
+    (flowers.flowers_beside_flowers, the phone layout's rule, for the weak ones alone). Returns notes."""
+    lp = current_params()
+    weak = [t for t in group if not t.back and not T.is_flower(t.kind) and t.det.confidence < lp.lone_weak]
+    return flowers_beside_flowers([t for t in group if T.is_flower(t.kind)] + weak) if weak else []
 
 
 def _flowers_of_own_art(weak: list[Tile], flowers: list[Tile], notes: list[str]) -> list[Tile]:
@@ -414,17 +428,24 @@ def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[st
             off.append(slots[idx][1])
         slots[idx] = (res, t)
     slots = {k: v[1] for k, v in slots.items()}
+    # the slot of a discard whose face is not read is taken all the same: the discards after it are in the river
+    blank = set()
+    for t in unread:
+        _, _, ci, ri = _river_slot(t, river, w)
+        blank.add(ri * lp.river_cols + ci)
     discards: list[Tile] = []
     last = -1
-    order = sorted(slots)
+    order = sorted(set(slots) | blank)
     for n, idx in enumerate(order):
         # two or more empty slots before it, or one empty slot before the very last tile: not in the river
         if idx - last > 2 or (idx - last == 2 and n == len(order) - 1):
-            off.append(slots[idx])
+            if idx in slots:
+                off.append(slots[idx])
             continue
         if idx - last == 2:
             notes.append(f"discard slot {last + 1} empty (a tile missed?)")
-        discards.append(slots[idx])
+        if idx in slots:
+            discards.append(slots[idx])
         last = idx
     # discards lie face up: a 'face-down' tile in its slot of the river is a blank white dragon (in a set with
     # pale backs the two look alike)
