@@ -1521,3 +1521,25 @@ def test_overhead_weak_box_among_flowers_is_a_flower():
         lay = parse_overhead(dets)
         assert tuple(sorted(lay.table.player("self").flowers)) == want, (conf, cands)
         assert any("touches the flowers" in u for u in lay.table.unplaced) == (len(want) == 3)
+
+
+@pytest.mark.parametrize("seat_view", [True, False])
+@pytest.mark.parametrize("conf", [0.05, 0.3])
+def test_seat_view_faint_back_box_is_not_placed(conf, seat_view):
+    """On a table photographed from a seat, a face-down box the detector all but doubts (the cloth's edge, a
+    stripe or a shadow beyond the near seat) is not placed, and said (on a real-looking table one beside a row
+    of melds with two concealed kongs, half of it backs, made the row a wall); the row of melds reads right. A
+    back the detector believes is a tile; from above, a small frame's weak backs are real, and kept."""
+    spec = _table()
+    spec["self"]["melds"] = [Meld(KONG, 30, True), Meld(KONG, 2, True)]
+    tl = layout_table(spec)
+    H = mild_perspective(center=(320, 320), k=0.0012) if seat_view else None
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6, homography=H)
+    kong = [dets[n] for n, t in enumerate(tl) if t.seat == "self" and t.group == "meld:0"]
+    x1, y1, x2, y2 = min(kong, key=lambda d: d.box[0]).box
+    dets.append(Detection((x1 - 1.3 * (x2 - x1), y1, x1 - 0.3 * (x2 - x1), y2), T.BACK, "face_down", conf))
+    lay = parse_overhead(dets)
+    assert any(u.startswith("read as a table photographed from a seat") for u in lay.table.unplaced) == seat_view
+    _expect("self", spec["self"], lay.table.player("self"))
+    faint = any(u.startswith("faint detection of back") for u in lay.table.unplaced)
+    assert faint == (seat_view and conf < 0.1)

@@ -68,8 +68,13 @@ def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None)
     # a white dragon goes by its box alone: the face is blank in some sets, so the locator and the classifier
     # dispute it with a back (a sure box is a tile, face up), and pale cards and discs on the cloth read as one
     # (an unsure box is not a tile, however sure the classifier)
+    # a table photographed from a seat shows the cloth's edge, the room and the player's side of the table, whose
+    # stripes and shadows the locator half takes for backs: there a face-down box must be surer too (from above,
+    # a small frame's backs are weak and real)
+    faint_back = lp.faint_back if photo is not None else 0.0
     faint = [i for i in kept if (dets[i].kind == T.WHITE and box_score(dets[i]) < lp.faint_box)
-             or (dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < lp.faint)]
+             or (dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < lp.faint)
+             or (dets[i].kind == T.BACK and dets[i].confidence < faint_back)]
     kept = [i for i in kept if i not in faint]
     placed.update({i: Placed(dets[i], None, "unplaced") for i in faint})
     unplaced += [f"faint detection of {T.code(dets[i].kind)} (confidence {dets[i].confidence:.2f}) not placed"
