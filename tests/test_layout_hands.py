@@ -183,6 +183,24 @@ def test_the_wall_of_a_seat_that_laid_its_hand_down_is_not_its_hand():
     assert not any("meld" in u and "self" in u for u in lay.table.unplaced), lay.table.unplaced
 
 
+@pytest.mark.parametrize("x0", [-14.5, -5.0])
+def test_backs_past_the_end_of_a_laid_hand_are_not_a_standing_hand(x0):
+    """A short row of sure backs a little beyond a hand laid face up but wholly past one of its ends (a stripe or
+    a shadow at the frame's edge, on a real-looking top-down table) is no standing hand: the laid hand reads
+    right. Backs before the laid hand, where a standing hand lies, still make it one."""
+    from tests.layout_scenes import Tile
+    tiles = layout_table(_table())
+    laid = [t for t in tiles if t.seat == "self" and t.group == "concealed"]
+    y = max(t.y for t in laid) + 0.8
+    tiles += [Tile(T.BACK, x0 + n, y, back=True, seat="self", group="unplaced") for n in range(5)]
+    lay = parse_overhead(render(tiles, scale=22, center=(320, 320), squash=0.6))
+    me = lay.table.player("self")
+    if x0 < min(t.x for t in laid) - 2:
+        assert sorted(me.concealed) == CONCEALED and me.winning_tile == 27 and me.concealed_face_down == 0
+    else:
+        assert me.concealed is None
+
+
 @pytest.mark.parametrize("sizes,gap", [((3, 2, 3, 2), 0.5), ((2, 3, 3, 2), 0.75), ((3, 3, 3, 1), 0.4)])
 def test_self_hand_spread_in_groups(sizes, gap):
     groups, rest = [], list(CONCEALED)

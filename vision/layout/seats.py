@@ -208,10 +208,10 @@ def zones(sr: SeatRows) -> tuple[Optional[list[Tile]], list[list[Tile]], list[li
 
 def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Optional[list[Tile]]:
     """A hand laid face up (after a win, or shown): the seat's outermost row, face up, beyond every row of backs
-    (its walls, which lie inside the melds; backs far less sure than its faces, hand_end_weak_extra, do not
-    count), holding laid_loose face-up tiles or more outside melds (a row of melds alone is no hand: a standing
-    hand missed behind it) that the detector is laid_sure of (a few weak boxes beyond a standing hand are an
-    object's or a shadow's)."""
+    (its walls, which lie inside the melds; backs far less sure than its faces, hand_end_weak_extra, and a
+    shorter row of backs wholly past its ends do not count), holding laid_loose face-up tiles or more outside
+    melds (a row of melds alone is no hand: a standing hand missed behind it) that the detector is laid_sure of
+    (a few weak boxes beyond a standing hand are an object's or a shadow's)."""
     lp = current_params()
     if not faces:
         return None
@@ -219,9 +219,13 @@ def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Op
     v = mean([t.v for t in outer])
     sure = median([t.det.confidence for t in outer])
     # backs beyond it that the detector is far less sure of than of its faces (a quarter) are a shadow or an
-    # object at the table's edge, not a standing hand
+    # object at the table's edge, not a standing hand; nor is a shorter row of backs lying wholly past its ends,
+    # a tile or more away: a standing hand lies before the player, where the laid row lies, and a row of melds
+    # beside a standing hand is the shorter
+    lo, hi = min(t.u for t in outer) - w, max(t.u for t in outer) + w
     if any(mean([t.v for t in r]) > v - lp.laid_beyond * w
-           and median([t.det.confidence for t in r]) >= lp.hand_end_weak_extra * sure for r in backs):
+           and median([t.det.confidence for t in r]) >= lp.hand_end_weak_extra * sure
+           and (any(lo < t.u < hi for t in r) or len(r) >= len(outer)) for r in backs):
         return None
     loose = [t for g in split_groups(outer) if not is_meld_group(g) for t in g
              if not (t.back or T.is_flower(t.kind))]
