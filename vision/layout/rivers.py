@@ -399,8 +399,13 @@ def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[st
         return [], ts, flowers, []
     # a weak flower box squarely in a slot of the river grid is a discard misread (flowers are set aside and
     # replaced, never thrown): it is read as its likeliest suit tile, or not placed when its candidates hold none
+    # (the slot of a discard whose face is not read is taken all the same: the discards after it are in the river)
     unread: list[Tile] = []
-    for t in [t for t in flowers if t.det.confidence < lp.weak_flower and _river_slot(t, river, w) is not None]:
+    blank: set[int] = set()
+    for t in [t for t in flowers if t.det.confidence < lp.weak_flower]:
+        slot = _river_slot(t, river, w)
+        if slot is None:
+            continue
         where = describe(t)
         k = read_as_suit_tile(t)
         flowers.remove(t)
@@ -411,6 +416,7 @@ def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[st
             notes.append(f"weak flower box {where} lies in a river slot: a discard whose face is not read, "
                          f"not placed")
             unread.append(t)
+            blank.add(slot[3] * lp.river_cols + slot[2])
     slots: dict[int, tuple[float, Tile]] = {}
     off: list[Tile] = []
     for t in sorted(ts, key=lambda t: (t.v, t.u)):
@@ -428,11 +434,6 @@ def _read_river(ts: list[Tile], river: Optional[River], w: float, notes: list[st
             off.append(slots[idx][1])
         slots[idx] = (res, t)
     slots = {k: v[1] for k, v in slots.items()}
-    # the slot of a discard whose face is not read is taken all the same: the discards after it are in the river
-    blank = set()
-    for t in unread:
-        _, _, ci, ri = _river_slot(t, river, w)
-        blank.add(ri * lp.river_cols + ci)
     discards: list[Tile] = []
     last = -1
     order = sorted(set(slots) | blank)
