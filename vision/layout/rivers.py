@@ -168,9 +168,9 @@ def read_seat(seat: str, sr: SeatRows, river: Optional[River]):
     faint = [t for t in flowers + fl2 if t.det.confidence < lp.faint_flower]
     for t in faint:
         notes.append(f"faint flower box {describe(t)} (confidence {t.det.confidence:.2f}) not placed")
-    flowers = sorted([t for t in flowers if t not in faint], key=lambda t: t.u)
-    area.flowers = tuple(t.kind for t in flowers) + tuple(t.kind for t in fl2 if t not in faint)
-    assign += [(t, "flower") for t in flowers + fl2 if t not in faint] + [(t, "unplaced") for t in faint]
+    flowers = sorted([t for t in flowers if t not in faint], key=lambda t: t.u) + [t for t in fl2 if t not in faint]
+    area.flowers = tuple(t.kind for t in flowers)
+    assign += [(t, "flower") for t in flowers] + [(t, "unplaced") for t in faint]
     # a face-down tile off the river grid shows nothing: not an exposed tile, but nowhere a tile should be
     stray = [t for t in exp2 if t.back]
     exp2 = [t for t in exp2 if not t.back]

@@ -53,14 +53,14 @@ def _flowers_by_neighbour(tiles: list[Tile], seat: dict[int, str], cu: float, cv
     todo = [t for t in tiles if T.is_flower(t.kind) and not t.back
             and abs(abs(t.u - cu) - abs(t.v - cv)) < lp.flower_diagonal * max(t.w, 1e-6)]
     while anchors and todo:
-        xy = np.array([(a.u, a.v) for a in anchors])
-        d = np.array([np.hypot(xy[:, 0] - t.u, xy[:, 1] - t.v).min() / max(t.w, 1e-6) for t in todo])
-        i = int(d.argmin())
-        if d[i] >= lp.flower_reach:
+        a = np.array([(o.u, o.v) for o in anchors])
+        f = np.array([(t.u, t.v, max(t.w, 1e-6)) for t in todo])
+        d = np.hypot(f[:, :1] - a[:, 0], f[:, 1:2] - a[:, 1]) / f[:, 2:]       # flowers x anchors, in tile widths
+        i, j = np.unravel_index(int(d.argmin()), d.shape)
+        if d[i, j] >= lp.flower_reach:
             return
-        t = todo.pop(i)
-        j = int(np.hypot(xy[:, 0] - t.u, xy[:, 1] - t.v).argmin())
-        seat[id(t)] = seat[id(anchors[j])]
+        t = todo.pop(int(i))
+        seat[id(t)] = seat[id(anchors[int(j)])]
         anchors.append(t)
 
 
