@@ -183,6 +183,26 @@ def test_the_wall_of_a_seat_that_laid_its_hand_down_is_not_its_hand():
     assert not any("meld" in u and "self" in u for u in lay.table.unplaced), lay.table.unplaced
 
 
+def test_a_weak_box_beyond_a_laid_hand_does_not_hide_it():
+    """A weak face-up box nearer the player than a hand laid face up (a tile cut by the frame's edge, an object):
+    the laid row is still the seat's hand, its wall a wall, and the box is not placed. Before, the lone box was
+    taken for the outermost row, no laid hand was found, and the wall was read as a standing hand."""
+    import dataclasses
+    from tests.layout_scenes import Tile
+    tiles = layout_table(_table(wall=18, wall_start=0))
+    laid = [t for t in tiles if t.seat == "self" and t.group == "concealed"]
+    tiles.append(Tile(23, min(t.x for t in laid) - 1.0, max(t.y for t in laid) + 2.5, seat="self", group="unplaced"))
+    dets = render(tiles, scale=22, center=(320, 320), squash=0.6)
+    dets[-1] = dataclasses.replace(dets[-1], confidence=0.06)
+    lay = parse_overhead(dets)
+    me = lay.table.player("self")
+    assert me.concealed is not None and sorted(me.concealed) == CONCEALED and me.winning_tile == 27
+    assert me.concealed_face_down == 0 and me.exposed == ()
+    backs = [p for p in lay.placed if p.seat == "self" and p.det.kind == T.BACK]
+    assert len(backs) == 18 and {p.group for p in backs} == {"wall"}
+    assert any("lone weak box 6s" in n for n in lay.table.unplaced), lay.table.unplaced
+
+
 @pytest.mark.parametrize("x0", [-14.5, -5.0])
 def test_backs_past_the_end_of_a_laid_hand_are_not_a_standing_hand(x0):
     """A short row of sure backs a little beyond a hand laid face up but wholly past one of its ends (a stripe or

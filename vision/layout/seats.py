@@ -213,6 +213,8 @@ def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Op
     melds (a row of melds alone is no hand: a standing hand missed behind it) that the detector is laid_sure of
     (a few weak boxes beyond a standing hand are an object's or a shadow's)."""
     lp = current_params()
+    # one or two weak boxes beyond the laid row (a tile cut by the frame's edge, an object) are not its row
+    faces = [r for r in faces if len(r) > 2 or max(t.det.confidence for t in r) >= lp.lone_weak] or faces
     if not faces:
         return None
     outer = max(faces, key=lambda r: mean([t.v for t in r]))
