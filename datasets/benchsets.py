@@ -36,6 +36,8 @@ WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the gene
            "odd-back": ("odd_back", "back colour check (mjtable.vision.detector.odd_backs)"),
            "overhead-classifier": ("overhead_classifier",
                                    "overhead classifier (models/tile_classifier_overhead.onnx)"),
+           "overhead-wide": ("overhead_wide", "second, wider overhead classifier averaged in (DetectorConfig."
+                                              "overhead_wide, models/tile_classifier_overhead_wide.onnx)"),
            "seat-view": ("seat_view", "second reading of a table shot from a seat by the seat models "
                                       "(DetectorConfig.seat_view)"),
            "far-table": ("far_table", "overhead locator's look at a frame of small tiles (TileDetector.far_table)"),

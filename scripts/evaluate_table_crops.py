@@ -50,7 +50,8 @@ def table_crops(folder: Path):
 
 def read_right(folders: list[Path], classifiers: list[Path], role: str) -> dict:
     """{folder name: {classifier: {near, rest: share read right; near_n, rest_n: tiles}}}."""
-    dets = {c: TileDetector(DetectorConfig(threads=2, int8=False, **{ROLES[role]: c})) for c in classifiers}
+    dets = {c: TileDetector(DetectorConfig(threads=2, int8=False, overhead_wide=None, **{ROLES[role]: c}))
+            for c in classifiers}                 # each classifier alone, no second overhead one averaged in
     out = {}
     for folder in folders:
         hits = {c: ([], []) for c in classifiers}

@@ -197,7 +197,8 @@ def test_committed_models_are_in_the_runtime_form():
     locators and classifiers take the BGR uint8 image(s) as they are, the float ones the float RGB NCHW tensor."""
     import onnxruntime as ort
     paths = sorted(p for p in (ROOT / "models").glob("tile_*.onnx") if not p.name.startswith("tile_refiner"))
-    assert len(paths) == 12                 # general, overhead and seat locators and classifiers, float and int8
+    # general, overhead and seat locators and classifiers, and the wide overhead classifier; float and int8
+    assert len(paths) == 14
     for path in paths:
         sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         outs, inp = sess.get_outputs(), sess.get_inputs()[0]
@@ -311,8 +312,9 @@ def test_runtime_graph_leaves_other_models_and_refuses_bad_files(tmp_path):
 def test_sessions_stop_spinning_after_each_run(detector):
     """The detector's sessions run one after another on 2 cores: each may busy-wait within a run, none after it
     (a session still spinning would take a core from the next one)."""
-    sessions = [s for s in (detector.loc, detector.loc_over, detector.cls, detector.cls_over, detector.router) if s]
-    assert len(sessions) == 5
+    sessions = [s for s in (detector.loc, detector.loc_over, detector.cls, detector.cls_over, detector.cls_over_wide,
+                            detector.router) if s]
+    assert len(sessions) == 6
     for s in sessions:
         opts = s.get_session_options()
         assert opts.get_session_config_entry("session.force_spinning_stop") == "1"
@@ -698,6 +700,26 @@ def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch)
     # with no overhead classifier the general one reads the overhead boxes: the same call, the same session
     boxes = one.locate(table, overhead=True)[0][:5]
     assert np.allclose(one.classify(table, boxes, True)[0], one.classify(table, boxes, False)[0])
+
+
+def test_the_wide_overhead_classifier_is_averaged_with_the_overhead_one():
+    """DetectorConfig.overhead_wide: an overhead frame's face-up boxes are read by both overhead classifiers, their
+    kind and orientation probabilities averaged; a photo of a hand's boxes by the general classifier alone; told
+    None, the overhead classifier alone."""
+    from mjtable.vision.detector_config import OVERHEAD_WIDE
+    assert OVERHEAD_WIDE.exists()
+    table = load_image(ROOT / "examples" / "overhead.jpg")
+    both = TileDetector(DetectorConfig(general_px=None))
+    assert both.cls_over_wide is not None and both.overhead_wide_path.name == "tile_classifier_overhead_wide_int8.onnx"
+    narrow = TileDetector(DetectorConfig(general_px=None, overhead_wide=None))
+    wide = TileDetector(DetectorConfig(general_px=None, overhead_classifier=OVERHEAD_WIDE, overhead_wide=None))
+    assert narrow.cls_over_wide is None and wide.cls_over_wide is None
+    boxes = narrow.locate(table, overhead=True)[0][:16]
+    (k, o), (kn, on), (kw, ow) = (d.classify(table, boxes, True) for d in (both, narrow, wide))
+    assert not np.allclose(kn, kw, atol=1e-3)              # two networks, two readings
+    assert np.allclose(k, (kn + kw) / 2, atol=1e-6) and np.allclose(o, (on + ow) / 2, atol=1e-6)
+    assert np.allclose(k.sum(1), 1.0, atol=1e-5)
+    assert np.allclose(both.classify(table, boxes)[0], narrow.classify(table, boxes)[0])    # the general one
 
 
 def test_large_faces_of_a_whole_table_are_read_by_the_close_up_reader_too():

@@ -198,6 +198,18 @@ def _session(path: Path, threads: int):
     return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
 
 
+def _read_crops(sess, crops) -> tuple[np.ndarray, np.ndarray]:
+    """A classifier session's kind (N,43) and direction probabilities of the crops (64x64 BGR uint8 each)."""
+    x = np.stack(crops) if takes_bytes(sess) else crops_to_tensor(list(crops))   # uint8 Nx64x64x3 or float
+    name = sess.get_inputs()[0].name
+    kinds, dirs = [], []
+    for i in range(0, len(x), 64):
+        k, d = sess.run(None, {name: x[i:i + 64]})
+        kinds.append(_softmax(k))
+        dirs.append(_softmax(d))
+    return np.concatenate(kinds), np.concatenate(dirs)
+
+
 def input_px(sess) -> int:
     """A locator session's square input size in pixels."""
     inp = sess.get_inputs()[0]
@@ -246,6 +258,9 @@ class TileDetector:
         self.cls = _session(classifier, c.threads) if classifier is not None else None
         self.cls_over = _session(overhead_classifier, c.threads) if overhead_classifier is not None else None
         self.overhead_classifier_path = overhead_classifier
+        wide = model_file(c.overhead_wide, c.int8) if overhead_classifier is not None else None
+        self.cls_over_wide = _session(wide, c.threads) if wide is not None else None
+        self.overhead_wide_path = wide
         refiner = model_file(c.refiner, c.int8)
         self.refiner = _session(refiner, c.threads) if refiner is not None else None
         self.refiner_path = refiner
@@ -326,17 +341,14 @@ class TileDetector:
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
         if turned is not None:
             crops = [np.ascontiguousarray(c[::-1, ::-1]) if t else c for c, t in zip(crops, turned)]
-        x = np.stack(crops) if takes_bytes(sess) else crops_to_tensor(list(crops))   # uint8 Nx64x64x3 or float
-        name = sess.get_inputs()[0].name
-        kinds, dirs = [], []
-        for i in range(0, len(x), 64):
-            k, d = sess.run(None, {name: x[i:i + 64]})
-            kinds.append(_softmax(k))
-            dirs.append(_softmax(d))
-        orient = image_orientation_probs(np.concatenate(dirs), np.array(rot))
+        kinds, dirs = _read_crops(sess, crops)
+        if sess is self.cls_over and self.cls_over_wide is not None:     # DetectorConfig.overhead_wide
+            wide_kinds, wide_dirs = _read_crops(self.cls_over_wide, crops)
+            kinds, dirs = (kinds + wide_kinds) / 2, (dirs + wide_dirs) / 2
+        orient = image_orientation_probs(dirs, np.array(rot))
         if turned is not None:
             orient[turned] = orient[turned][:, ::-1]          # upright <-> upside down
-        return np.concatenate(kinds), orient
+        return kinds, orient
 
     def view_probs(self, img: np.ndarray) -> Optional[np.ndarray]:
         """The view router's probabilities of the frame's views: (phone or close-up, overhead) from a two-way

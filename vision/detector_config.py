@@ -33,6 +33,7 @@ LOCATOR = MODELS / "tile_locator.onnx"
 CLASSIFIER = MODELS / "tile_classifier.onnx"
 OVERHEAD_LOCATOR = MODELS / "tile_locator_overhead.onnx"
 OVERHEAD_CLASSIFIER = MODELS / "tile_classifier_overhead.onnx"
+OVERHEAD_WIDE = MODELS / "tile_classifier_overhead_wide.onnx"
 SEAT_LOCATOR = MODELS / "tile_locator_seat.onnx"
 SEAT_CLASSIFIER = MODELS / "tile_classifier_seat.onnx"
 ROUTER = MODELS / "view_router.onnx"
@@ -44,7 +45,7 @@ LOOKS = ((0.08, 0, 0), (-0.05, 0, 0), (0, 0.06, 0), (0, 0, 0.06))   # more looks
                           # right, moved down by a share of its width / height (see TileDetector.more_looks)
 
 MODEL_ARGS = {"locator": LOCATOR, "classifier": CLASSIFIER, "overhead_locator": OVERHEAD_LOCATOR,
-              "overhead_classifier": OVERHEAD_CLASSIFIER, "seat_locator": SEAT_LOCATOR,
+              "overhead_classifier": OVERHEAD_CLASSIFIER, "overhead_wide": OVERHEAD_WIDE, "seat_locator": SEAT_LOCATOR,
               "seat_classifier": SEAT_CLASSIFIER, "router": ROUTER, "refiner": REFINER}
 
 
@@ -59,6 +60,9 @@ class DetectorConfig:
       classes are the kinds.
     * ``overhead_locator``: used instead of the locator on frames of a whole table.
     * ``overhead_classifier``: classifies the overhead locator's boxes (else the classifier does).
+    * ``overhead_wide``: a second, wider overhead classifier, taught real tile faces on whole tables as well as the
+      rendered ones; where it is there, its kind and orientation probabilities are averaged with the overhead
+      classifier's (that one reads the drawn art of small frames best, this one real faces).
     * ``seat_locator``, ``seat_classifier``: read a whole table photographed from a seat (see ``seat_view``);
       loaded when such a table is first read; without them the overhead models read it.
     * ``router``: the view router (scripts/train_router.py), used when there is an overhead locator (without it
@@ -106,6 +110,7 @@ class DetectorConfig:
     classifier: Optional[Path] = CLASSIFIER
     overhead_locator: Optional[Path] = OVERHEAD_LOCATOR
     overhead_classifier: Optional[Path] = OVERHEAD_CLASSIFIER
+    overhead_wide: Optional[Path] = OVERHEAD_WIDE
     seat_locator: Optional[Path] = SEAT_LOCATOR
     seat_classifier: Optional[Path] = SEAT_CLASSIFIER
     router: Optional[Path] = ROUTER
