@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 from mjtable.scoring import tiles as T
 
-from .crops import (REFINE_SIZE, crop_tile, crops_to_tensor, image_orientation_probs, look_boxes, move_edges,
+from .crops import (REFINE_SIZE, crop_tile, image_orientation_probs, look_boxes, move_edges,
                     refine_crops)
 from .detector_config import (CLASSIFIER, LOCATOR, LOOKS, MODEL_ARGS, MODELS, OVERHEAD_CLASSIFIER,  # noqa: F401
                               OVERHEAD_LOCATOR, REFINER, ROUTER, SEAT_CLASSIFIER, SEAT_LOCATOR, DetectorConfig,
@@ -44,6 +44,7 @@ from .detector_config import (CLASSIFIER, LOCATOR, LOOKS, MODEL_ARGS, MODELS, OV
 from .images import ImageError, unstretch
 from .level import around_tiles, boxes_back, tilt, turn, turn_boxes
 from .perspective import plane_from_boxes
+from .sessions import input_px, open_session, read_crops, softmax, takes_bytes  # noqa: F401
 from .slicing import locate_sliced
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection, Detections
 from .views import (ROUTE_BACKS, ROUTE_CONF, ROUTER_OVERHEAD, ROUTER_SEAT, SMALL_TILE,  # noqa: F401
@@ -150,12 +151,6 @@ def odd_backs(img: np.ndarray, dets: list[Detection]) -> list[Detection]:
     return out
 
 
-def takes_bytes(sess) -> bool:
-    """Does the session's model take BGR uint8 images NxHxWx3 as they are (an int8 model put in the runtime form
-    by scripts/runtime_graph.py), rather than the float RGB NCHW tensor?"""
-    return sess.get_inputs()[0].type == "tensor(uint8)"
-
-
 def large_faces(boxes: np.ndarray, px: Optional[float]) -> np.ndarray:
     """Which boxes' shorter side measures at least px (none when px is None): on a whole table, the faces large
     enough to be read by the general classifier too, as a photo of a hand's are (DetectorConfig.general_px)."""
@@ -173,47 +168,6 @@ def scaled_back(dets: list[Detection], sx: float, sy: float) -> list[Detection]:
 def taller(img: np.ndarray, s: float) -> np.ndarray:
     """The image stretched s times in height (a photo squeezed in height, stretched back)."""
     return cv2.resize(img, (img.shape[1], round(img.shape[0] * s)), interpolation=cv2.INTER_LINEAR)
-
-
-def _softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(1, keepdims=True))
-    return e / e.sum(1, keepdims=True)
-
-
-def _session(path: Path, threads: int):
-    import onnxruntime as ort
-    if not Path(path).exists():
-        raise ModelError(f"model file missing: {path} (set MJTABLE_MODELS to a folder of the models, or train them: "
-                         f"models/README.md)")
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = threads
-    so.inter_op_num_threads = 1
-    so.log_severity_level = 3
-    # worker threads busy-wait between a run's operators (waking a sleeping thread for each of a locator's
-    # ~400 operators costs more than the work of many), and stop when the run ends: several sessions (router,
-    # locator, classifier) run one after another on 2 cores and must not spin against each other. Median of
-    # four processes each: overhead frame 41.0 -> 36.5 ms, phone 22.8 -> 20.0 ms (never spinning -> this)
-    so.add_session_config_entry("session.intra_op.allow_spinning", "1")
-    so.add_session_config_entry("session.force_spinning_stop", "1")
-    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
-
-
-def _read_crops(sess, crops) -> tuple[np.ndarray, np.ndarray]:
-    """A classifier session's kind (N,43) and direction probabilities of the crops (64x64 BGR uint8 each)."""
-    x = np.stack(crops) if takes_bytes(sess) else crops_to_tensor(list(crops))   # uint8 Nx64x64x3 or float
-    name = sess.get_inputs()[0].name
-    kinds, dirs = [], []
-    for i in range(0, len(x), 64):
-        k, d = sess.run(None, {name: x[i:i + 64]})
-        kinds.append(_softmax(k))
-        dirs.append(_softmax(d))
-    return np.concatenate(kinds), np.concatenate(dirs)
-
-
-def input_px(sess) -> int:
-    """A locator session's square input size in pixels."""
-    inp = sess.get_inputs()[0]
-    return int(inp.shape[1] if takes_bytes(sess) else inp.shape[2])
 
 
 class TileDetector:
@@ -244,25 +198,25 @@ class TileDetector:
     def _load_models(self, c: DetectorConfig) -> None:
         """The config's model files (int8 where asked and there, model_file) and their sessions; the seat models'
         sessions load when a table shot from a seat is first read (most frames never need them)."""
-        locator = model_file(c.locator, c.int8) or Path(c.locator)      # missing: _session says so (ModelError)
+        locator = model_file(c.locator, c.int8) or Path(c.locator)      # missing: open_session says so (ModelError)
         classifier = None if c.classifier is None else model_file(c.classifier, c.int8) or Path(c.classifier)
         overhead_locator = model_file(c.overhead_locator, c.int8)
         overhead_classifier = model_file(c.overhead_classifier, c.int8) if classifier is not None else None
         self.locator_path, self.classifier_path = Path(locator), classifier
-        self.loc = _session(locator, c.threads)
-        self.loc_over = _session(overhead_locator, c.threads) if overhead_locator is not None else None
+        self.loc = open_session(locator, c.threads)
+        self.loc_over = open_session(overhead_locator, c.threads) if overhead_locator is not None else None
         self.overhead_locator_path = overhead_locator
         router = model_file(c.router, False) if overhead_locator is not None else None
-        self.router = _session(router, 1) if router is not None else None
+        self.router = open_session(router, 1) if router is not None else None
         self.router_path = router
-        self.cls = _session(classifier, c.threads) if classifier is not None else None
-        self.cls_over = _session(overhead_classifier, c.threads) if overhead_classifier is not None else None
+        self.cls = open_session(classifier, c.threads) if classifier is not None else None
+        self.cls_over = open_session(overhead_classifier, c.threads) if overhead_classifier is not None else None
         self.overhead_classifier_path = overhead_classifier
         wide = model_file(c.overhead_wide, c.int8) if overhead_classifier is not None else None
-        self.cls_over_wide = _session(wide, c.threads) if wide is not None else None
+        self.cls_over_wide = open_session(wide, c.threads) if wide is not None else None
         self.overhead_wide_path = wide
         refiner = model_file(c.refiner, c.int8)
-        self.refiner = _session(refiner, c.threads) if refiner is not None else None
+        self.refiner = open_session(refiner, c.threads) if refiner is not None else None
         self.refiner_path = refiner
         self.seat_locator_path = model_file(c.seat_locator, c.int8)
         self.seat_classifier_path = model_file(c.seat_classifier if classifier else None, c.int8)
@@ -286,7 +240,7 @@ class TileDetector:
         """The seat locator's or classifier's session, loaded on first use; None without its file."""
         path = self.seat_locator_path if which == "locator" else self.seat_classifier_path
         if path is not None and which not in self._seat_sessions:
-            self._seat_sessions[which] = _session(path, self.config.threads)
+            self._seat_sessions[which] = open_session(path, self.config.threads)
         return self._seat_sessions.get(which)
 
     @property
@@ -341,9 +295,9 @@ class TileDetector:
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
         if turned is not None:
             crops = [np.ascontiguousarray(c[::-1, ::-1]) if t else c for c, t in zip(crops, turned)]
-        kinds, dirs = _read_crops(sess, crops)
+        kinds, dirs = read_crops(sess, crops)
         if sess is self.cls_over and self.cls_over_wide is not None:     # DetectorConfig.overhead_wide
-            wide_kinds, wide_dirs = _read_crops(self.cls_over_wide, crops)
+            wide_kinds, wide_dirs = read_crops(self.cls_over_wide, crops)
             kinds, dirs = (kinds + wide_kinds) / 2, (dirs + wide_dirs) / 2
         orient = image_orientation_probs(dirs, np.array(rot))
         if turned is not None:
@@ -356,7 +310,7 @@ class TileDetector:
         if self.router is None:
             return None
         out = self.router.run(None, {self.router.get_inputs()[0].name: router_input(img)})[0][0]
-        return _softmax(out[None])[0]
+        return softmax(out[None])[0]
 
     def view_overhead_p(self, img: np.ndarray) -> Optional[float]:
         """The view router's probability that the frame is an overhead view (None without a router). A seat view
