@@ -1,4 +1,4 @@
-"""The detector's onnxruntime sessions: how each model file is opened, and how a classifier's session reads crops."""
+"""Running the detector's ONNX models: how each model file is opened, and how a classifier reads crops."""
 from __future__ import annotations
 
 from pathlib import Path
