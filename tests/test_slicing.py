@@ -101,7 +101,8 @@ def test_a_table_photographed_upright_is_read_as_a_seat_view():
     tiles are found. Without that look the frame is read as a photo of a hand and most tiles are lost."""
     from mjtable.datasets.generate import make_scene
     from mjtable.vision.compare import agnostic_matches
-    from mjtable.vision.detector import input_px, small_tiles
+    from mjtable.vision.detector import small_tiles
+    from mjtable.vision.inference import input_px
     img, gt, _ = make_scene("seat", 4242, 0, 1280, portrait=True)
     assert img.shape[:2] == (1280, 720)
     gt_boxes = np.array([o.box for o in gt.objects])

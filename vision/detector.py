@@ -42,9 +42,9 @@ from .detector_config import (CLASSIFIER, LOCATOR, LOOKS, MODEL_ARGS, MODELS, OV
                               OVERHEAD_LOCATOR, REFINER, ROUTER, SEAT_CLASSIFIER, SEAT_LOCATOR, DetectorConfig,
                               int8_path, model_file, models_folder, models_in)
 from .images import ImageError, unstretch
+from .inference import input_px, open_session, read_crops, softmax, takes_bytes
 from .level import around_tiles, boxes_back, tilt, turn, turn_boxes
 from .perspective import plane_from_boxes
-from .inference import input_px, open_session, read_crops, softmax, takes_bytes  # noqa: F401
 from .slicing import locate_sliced
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection, Detections
 from .views import (ROUTE_BACKS, ROUTE_CONF, ROUTER_OVERHEAD, ROUTER_SEAT, SMALL_TILE,  # noqa: F401

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from mjtable.scoring import tiles as T
 
+from .inference import input_px
 from .perspective import apply_homography
 from .yolo_decode import nms
 
@@ -133,7 +134,6 @@ def _cut(b: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 def strip_boxes(det, strip: np.ndarray):
     """The general locator's whole face-up boxes in a strip, read in windows of its input: (boxes, scores,
     class scores)."""
-    from .detector import input_px
     b, s, c, cs = det.locate(strip, slice_px=input_px(det.loc))
     keep = (c == 0) & ~_cut(b, (strip.shape[1], strip.shape[0]))
     return b[keep], s[keep], cs[keep]
