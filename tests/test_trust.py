@@ -15,7 +15,8 @@ from mjtable.errors import UnreadableError
 from mjtable.scoring.result import Finding
 from mjtable import pipeline
 from mjtable.vision.layout import Layout, Placed
-from mjtable.vision.trust import CHECK, DOUBTFUL, TRUSTED, UNREADABLE, Trust, assess, gate
+from mjtable.vision.trust import (CHECK, DOUBTFUL, SEAT_VIEW_REASON, TRUSTED, UNREADABLE, Trust, frame_reasons, assess,
+                                  gate)
 from mjtable.vision.types import Detection
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -284,7 +285,7 @@ def test_exposed_tiles_on_a_table_read_unsurely_anywhere_are_checks():
     doubtful_left = assess(layout(14, size=10, seat="left")).seats
     table = Trust(DOUBTFUL, "overhead", ("left: tiles 7 px across",), (), sure_self + doubtful_left)
     got = gate([exposed], table)[0]
-    assert got.severity == CHECK and "grouped" in got.message and "left: tiles 7 px" in got.message
+    assert got.severity == CHECK and "grouped" in got.message and "the left seat was read unsurely" in got.message
     assert gate([exposed], Trust(TRUSTED, "overhead", seats=sure_self))[0].severity == "violation"
     assert gate([exposed], Trust(DOUBTFUL, "phone", ("left",), (), sure_self + doubtful_left))[0].severity == \
         "violation"
@@ -319,3 +320,21 @@ def test_many_violations_at_once_on_a_table_are_checks():
     from_file = assess(layout(14, kind="overhead", seat="left"))          # boxes from a file say no view
     assert from_file.read_as is None and from_file.table
     assert {f.severity for f in gate(three, from_file)} == {CHECK}
+
+
+def test_reasons_every_doubtful_seat_shares_are_said_once():
+    """A whole table read from a seat makes every seat doubtful for the same reason: the frame's reasons say it
+    once, beside each seat's own, and a finding of the whole table names the seats instead of every reason."""
+    seats = tuple(replace(s, state=DOUBTFUL, reasons=own + (SEAT_VIEW_REASON,)) for s, own in zip(
+        assess(layout(14)).seats + assess(layout(14, seat="left")).seats + assess(layout(14, seat="across")).seats,
+        [("2 of 14 tiles read with p under 0.6",), (), ("tiles 9 px across (under 12)",)]))
+    layout_doubts = frame_reasons(list(seats), 3)
+    assert layout_doubts == ["self: 2 of 14 tiles read with p under 0.6", "across: tiles 9 px across (under 12)",
+                             f"every seat: {SEAT_VIEW_REASON}"]
+    assert frame_reasons(list(seats[:2]), 3)[-1] == f"self, left: {SEAT_VIEW_REASON}"
+    assert frame_reasons([seats[0]], 3) == [f"self: 2 of 14 tiles read with p under 0.6; {SEAT_VIEW_REASON}"]
+    table = Trust(DOUBTFUL, "seat", tuple(layout_doubts), (), seats)
+    got = gate([finding("too_many_copies", None)], table)[0]
+    assert got.severity == CHECK
+    assert "the self, left and across seats were read unsurely" in got.message
+    assert got.message.count(SEAT_VIEW_REASON) == 0

@@ -158,9 +158,31 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
     else:
         doubtful = [s for s in seats if s.state != TRUSTED]
         state = DOUBTFUL if doubtful or not seats else TRUSTED
-        reasons += [f"{s.seat}: {'; '.join(s.reasons)}" for s in doubtful]
+        reasons += frame_reasons(doubtful, len(seats))
     advice = () if state == TRUSTED else _advice(seats, read_as, frame, state, stretched)
     return Trust(state, read_as, tuple(reasons), advice, seats, layout.kind)
+
+
+def frame_reasons(doubtful: list[SeatTrust], n_seats: int) -> list[str]:
+    """The doubtful seats' reasons, each seat's own ones under its name and the ones every doubtful seat shares
+    (a whole table photographed from a seat) said once, under the seats they apply to."""
+    shared = [r for r in doubtful[0].reasons if all(r in s.reasons for s in doubtful)] if len(doubtful) > 1 else []
+    out = [f"{s.seat}: {'; '.join(r for r in s.reasons if r not in shared)}" for s in doubtful
+           if any(r not in shared for r in s.reasons)]
+    if shared:
+        who = "every seat" if len(doubtful) == n_seats else ", ".join(s.seat for s in doubtful)
+        out.append(f"{who}: {'; '.join(shared)}")
+    return out
+
+
+def unsure_seats(trust: Trust) -> str:
+    """The seats read unsurely, in words: "the left seat was", "the self, left and across seats were"."""
+    names = [s.seat for s in trust.seats if s.state != TRUSTED]
+    if not names:
+        return "no seat was read"
+    if len(names) == 1:
+        return f"the {names[0]} seat was read unsurely"
+    return f"the {', '.join(names[:-1])} and {names[-1]} seats were read unsurely"
 
 
 def _advice(seats: tuple[SeatTrust, ...], read_as: Optional[str], frame, state: str,
@@ -213,9 +235,9 @@ def _gate_each(findings: list[Finding], trust: Trust) -> list[Finding]:
         elif trust.state == UNREADABLE:
             why = "the photo could not be read as a hand"
         elif trust.table and f.kind in GROUPING_KINDS and trust.state != TRUSTED:
-            why = "it rests on how the table's tiles were grouped, and " + "; ".join(trust.reasons)
+            why = f"it rests on how the table's tiles were grouped, and {unsure_seats(trust)} (the reading says why)"
         elif f.seat is None and trust.state != TRUSTED:
-            why = "it rests on tiles of every seat, and " + "; ".join(trust.reasons)
+            why = f"it rests on tiles of every seat, and {unsure_seats(trust)} (the reading says why)"
         elif seat is not None and seat.state != TRUSTED:
             why = f"the {seat.seat} seat was read unsurely ({'; '.join(seat.reasons)})"
         else:
