@@ -27,7 +27,11 @@ TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 
                   500: "synth/realseat500 (real faces, seat views)", 501: "synth/realseatp501 (real faces, upright)",
                   502: "synth/realover502 (real faces, top-down)",
                   503: "synth/realseatp503 (real faces, upright; the view router)",
-                  504: "synth/realover504 (real faces, top-down; the view router)"}
+                  504: "synth/realover504 (real faces, top-down; the view router)",
+                  507: "synth/realseatp507 (real faces, upright; the seat classifier)",
+                  508: "synth/realseat508 (real faces, seat views; the seat classifier)",
+                  509: "synth/realseatp509 (real faces, upright; the seat classifier)",
+                  920: "synth/loose920 (phone, loose tiles at any angle)"}
 
 # parts of the detector a run can leave out (--without): TileDetector argument set to None, and what it is
 WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the general locator decides the kind"),
@@ -51,25 +55,29 @@ WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the gene
                                     "stretched back in height (DetectorConfig.squashed): read as it is")}
 
 
-def labels_current(out: Path) -> bool:
-    """Were the scenes in out labelled by the generator as it labels now (mjtable.datasets.generate.LABELS_VERSION)?"""
+def labels_current(out: Path, loose: bool = False) -> bool:
+    """Were the scenes in out labelled by the generator as it labels now (mjtable.datasets.generate.LABELS_VERSION),
+    with loose tiles beside the hands or without, as asked?"""
     try:
         made = json.loads((out / "generator.json").read_text())
     except (OSError, ValueError):
         return False
     return (made.get("labels") == LABELS_VERSION and made.get("boxes") == DEFAULT_BOXES
-            and made.get("art", "packaged") == "packaged")
+            and made.get("art", "packaged") == "packaged" and made.get("loose", False) == loose)
 
 
-def ensure_scenes(out: Path, kind: str, n: int, seed: int, imgsz: int = 640, portrait: bool = False) -> list[Path]:
-    """The first n scenes' ground truth in out, generated when missing or labelled by an older generator."""
-    current = labels_current(out)
+def ensure_scenes(out: Path, kind: str, n: int, seed: int, imgsz: int = 640, portrait: bool = False,
+                  loose: bool = False) -> list[Path]:
+    """The first n scenes' ground truth in out, generated when missing or labelled by an older generator
+    (``loose``: phone photos with tiles lying loose beside the hand, generate --loose)."""
+    current = labels_current(out, loose)
     gts = sorted((out / "gt").glob("*.json")) if (out / "gt").is_dir() and current else []
     if len(gts) < n:
         if not current and out.is_dir():
             shutil.rmtree(out)
         cmd = [sys.executable, "-m", "mjtable.datasets.generate", "--out", str(out), "--kind", kind, "--n", str(n),
-               "--seed", str(seed), "--workers", "2", "--imgsz", str(imgsz)] + (["--portrait"] if portrait else [])
+               "--seed", str(seed), "--workers", "2", "--imgsz", str(imgsz)] + (["--portrait"] if portrait else []) \
+            + (["--loose"] if loose else [])
         print("generating:", " ".join(cmd), file=sys.stderr)
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         gts = sorted((out / "gt").glob("*.json"))

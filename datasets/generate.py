@@ -89,11 +89,13 @@ def scene_seed(seed: int, kind: str, index: int) -> int:
 
 
 def make_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = DEFAULT_BOXES,
-               clutter: bool = False, portrait: bool = False, art: str | None = None, split: str = "train"):
+               clutter: bool = False, portrait: bool = False, art: str | None = None, split: str = "train",
+               loose: bool = False):
     """(image BGR, GroundTruth, angles) for one scene; deterministic (the image does not depend on boxes).
     clutter: objects beside the tiles and a camera's light (--clutter). portrait: a seat view
     in a 9:16 frame (imgsz its height), as a phone held upright takes it. art: "real" for a table of real
-    faces from the split's sets (real_scene); packaged, fonts or all: those drawn tile sets; None: ART's."""
+    faces from the split's sets (real_scene); packaged, fonts or all: those drawn tile sets; None: ART's. loose:
+    a phone photo shows tiles lying loose beyond the hand at any angle too (--loose)."""
     art = art or ART
     if art == "real":
         return real_scene(kind, seed, index, imgsz, boxes, clutter, portrait, split)
@@ -102,7 +104,8 @@ def make_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = 
     clutter = random.Random(scene_seed(seed, kind + ":clutter", index)) if clutter else None
     name = f"{kind}_{seed}_{index:06d}.jpg"
     if kind == "phone":
-        return phone_scene(_art(art), rng, name, (imgsz, imgsz * 3 // 4), boxes, clutter)
+        loose_rng = random.Random(scene_seed(seed, kind + ":loose", index)) if loose else None
+        return phone_scene(_art(art), rng, name, (imgsz, imgsz * 3 // 4), boxes, clutter, loose_rng)
     if kind == "overhead":
         return overhead_scene(_art(art), rng, name, (imgsz, imgsz), boxes, clutter=clutter)
     if kind == "grid":
@@ -125,8 +128,9 @@ def yolo_lines(gt, w: int, h: int) -> list[str]:
 
 
 def write_scene(out: Path, kind: str, seed: int, index: int, imgsz: int, boxes: str = DEFAULT_BOXES,
-                portrait: bool = False, clutter: bool = False, art: str | None = None, split: str = "train") -> int:
-    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes, clutter, portrait, art, split)
+                portrait: bool = False, clutter: bool = False, art: str | None = None, split: str = "train",
+                loose: bool = False) -> int:
+    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes, clutter, portrait, art, split, loose)
     stem = Path(gt.image).stem
     h, w = img.shape[:2]
     cv2.imwrite(str(out / "images" / gt.image), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -164,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--clutter", action="store_true",
                     help="objects beside the tiles (score sheets, coins, dice, sticks, hands, phones) and a "
                          "camera's glare, shadows and colour (needs the training extra's albumentations)")
+    ap.add_argument("--loose", action="store_true",
+                    help="phone photos show 4-16 tiles lying loose beyond the hand at any angle (labelled, not "
+                         "part of the hand)")
     return ap
 
 
@@ -171,6 +178,9 @@ def main(argv=None) -> int:
     a = build_parser().parse_args(argv)
     if a.portrait and a.kind != "seat":
         print("error: --portrait is for --kind seat", file=sys.stderr)
+        return 2
+    if a.loose and a.kind not in ("phone", "mixed"):
+        print("error: --loose is for --kind phone or mixed", file=sys.stderr)
         return 2
     if a.art == "real" and a.kind not in ("seat", "overhead"):
         print("error: --art real is for --kind seat or overhead", file=sys.stderr)
@@ -181,6 +191,8 @@ def main(argv=None) -> int:
     for sub in ("images", "labels", "angles", "gt"):
         (a.out / sub).mkdir(parents=True, exist_ok=True)
     made = {"labels": LABELS_VERSION, "boxes": a.boxes, "art": a.art, "clutter": a.clutter, "portrait": a.portrait}
+    if a.loose:
+        made["loose"] = True        # only when asked: the benchmarks' folders compare this file as it was
     if a.art == "real":
         from .realfaces import BANK_VERSION
         from .realtable import TABLES_VERSION
@@ -192,7 +204,7 @@ def main(argv=None) -> int:
     jobs = []
     for i in range(a.start, a.start + a.n):
         kind = a.kind if a.kind != "mixed" else ("phone" if i % 2 == 0 else "overhead")
-        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait, a.clutter, a.art, a.split))
+        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait, a.clutter, a.art, a.split, a.loose))
     from tqdm import tqdm
     n_obj = 0
     if a.workers > 1:

@@ -105,8 +105,28 @@ def _row(tiles_out, kinds, x, y, w, h, angle, seat, group, standing=False, gap=0
 
 # ------------------------------------------------------------------ phone photo of a finished hand
 
+def loose_tiles(rng: random.Random, style: Style, w: float, h: float, x0: float, x1: float, y_far: float,
+                n: int) -> list[TileSpec]:
+    """n tiles lying loose beyond the hand (plane y under y_far, across x0..x1), each at any angle, face up (a
+    fifth face down), none on another: tiles pushed aside on the table, which a photo of a hand often shows."""
+    faces = [k for k in style.faces if k != T.BACK]
+    out: list[TileSpec] = []
+    span = max(x1 - x0, 4 * w)
+    for _ in range(n * 20):
+        if len(out) == n:
+            break
+        cx, cy = rng.uniform(x0, x0 + span), y_far - rng.uniform(0.7, 3.5) * h
+        if all(math.hypot(cx - t.cx, cy - t.cy) > 1.1 * h for t in out):
+            kind = T.BACK if rng.random() < 0.2 else rng.choice(faces)
+            out.append(TileSpec(kind, cx, cy, rng.uniform(0.0, 360.0), w, h, False, "self", "loose"))
+    return out
+
+
 def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480), boxes: str = DEFAULT_BOXES,
-                clutter=None):
+                clutter=None, loose=None):
+    """A phone photo of a finished hand. clutter: a random.Random for objects beside the tiles; loose: one for
+    tiles lying loose beyond the hand at any angle (loose_tiles; not part of the hand). Each draws from its own
+    generator, so the hand is the same with them and without."""
     style = pick_style(art, rng)
     hand = random_winning_hand(rng, added_kong=0.35)
     if 34 not in style.faces:
@@ -152,6 +172,9 @@ def phone_scene(art: dict, rng: random.Random, name: str, out_size=(640, 480), b
         else:
             xf, yf = xm + w * 0.5, ym if mots else y_hand + h * 1.3
         _row(tiles, list(hand.flowers), xf, yf, w, h, 0.0, "self", "flower", False, gap)
+    if loose is not None:
+        far = min(t.cy - t.h / 2 for t in tiles)
+        tiles += loose_tiles(loose, style, w, h, -w, max(t.cx for t in tiles) + w, far, loose.randint(4, 16))
     table = TableState(players=[PlayerArea(
         seat="self", concealed=tuple(conc), concealed_face_down=0, melds=tuple(mots),
         winning_tile=hand.winning_tile, winning_tile_apart=True, flowers=hand.flowers)])

@@ -239,3 +239,30 @@ def test_portrait_seat_view_is_the_landscape_one_in_a_taller_frame(tmp_path):
     assert generate_main(["--out", str(tmp_path / "s"), "--kind", "seat", "--n", "1", "--imgsz", "320",
                           "--portrait", "--workers", "1"]) == 0
     assert cv2.imread(str(next((tmp_path / "s" / "images").glob("*.jpg")))).shape[:2] == (320, 180)
+
+
+def test_loose_tiles_lie_beside_the_same_hand_at_any_angle():
+    """--loose adds 4-16 labelled tiles lying loose beyond the hand, turned any way, from a generator of their
+    own: the hand, its melds and its flowers are the same as without them."""
+    _, plain, _ = make_scene("phone", seed=31, index=2, imgsz=320)
+    img, gt, angles = make_scene("phone", seed=31, index=2, imgsz=320, loose=True)
+    assert to_json(gt)["players"] == to_json(plain)["players"]
+    loose = [(o, a) for o, a in zip(gt.objects, angles) if o.group == "loose"]
+    assert 4 <= len(loose) <= 16
+    assert len(gt.objects) - len(loose) == len(plain.objects)
+    off_axis = [a for _, a in loose if min(a % 90, 90 - a % 90) > 5]
+    assert off_axis, "loose tiles lie at angles other than right angles"
+    h, w = img.shape[:2]
+    assert all(0 <= o.box[0] < o.box[2] <= w and 0 <= o.box[1] < o.box[3] <= h for o, _ in loose)
+    again = make_scene("phone", seed=31, index=2, imgsz=320, loose=True)[1]
+    assert [o.box for o in again.objects] == [o.box for o in gt.objects]
+
+
+def test_cli_loose_is_for_phone_photos(tmp_path, capsys):
+    assert generate_main(["--out", str(tmp_path), "--kind", "overhead", "--n", "1", "--loose"]) == 2
+    assert "--loose is for --kind phone" in capsys.readouterr().err
+    assert generate_main(["--out", str(tmp_path), "--kind", "phone", "--n", "1", "--loose", "--workers", "1",
+                          "--imgsz", "320"]) == 0
+    assert json.loads((tmp_path / "generator.json").read_text())["loose"] is True
+    gt = from_json((tmp_path / "gt" / "phone_0_000000.json").read_text())
+    assert any(o.group == "loose" for o in gt.objects)

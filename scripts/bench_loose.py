@@ -1,0 +1,99 @@
+"""Tiles lying loose beside a hand, at any angle: how many a phone photo's reading finds, today's models as the
+baseline and candidate models beside them (--models), on rendered photos of a hand with 4-16 loose tiles each
+(generate --kind phone --loose; seed 9200 by default, made once under DATA/bench_loose_SEED):
+
+* loose tiles found (a detection at IoU >= 0.5, vision.compare.matched) and read as their kind;
+* the hand's tiles (concealed, winning tile, melds, flowers) found and read right, which must not suffer;
+* boxes on no tile, and the detector's median ms a photo.
+
+    python -m scripts.bench_loose [--n 60] [--seed 9200] [--models DIR] [--data data] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from mjtable.datasets.benchsets import TRAINING_SEEDS, ensure_scenes
+from mjtable.datasets.ground_truth import from_json
+from mjtable.vision.compare import matched
+from mjtable.vision.images import load_image
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def measure(detector, gts: list[Path]) -> dict:
+    """Counts over the scenes: found and right for the loose tiles and the hand's, boxes on no tile, ms."""
+    c = {"loose": 0, "loose_found": 0, "loose_right": 0, "hand": 0, "hand_found": 0, "hand_right": 0,
+         "extra": 0}
+    ms = []
+    for g in gts:
+        gt = from_json(g.read_text())
+        img = load_image(g.parent.parent / "images" / gt.image)
+        t0 = time.perf_counter()
+        dets = list(detector.detect(img, "phone"))
+        ms.append((time.perf_counter() - t0) * 1000)
+        m = matched([o.box for o in gt.objects], dets)
+        for o, j in zip(gt.objects, m):
+            key = "loose" if o.group == "loose" else "hand"
+            c[key] += 1
+            c[key + "_found"] += int(j >= 0)
+            c[key + "_right"] += int(j >= 0 and dets[j].kind == o.kind)
+        c["extra"] += len(dets) - int((m >= 0).sum())
+    c["ms"] = round(statistics.median(ms), 1) if ms else 0.0
+    return c
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=60, help="photos")
+    ap.add_argument("--seed", type=int, default=9200)
+    ap.add_argument("--models", type=Path, metavar="DIR",
+                    help="also read with the models DIR holds under the committed file names")
+    ap.add_argument("--data", type=Path, default=ROOT / "data", help="where the generated photos are kept")
+    ap.add_argument("--json", action="store_true")
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
+    if a.seed in TRAINING_SEEDS:
+        print(f"error: seed {a.seed} made {TRAINING_SEEDS[a.seed]}: its scenes are not unseen", file=sys.stderr)
+        return 2
+    if a.n <= 0:
+        print("error: --n must be > 0", file=sys.stderr)
+        return 2
+    if a.models is not None and not a.models.is_dir():
+        print(f"error: not a folder: {a.models}", file=sys.stderr)
+        return 2
+    from mjtable.pipeline import load_detector
+    from mjtable.vision.detector import DetectorConfig
+    from mjtable.vision.detector_config import models_in
+    gts = ensure_scenes(a.data / f"bench_loose_{a.seed}", "phone", a.n, a.seed, loose=True)
+    ways = {"today": load_detector(config=DetectorConfig())}
+    if a.models is not None:
+        ways[f"models in {a.models.name}"] = load_detector(config=DetectorConfig(**models_in(a.models)))
+    res = {name: measure(det, gts) for name, det in ways.items()}
+    if a.json:
+        print(json.dumps(res, indent=1))
+        return 0
+    print(f"Rendered phone photos with loose tiles at any angle beside the hand (seed {a.seed}, {len(gts)} photos)")
+    print(f"{'':34}" + "".join(f"{n:>22}" for n in res))
+
+    def row(label, f):
+        print(f"{label:34}" + "".join(f"{f(c):>22}" for c in res.values()))
+    pct = lambda k, n: (lambda c: f"{c[k]}/{c[n]} {100 * c[k] / max(c[n], 1):5.1f}%")  # noqa: E731
+    row("loose tiles found", pct("loose_found", "loose"))
+    row("loose tiles read right", pct("loose_right", "loose"))
+    row("hand's tiles found", pct("hand_found", "hand"))
+    row("hand's tiles read right", pct("hand_right", "hand"))
+    row("boxes on no tile", lambda c: str(c["extra"]))
+    row("ms per photo (median)", lambda c: f"{c['ms']:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
