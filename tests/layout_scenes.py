@@ -174,9 +174,12 @@ def lay_down(local: list[Tile], spec: dict, y_bottom: float, n_melds: int) -> No
 
 
 def render(layout: list[Tile], *, angle: float = 0.0, scale: float = 40.0, center=(640.0, 480.0),
-           homography: np.ndarray | None = None, conf: float = 0.9, squash: float = 1.0) -> list[Detection]:
+           homography: np.ndarray | None = None, conf: float = 0.9, squash: float = 1.0,
+           edges: bool = False) -> list[Detection]:
     """Rotate the plane by ``angle`` (CCW, degrees) about the scene centre, scale to pixels, optional 3x3
-    homography; ``squash`` < 1 shortens tiles standing in a row (a standing hand seen from above)."""
+    homography; ``squash`` < 1 shortens tiles standing in a row (a standing hand seen from above); ``edges``:
+    each detection carries its tile's edge direction modulo 90 (Detection.angle), as a photo's detector gives
+    it."""
     xs = [t.x for t in layout]
     ys = [t.y for t in layout]
     x0 = (min(xs) + max(xs)) / 2 if xs else 0.0
@@ -201,7 +204,8 @@ def render(layout: list[Tile], *, angle: float = 0.0, scale: float = 40.0, cente
         py = [c[1] for c in corners]
         up = rot(*rot(0.0, -1.0, t.angle), angle)
         label = FACE_DOWN if t.back else label_of(up)
-        dets.append(Detection((min(px), min(py), max(px), max(py)), t.kind, label, conf))
+        edge = (t.angle + angle + 45) % 90 - 45 if edges else None
+        dets.append(Detection((min(px), min(py), max(px), max(py)), t.kind, label, conf, angle=edge))
     return dets
 
 

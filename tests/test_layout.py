@@ -11,6 +11,7 @@ from mjtable.scoring.notation import format_hand, parse_hand
 from mjtable.scoring.table import MeldOnTable, PlayerArea
 from mjtable.vision.layout import HandError, LayoutError, parse, parse_overhead, parse_phone, table_to_hand
 from mjtable.vision.types import Detection
+from tests.layout_scenes import Tile as LTile
 from tests.layout_scenes import layout_hand, layout_table, mild_perspective, render
 
 HANDS = [
@@ -38,6 +39,28 @@ def test_phone_straight(text, melds_side):
     area = lay.table.players[0]
     assert area.winning_tile_apart and area.winning_tile == hand.winning_tile
     assert sorted(area.concealed) == sorted(hand.concealed)
+
+
+@pytest.mark.parametrize("text", HANDS[:3])
+@pytest.mark.parametrize("angle", [0, 30])
+def test_phone_loose_tiles_turned_from_the_hand_are_no_part_of_it(text, angle):
+    """Tiles pushed aside on the table lie at angles of their own: a group whose edges lie 15 degrees or more from
+    the hand row's (Detection.angle) is set apart with a note, whatever way the photo is turned; without the edge
+    directions (detections from a file) the same tiles spoil the hand."""
+    hand = parse_hand(text)
+    tiles = layout_hand(hand)
+    loose = [LTile(k, x, -2.6 + dy, a) for k, x, dy, a in
+             [(5, 1.0, 0.0, 35.0), (22, 2.6, 0.3, 62.0), (30, 5.5, -0.2, 20.0), (8, 6.7, 0.1, 110.0)]]
+    lay, got = read(render(tiles + loose, angle=angle, edges=True))
+    assert got == format_hand(hand)
+    notes = [n for n in lay.table.unplaced if "lie turned" in n]
+    assert notes and all("not part of the hand" in n for n in notes)
+    assert sum(n.count(" at (") for n in notes) == 4
+    try:
+        _, blind = read(render(tiles + loose, angle=angle))
+    except HandError:                           # the loose tiles made melds of no set
+        blind = None
+    assert blind != format_hand(hand)
 
 
 def test_phone_meld_details():

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from mjtable.vision.level import boxes_back, tilt, turn, turn_boxes
+from mjtable.vision.level import boxes_back, edge_angle, tilt, turn, turn_boxes
 
 
 def _row(n: int = 8) -> tuple[np.ndarray, np.ndarray]:
@@ -91,3 +91,45 @@ def test_a_photo_turned_level_is_read_around_its_tiles():
     assert around_tiles(boxes + [200, 150, 200, 150], (400, 600, 3)) == (
         int(300 - pad), int(250 - pad), int(420 + pad), 400)
     assert around_tiles(boxes[:2], (400, 600, 3)) == (0, 0, 600, 400)
+
+
+def _lone_tile(deg: float) -> np.ndarray:
+    """A light tile with a mark, turned by deg, alone on a dark table of 200 x 200."""
+    img = np.full((200, 200, 3), 60, np.uint8)
+    cv2.fillConvexPoly(img, cv2.boxPoints(((100, 100), (56, 80), deg)).astype(np.int32), (230, 230, 230))
+    return img
+
+
+@pytest.mark.parametrize("deg", [0, 10, 25, 40, -20])
+def test_each_tile_s_edges_give_its_own_direction(deg):
+    """edge_angle reads one tile's box (the tile and a little of the table round it): the tiles of a row turned by
+    deg share the row's direction, the one tilt finds modulo 90; a tile turned by deg alone gives deg."""
+    img, boxes = _row()
+    turned, m = turn(img, deg)
+    got = [edge_angle(turned, b + [-4, -4, 4, 4]) for b in turn_boxes(boxes, m)]
+    assert all(a == pytest.approx((-deg + 45) % 90 - 45, abs=2.5) for a in got), got
+    off = edge_angle(_lone_tile(deg), (30, 30, 170, 170)) - edge_angle(_lone_tile(0), (30, 30, 170, 170))
+    assert abs((off + 45) % 90 - 45) == pytest.approx(abs(deg), abs=2.5)
+
+
+def test_a_box_of_no_edges_or_none_that_agree_has_no_direction():
+    assert edge_angle(np.full((100, 100, 3), 128, np.uint8), (10, 10, 90, 90)) is None
+    rng = np.random.default_rng(1)
+    assert edge_angle(rng.integers(0, 255, (100, 100, 3), dtype=np.uint8), (0, 0, 100, 100)) is None
+    assert edge_angle(np.zeros((100, 100, 3), np.uint8), (95, 95, 120, 120)) is None      # off the image
+
+
+def test_the_detector_gives_the_tiles_of_a_photo_of_a_hand_their_edge_direction():
+    """A photo of a hand: most tiles get their edges' direction, and the hand's tiles agree on it; a whole table's
+    tiles get none (the layout of a table does not use it)."""
+    from pathlib import Path
+
+    from mjtable.vision.detector import TileDetector
+    root = Path(__file__).resolve().parent.parent
+    det = TileDetector()
+    hand = det.detect(cv2.imread(str(root / "examples" / "phone_win.jpg")))
+    angles = [d.angle for d in hand if d.angle is not None]
+    assert hand.read_as == "phone" and len(angles) >= len(hand) // 2
+    assert max(angles) - min(angles) < 6.0
+    table = det.detect(cv2.imread(str(root / "examples" / "overhead.jpg")))
+    assert table.read_as != "phone" and all(d.angle is None for d in table)

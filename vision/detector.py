@@ -43,7 +43,7 @@ from .detector_config import (CLASSIFIER, LOCATOR, LOOKS, MODEL_ARGS, MODELS, OV
                               int8_path, model_file, models_folder, models_in)
 from .images import ImageError, unstretch
 from .inference import input_px, open_session, read_crops, softmax, takes_bytes
-from .level import around_tiles, boxes_back, tilt, turn, turn_boxes
+from .level import around_tiles, boxes_back, edge_angle, tilt, turn, turn_boxes
 from .perspective import plane_from_boxes
 from .slicing import locate_sliced
 from .types import FACE_DOWN, SIDEWAYS, UPRIGHT, UPSIDE_DOWN, Detection, Detections
@@ -463,6 +463,8 @@ class TileDetector:
         check_kind(kind)
         img, sx, sy = unstretch(img)
         out, read_as = self._read_level(img, kind)
+        if read_as == "phone":              # each tile's edge direction: the layout sets apart tiles turned from
+            out = [replace(d, angle=edge_angle(img, d.box)) for d in out]       # the hand's (pushed aside)
         if not sx == sy == 1.0:
             out = scaled_back(out, sx, sy)
         return decided(out, kind, read_as, (time.perf_counter() - t0) * 1000, 1 / min(sx, sy))

@@ -10,6 +10,8 @@ numpy and OpenCV only.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import cv2
 import numpy as np
 
@@ -18,6 +20,8 @@ TILT_MIN = 10.0             # degrees: a smaller tilt is left as it is (the loca
 TILT_AGREE = 2.0            # the direction's weight over the mean of all directions: the edges agree on it
 EDGE_SHARE = 0.10           # the strongest this share of the gradients vote
 LEVEL_MARGIN = 2.0          # a photo turned level is read in the box around its tiles grown by this many tiles
+TILE_EDGE_SHARE = 0.20      # edge_angle: the strongest this share of a tile box's gradients vote
+EDGE_AGREE = 0.25           # edge_angle: their vectors (angle x 4) must sum to this share of their length
 
 
 def tilt(img: np.ndarray) -> float:
@@ -44,6 +48,30 @@ def tilt(img: np.ndarray) -> float:
     deg = float(np.degrees(np.angle(v)) / 4)
     deg = (deg + 45) % 90 - 45                                               # in [-45, 45)
     return deg if abs(deg) >= TILT_MIN else 0.0
+
+
+def edge_angle(img: np.ndarray, box) -> Optional[float]:
+    """The direction, in degrees in [-45, 45) modulo 90, that the strongest edges inside a tile's box agree on
+    (the tile's outline and the strokes of its face run along its own axes); None when the box holds too few
+    edges or they agree on no direction (EDGE_AGREE). Tiles lying in a row share it; a tile pushed aside at an
+    angle does not (layout.phone sets such tiles apart)."""
+    h, w = img.shape[:2]
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    x1, y1, x2, y2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
+    if x2 - x1 < 8 or y2 - y1 < 8:
+        return None
+    g = cv2.cvtColor(img[y1:y2, x1:x2], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.hypot(gx, gy)
+    k = int(mag.size * (1 - TILE_EDGE_SHARE))
+    strong = mag > np.partition(mag.ravel(), k)[k]
+    if strong.sum() < 20:
+        return None
+    m = mag[strong]
+    v = (m * np.exp(4j * np.arctan2(gy[strong], gx[strong]))).sum()    # modulo 90: four times the angle
+    if abs(v) < EDGE_AGREE * m.sum():
+        return None
+    return float((np.degrees(np.angle(v)) / 4 + 45) % 90 - 45)
 
 
 def turn(img: np.ndarray, deg: float) -> tuple[np.ndarray, np.ndarray]:

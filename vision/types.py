@@ -29,6 +29,9 @@ class Detection:
     ``flower``: the eight flowers and seasons with their probabilities, best first, for a face-up tile however
     unlikely (their sum is the chance that the face is a flower at all: a set's flowers are pictures of its own,
     which the classifier may spread over many kinds); empty when unknown.
+    ``angle``: the direction the edges inside the box agree on, degrees in [-45, 45) modulo 90 (vision.level.
+    edge_angle): tiles lying in one row share it, a tile pushed aside at an angle does not; None when unknown
+    (measured on photos of a hand only; detections from a file).
     """
     box: tuple[float, float, float, float]
     kind: int
@@ -38,6 +41,7 @@ class Detection:
     orientation_p: tuple[float, float, float] = ()
     alternatives: tuple[tuple[int, float], ...] = ()
     flower: tuple[tuple[int, float], ...] = ()
+    angle: Optional[float] = None
 
     @property
     def center(self) -> tuple[float, float]:

@@ -64,10 +64,11 @@ def _parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]]) -> Lay
     kept, placed, unplaced = _phone_kept(dets, frame)
     core, flowers, fr, theta = _phone_frame(dets, kept, placed, unplaced)
     groups, shadows = _phone_groups(core, fr, unplaced)
+    groups, flowers, turned = _phone_turned_apart(groups, flowers)
     groups, loose_backs, far_backs = _phone_backs_apart(groups, core, shadows)
     melds, rest = _phone_melds(groups, fr, unplaced)
     rest, in_row = _phone_backs_in_row(rest)
-    rest, notes, stray = _phone_set_aside(rest, core, loose_backs, far_backs, in_row, shadows)
+    rest, notes, stray = _phone_set_aside(rest, core, loose_backs, far_backs, in_row, shadows, turned)
     mots = _phone_read_melds(melds, notes)
     n_melds = len(melds)
     expected = 13 - 3 * n_melds
@@ -158,6 +159,39 @@ def _phone_groups(core: list[Tile], fr: Frame, unplaced: list[str]
     return groups, shadows
 
 
+def _turn(a: float, ref: float) -> float:
+    """How far apart two edge directions modulo 90 degrees are, 0-45."""
+    return abs((a - ref + 45) % 90 - 45)
+
+
+def _phone_turned_apart(groups: list[list[Tile]], flowers: list[Tile]
+                        ) -> tuple[list[list[Tile]], list[Tile], list[tuple[list[Tile], float]]]:
+    """Stage 3b, tiles pushed aside at an angle. Reads the groups, the flowers and each tile's edge direction
+    (Detection.angle); returns the groups and flowers left and the groups set apart with how far they are turned.
+    The hand row's direction is that of the longest group whose edges are known (three tiles at least); a group
+    most of whose known tiles lie more than LayoutParams.turned degrees from it, or such a flower, lies loose
+    beside the hand, as tiles pushed aside on the table do. Detections without an angle (from a file) leave
+    everything as it was."""
+    known = [g for g in groups if sum(t.det.angle is not None for t in g) >= 3]
+    if not known:
+        return groups, flowers, []
+    row = max(known, key=len)
+    v = sum(np.exp(4j * np.radians(t.det.angle)) for t in row if t.det.angle is not None)
+    ref = float(np.degrees(np.angle(v)) / 4)
+    limit = current_params().turned
+
+    def turned(tiles: list[Tile]) -> Optional[float]:
+        off = [_turn(t.det.angle, ref) for t in tiles if t.det.angle is not None]
+        return float(np.median(off)) if off and sum(o > limit for o in off) * 2 > len(off) else None
+
+    apart = [(g, turned(g)) for g in groups if g is not row]
+    apart = [(g, a) for g, a in apart if a is not None]
+    apart += [([t], a) for t in flowers for a in [turned([t])] if a is not None]
+    gone = {id(t) for g, _ in apart for t in g}
+    return ([g for g in groups if not any(id(t) in gone for t in g)], [t for t in flowers if id(t) not in gone],
+            apart)
+
+
 def _phone_backs_apart(groups: list[list[Tile]], core: list[Tile], shadows: list[tuple[Tile, str]]
                        ) -> tuple[list[list[Tile]], list[list[Tile]], list[list[Tile]]]:
     """Stage 4, face-down boxes that are no meld. Reads the groups and the core tiles; returns the groups left,
@@ -209,16 +243,18 @@ def _phone_backs_in_row(rest: list[list[Tile]]) -> tuple[list[list[Tile]], list[
 
 
 def _phone_set_aside(rest: list[list[Tile]], core: list[Tile], loose_backs: list[list[Tile]],
-                     far_backs: list[list[Tile]], in_row: list[Tile], shadows: list[tuple[Tile, str]]
-                     ) -> tuple[list[list[Tile]], list[str], list[Tile]]:
+                     far_backs: list[list[Tile]], in_row: list[Tile], shadows: list[tuple[Tile, str]],
+                     turned: list[tuple[list[Tile], float]] = ()) -> tuple[list[list[Tile]], list[str], list[Tile]]:
     """Stage 7, what is no tile of the hand. Reads the groups that are no meld, the core tiles and the boxes set
-    aside by stages 3, 4 and 6; returns the groups left (lone tiles far from all others taken out), the notes on
-    the boxes set aside, and the stray tiles (those boxes and the lone far tiles)."""
-    notes: list[str] = [f"face-down tile(s) {', '.join(describe(t) for t in g)} are not a concealed kong "
-                        f"(4 tiles): not placed" for g in loose_backs]
+    aside by stages 3, 3b, 4 and 6; returns the groups left (lone tiles far from all others taken out), the notes
+    on the boxes set aside, and the stray tiles (those boxes and the lone far tiles)."""
+    notes: list[str] = [f"tile(s) {', '.join(describe(t) for t in g)} lie turned {a:.0f} degrees from the hand "
+                        f"row: loose tiles pushed aside, not part of the hand" for g, a in turned]
+    notes += [f"face-down tile(s) {', '.join(describe(t) for t in g)} are not a concealed kong "
+              f"(4 tiles): not placed" for g in loose_backs]
     notes += [f"face-down tiles {', '.join(describe(t) for t in g)} lie far from the hand: not placed"
               for g in far_backs]
-    set_aside = loose_backs + far_backs
+    set_aside = loose_backs + far_backs + [g for g, _ in turned]
     notes += [f"face-down box {describe(t)} inside the concealed row: not a tile of the hand" for t in in_row]
     set_aside.append(in_row)
     notes += [f"box {describe(t)} {why}" for t, why in shadows]
