@@ -63,6 +63,29 @@ def test_phone_loose_tiles_turned_from_the_hand_are_no_part_of_it(text, angle):
     assert blind != format_hand(hand)
 
 
+def test_phone_a_flower_among_loose_tiles_is_no_flower_of_the_hand():
+    """A flower lying among tiles pushed aside, far from the hand, is not the hand's (it is near tiles, but none
+    of the hand's); the hand's own flowers, in a row beside it, are."""
+    hand = parse_hand("123m456p789s1122z +2z 15f")
+    pile = [LTile(k, x, -9.0 + dy, a) for k, x, dy, a in [(5, 3.0, 0.0, 35.0), (22, 4.4, 0.4, 62.0),
+                                                          (30, 5.8, -0.3, 28.0), (36, 4.5, 1.7, 0.0)]]
+    lay, got = read(render(layout_hand(hand) + pile, edges=True))
+    assert got == format_hand(hand)
+    assert any("3f" in n and "not part of the hand" in n for n in lay.table.unplaced)
+
+
+def test_phone_flowers_in_a_row_read_left_to_right():
+    """A row of flowers whose centres wander across half a tile's rounding still reads as one row, left to
+    right."""
+    from mjtable.vision.layout.geometry import Tile as GTile
+    from mjtable.vision.layout.phone import _reading_order
+    det = Detection((0, 0, 1, 1), 34, "upright", 1.0)
+    row = [GTile(i, det, 0, 0, 1, u=u, v=v, w=1.0) for i, (u, v) in enumerate([(2.0, 0.45), (0.0, 0.55), (1.0, 0.5)])]
+    assert [t.i for t in _reading_order(row)] == [1, 2, 0]
+    two = row + [GTile(3, det, 0, 0, 1, u=0.5, v=1.9, w=1.0)]
+    assert [t.i for t in _reading_order(two)] == [1, 2, 0, 3]
+
+
 def test_phone_meld_details():
     hand = parse_hand("23m11z [456p<] [777z^] [2222s>] +1m 15f")
     lay, _ = read(render(layout_hand(hand)))

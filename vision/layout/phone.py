@@ -354,15 +354,44 @@ def _phone_area(concealed: list[Tile], winning: Optional[Tile], mots: list[MeldO
     area.melds = tuple(mots)
     area.winning_tile = winning.kind if winning is not None else None
     area.winning_tile_apart = winning is not None
-    far = [t for t in flowers if isolated(t, core + flowers)]
+    far = _flowers_apart(flowers, [t for t in core if t not in stray])
     flowers = [t for t in flowers if t not in far]
     stray += far
     for t in far:
         notes.append(f"tile {describe(t)} is not part of the hand")
-    flowers.sort(key=lambda t: (round(t.v / max(t.w, 1e-6)), t.u))
+    flowers = _reading_order(flowers)
     area.flowers = distinct_flowers(flowers, notes)
     area.declared_win = True
     return area, flowers
+
+
+def _reading_order(tiles: list[Tile]) -> list[Tile]:
+    """Tiles in reading order: rows from the far one (a jump across the rows of more than half a tile starts a
+    new row), each left to right."""
+    rows: list[list[Tile]] = []
+    for t in sorted(tiles, key=lambda t: t.v):
+        if rows and t.v - rows[-1][-1].v <= 0.5 * max(t.w, 1e-6):
+            rows[-1].append(t)
+        else:
+            rows.append([t])
+    return [t for r in rows for t in sorted(r, key=lambda t: t.u)]
+
+
+def _flowers_apart(flowers: list[Tile], hand: list[Tile]) -> list[Tile]:
+    """The flowers that lie far from the hand: neither near one of its tiles (the concealed row, the melds, the
+    tiles not set apart as stray) nor near a flower that is, in a chain (a row of flowers laid beside the hand).
+    A flower among loose tiles pushed aside is no flower of the hand."""
+    kept: list[Tile] = []
+    todo = list(flowers)
+    near = hand
+    while todo:
+        step = [t for t in todo if not isolated(t, near)]
+        if not step:
+            break
+        kept += step
+        todo = [t for t in todo if t not in step]
+        near = step
+    return todo
 
 
 def _phone_placed(placed: dict[int, Placed], concealed: list[Tile], melds: list[list[Tile]],
