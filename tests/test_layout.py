@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
@@ -61,6 +62,30 @@ def test_phone_loose_tiles_turned_from_the_hand_are_no_part_of_it(text, angle):
     except HandError:                           # the loose tiles made melds of no set
         blind = None
     assert blind != format_hand(hand)
+
+
+def test_phone_many_loose_tiles_around_the_hand_leave_its_rows_alone():
+    """Loose tiles all round the hand, turned every way: they are set apart before the rows are found (the rows
+    are the hand's alone), so the hand, its melds and its winning tile read as laid."""
+    hand = parse_hand("23m11z [456p<] [777z^] [2222s>] +1m 15f")
+    rng = random.Random(3)
+    loose = [LTile(rng.choice([0, 5, 12, 22, 30, 31]), rng.uniform(-2, 16), y, rng.choice([25.0, 35.0, 55.0, 70.0]))
+             for y in (-2.6, -4.2, 3.0) for _ in range(5)]
+    loose += [LTile(8, -0.75, 0.0, 30.0), LTile(17, -1.95, 0.1, 40.0)]     # pushed against the hand row's end
+    for angle in (0, 20):
+        lay, got = read(render(layout_hand(hand) + loose, angle=angle, edges=True))
+        assert got == format_hand(hand), angle
+        assert any("loose tiles pushed aside" in n for n in lay.table.unplaced)
+
+
+def test_phone_tiles_off_the_hand_row_beyond_its_count_are_no_part_of_it():
+    """Two tiles lying square beside each other off the hand's row, when the hand already holds its 13 tiles and
+    the winning tile: no part of the hand (they would make 16)."""
+    hand = parse_hand("123m456p789s1122z +2z")
+    pair = [LTile(5, 4.0, -3.5), LTile(22, 5.0, -3.5)]
+    lay, got = read(render(layout_hand(hand) + pair, edges=True))
+    assert got == format_hand(hand)
+    assert any("off the hand's row" in n for n in lay.table.unplaced)
 
 
 def test_phone_a_flower_among_loose_tiles_is_no_flower_of_the_hand():

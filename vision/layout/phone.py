@@ -62,9 +62,11 @@ def _parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]]) -> Lay
     if not dets:
         raise LayoutError("no tiles detected")
     kept, placed, unplaced = _phone_kept(dets, frame)
+    kept, turned = _phone_turned_first(dets, kept)
     core, flowers, fr, theta = _phone_frame(dets, kept, placed, unplaced)
     groups, shadows = _phone_groups(core, fr, unplaced)
-    groups, flowers, turned = _phone_turned_apart(groups, flowers)
+    groups, flowers, turned_groups = _phone_turned_apart(groups, flowers)
+    turned += turned_groups
     groups, loose_backs, far_backs = _phone_backs_apart(groups, core, shadows)
     melds, rest = _phone_melds(groups, fr, unplaced)
     rest, in_row = _phone_backs_in_row(rest)
@@ -164,6 +166,37 @@ def _turn(a: float, ref: float) -> float:
     return abs((a - ref + 45) % 90 - 45)
 
 
+def _phone_turned_first(dets: list[Detection], kept: list[int]) -> tuple[list[int], list[tuple[list[Tile], float]]]:
+    """Stage 1b, tiles lying turned from the rest, before the rows are found. Reads the kept detections' edge
+    directions (Detection.angle); returns the indices left and the tiles set apart, each with how far it is
+    turned. The tiles of a hand, its melds and its flowers lie along one direction (modulo 90 degrees): the
+    densest window of LayoutParams.turned degrees among the known directions, when it holds most of them; a tile
+    more than that from it lies loose, pushed aside. Without directions (detections from a file), or without a
+    clear densest window, nothing is set apart."""
+    limit = current_params().turned
+    known = [(i, dets[i].angle) for i in kept if dets[i].angle is not None]
+    if len(known) < 5:
+        return kept, []
+    angles = np.array([a for _, a in known])
+    best, ref = -1, 0.0
+    for a in angles:                         # the window centred on each known direction; the fullest one
+        near = _turn_many(angles, a) <= limit / 2
+        if near.sum() > best:
+            v = np.exp(4j * np.radians(angles[near])).sum()
+            best, ref = int(near.sum()), float(np.degrees(np.angle(v)) / 4)
+    if best * 2 <= len(known):
+        return kept, []
+    off = {i: _turn(a, ref) for i, a in known}
+    apart = [i for i in kept if off.get(i, 0.0) > limit]
+    if not apart:
+        return kept, []
+    return [i for i in kept if i not in apart], [(tiles_of(dets, apart), min(off[i] for i in apart))]
+
+
+def _turn_many(a: np.ndarray, ref: float) -> np.ndarray:
+    return np.abs((a - ref + 45) % 90 - 45)
+
+
 def _phone_turned_apart(groups: list[list[Tile]], flowers: list[Tile]
                         ) -> tuple[list[list[Tile]], list[Tile], list[tuple[list[Tile], float]]]:
     """Stage 3b, tiles pushed aside at an angle. Reads the groups, the flowers and each tile's edge direction
@@ -182,7 +215,7 @@ def _phone_turned_apart(groups: list[list[Tile]], flowers: list[Tile]
 
     def turned(tiles: list[Tile]) -> Optional[float]:
         off = [_turn(t.det.angle, ref) for t in tiles if t.det.angle is not None]
-        return float(np.median(off)) if off and sum(o > limit for o in off) * 2 > len(off) else None
+        return min(o for o in off if o > limit) if off and sum(o > limit for o in off) * 2 > len(off) else None
 
     apart = [(g, turned(g)) for g in groups if g is not row]
     apart = [(g, a) for g, a in apart if a is not None]
@@ -248,8 +281,8 @@ def _phone_set_aside(rest: list[list[Tile]], core: list[Tile], loose_backs: list
     """Stage 7, what is no tile of the hand. Reads the groups that are no meld, the core tiles and the boxes set
     aside by stages 3, 3b, 4 and 6; returns the groups left (lone tiles far from all others taken out), the notes
     on the boxes set aside, and the stray tiles (those boxes and the lone far tiles)."""
-    notes: list[str] = [f"tile(s) {', '.join(describe(t) for t in g)} lie turned {a:.0f} degrees from the hand "
-                        f"row: loose tiles pushed aside, not part of the hand" for g, a in turned]
+    notes: list[str] = [f"tile(s) {', '.join(describe(t) for t in g)} lie turned {a:.0f} degrees or more from "
+                        f"the hand's tiles: loose tiles pushed aside, not part of the hand" for g, a in turned]
     notes += [f"face-down tile(s) {', '.join(describe(t) for t in g)} are not a concealed kong "
               f"(4 tiles): not placed" for g in loose_backs]
     notes += [f"face-down tiles {', '.join(describe(t) for t in g)} lie far from the hand: not placed"
@@ -303,6 +336,7 @@ def _phone_hand(rest: list[list[Tile]], expected: int, n_melds: int, fr: Frame, 
     multi = [g for g in rest if len(g) > 1]
     singles = [g[0] for g in rest if len(g) == 1]
     main = max(multi, key=len) if multi else None
+    multi = _beyond_the_count(multi, main, expected, fr, stray, notes)
     concealed = [t for g in multi for t in g]
     winning: Optional[Tile] = None
     if singles:
@@ -330,6 +364,30 @@ def _phone_hand(rest: list[list[Tile]], expected: int, n_melds: int, fr: Frame, 
                      f"{' + winning tile' if winning is not None else ''} with {n_melds} meld(s);"
                      f" a finished hand needs {expected} + 1")
     return concealed, winning
+
+
+def _beyond_the_count(multi: list[list[Tile]], main: Optional[list[Tile]], expected: int, fr: Frame,
+                      stray: list[Tile], notes: list[str]) -> list[list[Tile]]:
+    """The groups of two or more tiles that are no meld and belong to the concealed hand: those in the longest
+    one's row (a hand spread in groups), then the others nearest it first while the hand has room for them
+    (expected concealed tiles, and the winning tile where it is not set apart). A group beyond that count lies
+    loose off the hand's row, as tiles pushed aside do: it joins stray, with a note."""
+    if main is None:
+        return multi
+    r = row_index(fr.rows, main[0])
+    kept = [g for g in multi if row_index(fr.rows, g[0]) == r]
+    n = sum(len(g) for g in kept)
+    off = sorted((g for g in multi if row_index(fr.rows, g[0]) != r),
+                 key=lambda g: min(math.hypot(t.u - m.u, t.v - m.v) for t in g for m in main))
+    for g in off:
+        if n + len(g) <= expected + 1:
+            kept.append(g)
+            n += len(g)
+        else:
+            stray.extend(g)
+            notes.append(f"tiles {', '.join(describe(t) for t in g)} lie off the hand's row, beyond the tiles a "
+                         f"hand holds: not part of the hand")
+    return [g for g in multi if any(g is k for k in kept)]
 
 
 def _phone_stray_notes(stray: list[Tile], notes: list[str]) -> None:
