@@ -109,10 +109,11 @@ def main(argv=None) -> int:
         print(json.dumps(res, indent=1))
         return 0
     print(f"Rendered phone photos with loose tiles at any angle beside the hand (seed {a.seed}, {len(gts)} photos)")
-    print(f"{'':34}" + "".join(f"{n:>22}" for n in res))
+    width = max(22, *(len(n) + 2 for n in res))
+    print(f"{'':34}" + "".join(f"{n:>{width}}" for n in res))
 
     def row(label, f):
-        print(f"{label:34}" + "".join(f"{f(c):>22}" for c in res.values()))
+        print(f"{label:34}" + "".join(f"{f(c):>{width}}" for c in res.values()))
     pct = lambda k, n: (lambda c: f"{c[k]}/{c[n]} {100 * c[k] / max(c[n], 1):5.1f}%" if k in c else "")  # noqa: E731
     row("loose tiles found", pct("loose_found", "loose"))
     row("loose tiles read right", pct("loose_right", "loose"))
