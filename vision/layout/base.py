@@ -71,8 +71,8 @@ class LayoutParams:
     edge_cut: float = 0.6         # ... narrower than this many times the median box is cut by the frame
     win_gap: float = 1.12         # a hand row one tile too long: its last tile is the winning tile if spaced this
                                   # much wider
-    turned: float = 15.0          # degrees: a group whose tiles' edges (Detection.angle) mostly lie this far from
-                                  # the hand row's is loose tiles pushed aside, no part of the hand
+    turned: float = 15.0          # degrees: a tile whose edges (Detection.angle) lie this far from the densest
+                                  # direction of the photo's tiles lies loose, pushed aside: no part of the hand
     # melds
     rejoin_gap: float = 1.0       # overhead meld rows: groups closer than this (x w) that make melds only together
                                   # are one

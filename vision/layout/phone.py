@@ -65,8 +65,6 @@ def _parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]]) -> Lay
     kept, turned = _phone_turned_first(dets, kept)
     core, flowers, fr, theta = _phone_frame(dets, kept, placed, unplaced)
     groups, shadows = _phone_groups(core, fr, unplaced)
-    groups, flowers, turned_groups = _phone_turned_apart(groups, flowers)
-    turned += turned_groups
     groups, loose_backs, far_backs = _phone_backs_apart(groups, core, shadows)
     melds, rest = _phone_melds(groups, fr, unplaced)
     rest, in_row = _phone_backs_in_row(rest)
@@ -161,9 +159,9 @@ def _phone_groups(core: list[Tile], fr: Frame, unplaced: list[str]
     return groups, shadows
 
 
-def _turn(a: float, ref: float) -> float:
-    """How far apart two edge directions modulo 90 degrees are, 0-45."""
-    return abs((a - ref + 45) % 90 - 45)
+def _turn(a: np.ndarray, ref: float) -> np.ndarray:
+    """How far edge directions lie from ref, modulo 90 degrees: 0-45."""
+    return np.abs((a - ref + 45) % 90 - 45)
 
 
 def _phone_turned_first(dets: list[Detection], kept: list[int]) -> tuple[list[int], list[tuple[list[Tile], float]]]:
@@ -180,49 +178,17 @@ def _phone_turned_first(dets: list[Detection], kept: list[int]) -> tuple[list[in
     angles = np.array([a for _, a in known])
     best, ref = -1, 0.0
     for a in angles:                         # the window centred on each known direction; the fullest one
-        near = _turn_many(angles, a) <= limit / 2
+        near = _turn(angles, a) <= limit / 2
         if near.sum() > best:
             v = np.exp(4j * np.radians(angles[near])).sum()
             best, ref = int(near.sum()), float(np.degrees(np.angle(v)) / 4)
     if best * 2 <= len(known):
         return kept, []
-    off = {i: _turn(a, ref) for i, a in known}
+    off = dict(zip((i for i, _ in known), _turn(angles, ref).tolist()))
     apart = [i for i in kept if off.get(i, 0.0) > limit]
     if not apart:
         return kept, []
     return [i for i in kept if i not in apart], [(tiles_of(dets, apart), min(off[i] for i in apart))]
-
-
-def _turn_many(a: np.ndarray, ref: float) -> np.ndarray:
-    return np.abs((a - ref + 45) % 90 - 45)
-
-
-def _phone_turned_apart(groups: list[list[Tile]], flowers: list[Tile]
-                        ) -> tuple[list[list[Tile]], list[Tile], list[tuple[list[Tile], float]]]:
-    """Stage 3b, tiles pushed aside at an angle. Reads the groups, the flowers and each tile's edge direction
-    (Detection.angle); returns the groups and flowers left and the groups set apart with how far they are turned.
-    The hand row's direction is that of the longest group whose edges are known (three tiles at least); a group
-    most of whose known tiles lie more than LayoutParams.turned degrees from it, or such a flower, lies loose
-    beside the hand, as tiles pushed aside on the table do. Detections without an angle (from a file) leave
-    everything as it was."""
-    known = [g for g in groups if sum(t.det.angle is not None for t in g) >= 3]
-    if not known:
-        return groups, flowers, []
-    row = max(known, key=len)
-    v = sum(np.exp(4j * np.radians(t.det.angle)) for t in row if t.det.angle is not None)
-    ref = float(np.degrees(np.angle(v)) / 4)
-    limit = current_params().turned
-
-    def turned(tiles: list[Tile]) -> Optional[float]:
-        off = [_turn(t.det.angle, ref) for t in tiles if t.det.angle is not None]
-        return min(o for o in off if o > limit) if off and sum(o > limit for o in off) * 2 > len(off) else None
-
-    apart = [(g, turned(g)) for g in groups if g is not row]
-    apart = [(g, a) for g, a in apart if a is not None]
-    apart += [([t], a) for t in flowers for a in [turned([t])] if a is not None]
-    gone = {id(t) for g, _ in apart for t in g}
-    return ([g for g in groups if not any(id(t) in gone for t in g)], [t for t in flowers if id(t) not in gone],
-            apart)
 
 
 def _phone_backs_apart(groups: list[list[Tile]], core: list[Tile], shadows: list[tuple[Tile, str]]
@@ -279,7 +245,7 @@ def _phone_set_aside(rest: list[list[Tile]], core: list[Tile], loose_backs: list
                      far_backs: list[list[Tile]], in_row: list[Tile], shadows: list[tuple[Tile, str]],
                      turned: list[tuple[list[Tile], float]] = ()) -> tuple[list[list[Tile]], list[str], list[Tile]]:
     """Stage 7, what is no tile of the hand. Reads the groups that are no meld, the core tiles and the boxes set
-    aside by stages 3, 3b, 4 and 6; returns the groups left (lone tiles far from all others taken out), the notes
+    aside by stages 1b, 3, 4 and 6; returns the groups left (lone tiles far from all others taken out), the notes
     on the boxes set aside, and the stray tiles (those boxes and the lone far tiles)."""
     notes: list[str] = [f"tile(s) {', '.join(describe(t) for t in g)} lie turned {a:.0f} degrees or more from "
                         f"the hand's tiles: loose tiles pushed aside, not part of the hand" for g, a in turned]
