@@ -405,14 +405,12 @@ def _flowers_apart(flowers: list[Tile], hand: list[Tile]) -> list[Tile]:
     """The flowers that lie far from the hand: neither near one of its tiles (the concealed row, the melds, the
     tiles not set apart as stray) nor near a flower that is, in a chain (a row of flowers laid beside the hand).
     A flower among loose tiles pushed aside is no flower of the hand."""
-    kept: list[Tile] = []
     todo = list(flowers)
     near = hand
     while todo:
         step = [t for t in todo if not isolated(t, near)]
         if not step:
             break
-        kept += step
         todo = [t for t in todo if t not in step]
         near = step
     return todo
