@@ -6,7 +6,9 @@ baseline and candidate models beside them (--models), on rendered photos of a ha
 * the hand's tiles (concealed, winning tile, melds, flowers) found and read right, which must not suffer;
 * hands read exact by the command line's route (the loose tiles are no part of the hand), and by the same route
   from the true boxes (how well the layout parser leaves loose tiles out when every box is right);
-* boxes on no tile, and the detector's median ms a photo.
+* boxes on no tile, and the median ms a photo from the frame to the layout.
+
+Each photo is read once, as the command line reads it (the view guessed), for its boxes and its hand.
 
     python -m scripts.bench_loose [--n 60] [--seed 9200] [--models DIR] [--data data] [--json]
 """
@@ -27,16 +29,24 @@ from mjtable.vision.images import load_image
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def hand_exact(img, detector, gt) -> bool:
-    """Is the near hand read as it is (mjtable.vision.compare.hand_key) by the command line's route?"""
+def read(img, detector):
+    """(the detections, the layout's table or None when the frame could not be read) by the command line's route
+    as far as the layout (vision.locate), timed in ms."""
     from mjtable.errors import MjtableError
-    from mjtable.pipeline import read_image
-    from mjtable.vision.compare import hand_key
+    from mjtable.vision.locate import locate
+    t0 = time.perf_counter()
     try:
-        out = read_image(img, detector, gt.situation, "mcr", None, "auto")
-    except MjtableError:
-        return False
-    return all(hand_key(out.table.player(p.seat)) == hand_key(p) for p in gt.table.players)
+        view = locate(img, detector, "auto")
+        dets, table = list(view.detections), view.layout.table
+    except MjtableError:                    # nothing read as a hand: the boxes still count
+        dets, table = list(detector.detect(img, "auto")), None
+    return dets, table, (time.perf_counter() - t0) * 1000
+
+
+def hand_exact(table, gt) -> bool:
+    """Is every hand of the scene read as it is (mjtable.vision.compare.hand_key)?"""
+    from mjtable.vision.compare import hand_key
+    return table is not None and all(hand_key(table.player(p.seat)) == hand_key(p) for p in gt.table.players)
 
 
 def measure(detector, gts: list[Path]) -> dict:
@@ -47,12 +57,10 @@ def measure(detector, gts: list[Path]) -> dict:
     ms = []
     for g in gts:
         gt = from_json(g.read_text())
-        img = load_image(g.parent.parent / "images" / gt.image)
-        t0 = time.perf_counter()
-        dets = list(detector.detect(img, "phone"))
-        ms.append((time.perf_counter() - t0) * 1000)
+        dets, table, t = read(load_image(g.parent.parent / "images" / gt.image), detector)
+        ms.append(t)
         c["hands"] += 1
-        c["hands_exact"] += hand_exact(img, detector, gt)
+        c["hands_exact"] += hand_exact(table, gt)
         m = matched([o.box for o in gt.objects], dets)
         for o, j in zip(gt.objects, m):
             key = "loose" if o.group == "loose" else "hand"
@@ -103,7 +111,7 @@ def main(argv=None) -> int:
         img = load_image(g.parent.parent / "images" / gt.image)
         boxes = FixedDetector([Detection(o.box, o.kind, o.orientation, 1.0, angle=edge_angle(img, o.box))
                                for o in gt.objects])
-        exact += hand_exact(img, boxes, gt)
+        exact += hand_exact(read(img, boxes)[1], gt)
     res["true boxes"] = {"hands": len(gts), "hands_exact": exact}
     if a.json:
         print(json.dumps(res, indent=1))
