@@ -243,7 +243,7 @@ def _phone_backs_in_row(rest: list[list[Tile]]) -> tuple[list[list[Tile]], list[
 
 def _phone_set_aside(rest: list[list[Tile]], core: list[Tile], loose_backs: list[list[Tile]],
                      far_backs: list[list[Tile]], in_row: list[Tile], shadows: list[tuple[Tile, str]],
-                     turned: list[tuple[list[Tile], float]] = ()) -> tuple[list[list[Tile]], list[str], list[Tile]]:
+                     turned: list[tuple[list[Tile], float]]) -> tuple[list[list[Tile]], list[str], list[Tile]]:
     """Stage 7, what is no tile of the hand. Reads the groups that are no meld, the core tiles and the boxes set
     aside by stages 1b, 3, 4 and 6; returns the groups left (lone tiles far from all others taken out), the notes
     on the boxes set aside, and the stray tiles (those boxes and the lone far tiles)."""
