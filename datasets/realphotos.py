@@ -146,12 +146,18 @@ def packed_copy(src_dir: Path, dst_dir: Path, pattern: str = "*", max_side: int 
 
 
 def convert(text: str, mapping: dict[int, int]) -> list[str]:
-    """YOLO rows with the set's class index -> rows with tile ids (rows of unknown classes are dropped)."""
+    """YOLO rows with the set's class index, boxes or polygons -> box rows with tile ids (rows of unknown classes
+    are dropped). A polygon row becomes the box around it: some exports label a tile by its outline."""
     out = []
     for line in text.splitlines():
         v = line.split()
-        if len(v) == 5 and int(v[0]) in mapping:
+        if len(v) < 5 or int(v[0]) not in mapping:
+            continue
+        if len(v) == 5:
             out.append(" ".join([str(mapping[int(v[0])])] + v[1:]))
+        else:
+            cx, cy, w, h = row_to_box([float(x) for x in v[1:]])
+            out.append(f"{mapping[int(v[0])]} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
     return out
 
 

@@ -30,7 +30,8 @@ def test_split_by_photo_maps_classes_and_keeps_copies_together(tmp_path):
         _photo(src / "photos" / "images" / f"p{i}_jpg.rf.a{i}.jpg", [f"{i % 6} 0.5 0.5 0.1 0.2"])
     for k in range(3):                                 # three augmented copies of each of two photos
         _photo(src / "augmented" / "images" / f"p0_jpg.rf.c{k}.jpg", ["1 0.5 0.5 0.1 0.2"])
-        _photo(src / "augmented" / "images" / f"q_jpg.rf.c{k}.jpg", ["5 0.5 0.5 0.1 0.2", "9 0.1 0.1 0.1 0.1"])
+        _photo(src / "augmented" / "images" / f"q_jpg.rf.c{k}.jpg",
+               ["5 0.5 0.5 0.1 0.2", "9 0.1 0.1 0.1 0.1", "0 0.2 0.2 0.4 0.25 0.35 0.6 0.2 0.6"])
     out = tmp_path / "out"
     fix = Fix("p1_jpg.rf.a1.jpg", 0.5, 0.5, 0, 9, "corner index")      # m1 -> p1 in that photo only
     counts = realphotos.prepare_chinese(src, out, heldout=0.5, seed=0, fixes={fix.image: [fix]})
@@ -40,9 +41,12 @@ def test_split_by_photo_maps_classes_and_keeps_copies_together(tmp_path):
     assert counts["heldout"] == (4, 4)
     # a held-out photo's augmented copies are trained on nowhere
     assert ("p0" in held) == (not any(p.name.startswith("p0_jpg.rf.c") for p in (out / "train" / "images").iterdir()))
-    # labels in tile ids: f1 -> 34, m1 -> 0, f8 -> 41; the unknown class 9 is dropped
-    q = (out / "train" / "labels" / "q_jpg.rf.c0.txt").read_text().split()
-    assert q == ["41", "0.5", "0.5", "0.1", "0.2"]
+    # labels in tile ids: f1 -> 34, m1 -> 0, f8 -> 41; the unknown class 9 is dropped; a polygon row (a tile
+    # labelled by its outline) becomes the box around it
+    q = [r.split() for r in (out / "train" / "labels" / "q_jpg.rf.c0.txt").read_text().splitlines()]
+    assert q[0] == ["41", "0.5", "0.5", "0.1", "0.2"]
+    assert q[1][0] == "34" and [float(x) for x in q[1][1:]] == pytest.approx([0.3, 0.4, 0.2, 0.4])
+    assert len(q) == 2
     p1 = next((out / s / "labels" / "p1_jpg.rf.a1.txt") for s in ("train", "heldout")
               if (out / s / "labels" / "p1_jpg.rf.a1.txt").exists())
     assert p1.read_text().split()[0] == "9"
