@@ -79,9 +79,11 @@ def link(src: Path, dst: Path) -> None:
     os.symlink(src.resolve(), dst)
 
 
-def binary_copy(src_dir: Path, dst_dir: Path) -> None:
+def binary_copy(src_dir: Path, dst_dir: Path, added: dict[str, list[str]] | None = None) -> None:
     """dst_dir/images/* -> src images (file symlinks: ultralytics resolves a symlinked directory and would
-    then read the source labels), dst_dir/labels with class 0 face-up / 1 back."""
+    then read the source labels), dst_dir/labels with class 0 face-up / 1 back. ``added``: binary rows by image
+    name appended to its labels (tiles the source does not label, mjtable.datasets.unlabelled)."""
+    added = added or {}
     (dst_dir / "labels").mkdir(parents=True, exist_ok=True)
     img_dir = dst_dir / "images"
     if img_dir.is_symlink():
@@ -95,6 +97,7 @@ def binary_copy(src_dir: Path, dst_dir: Path) -> None:
             v = line.split()
             if v:
                 rows.append(" ".join(["1" if int(v[0]) == T.BACK else "0"] + v[1:]))
+        rows += added.get(lab.stem + ".jpg", [])
         (dst_dir / "labels" / lab.name).write_text("\n".join(rows) + ("\n" if rows else ""))
 
 

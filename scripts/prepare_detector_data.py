@@ -3,7 +3,9 @@
 1. The real riichi photos (shared/data/real_riichi_train beside the repository, CC BY 4.0): class names mapped to our
    tile ids, polygon rows converted to boxes, split into train / held-out BY SOURCE PHOTO (the file-name prefix
    before ``_jpg.rf.``; Roboflow augmented copies of one photo stay together), ~20% of photos held out.
-2. A "binary" copy of each YOLO dir for the two-stage design: class 0 = face-up tile, 1 = face-down tile.
+2. A "binary" copy of each YOLO dir for the two-stage design: class 0 = face-up tile, 1 = face-down tile. The
+   binary copies of the real Chinese photos (cmd/...) also box the tiles their labels leave out, checked by eye
+   (datasets/labels/added, mjtable.datasets.unlabelled).
 
     python -m scripts.prepare_detector_data [--real DIR] [--out data] [--heldout 0.2] [--seed 0] [--squeeze cmd/train]
 """
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from mjtable.datasets.realphotos import (binary_copy, convert_label, link, read_names, source_photo, split_sources,
                                         squeezed_copy)
+from mjtable.datasets.unlabelled import load_added
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     a = build_parser().parse_args(argv)
     names = read_names(a.real / "data.yaml")
+    added = load_added("chinese_mahjong_detection")
     files = sorted(p.name for p in (a.real / "images").glob("*.jpg"))
     held = split_sources(files, a.heldout, a.seed)
     counts = {"train": [0, set()], "heldout": [0, set()]}
@@ -56,7 +60,7 @@ def main(argv=None) -> int:
         print(f"real {split}: {n} images from {len(src)} source photos")
     for d in dict.fromkeys(["real/train", "real/heldout"] + list(a.synth) + list(a.squeeze)):   # each once
         if (a.out / d / "labels").exists():
-            binary_copy(a.out / d, a.out / "bin" / d)
+            binary_copy(a.out / d, a.out / "bin" / d, added if d.startswith("cmd/") else None)
             print(f"binary copy: {a.out / 'bin' / d}")
     for d in a.squeeze:
         n = squeezed_copy(a.out / "bin" / d, a.out / "bin" / f"{d}_squeezed", seed=a.seed)

@@ -28,3 +28,22 @@ def test_scenes_without_loose_tiles_are_not_taken_for_scenes_with_them(tmp_path)
     assert generate_main(["--out", str(tmp_path), "--kind", "phone", "--n", "1", "--workers", "1",
                           "--imgsz", "320"]) == 0
     assert labels_current(tmp_path) and not labels_current(tmp_path, loose=True)
+
+
+def test_real_photos_count_labelled_and_added_loose_tiles_apart(tmp_path):
+    import cv2
+    import numpy as np
+
+    from mjtable.vision.compare import FixedDetector
+    from mjtable.vision.types import Detection
+    from scripts.bench_loose import measure_real
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), np.full((200, 400, 3), 90, np.uint8))
+    # two labelled tiles (3 = 4m, 12 = 4p), one of them read as another kind; one polygon row, the second tile
+    (tmp_path / "labels" / "a.txt").write_text("3 0.1 0.2 0.05 0.2\n12 0.2 0.1 0.25 0.1 0.25 0.3 0.2 0.3\n")
+    added = {"a.jpg": ["0 0.8 0.7 0.05 0.2"], "other.jpg": ["0 0.5 0.5 0.1 0.1"]}
+    dets = [Detection((30, 20, 50, 60), 3, 0, 0.9), Detection((80, 20, 100, 60), 4, 0, 0.9),
+            Detection((310, 120, 330, 160), 5, 0, 0.7), Detection((200, 100, 220, 140), 6, 0, 0.8)]
+    c = measure_real(FixedDetector(dets), tmp_path, added)
+    assert c == {"labelled": 2, "labelled_found": 2, "labelled_right": 1, "added": 1, "added_found": 1, "extra": 1}

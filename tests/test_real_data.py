@@ -290,3 +290,33 @@ def test_committed_crop_pseudo_labels_are_agreements():
     assert len(labelled) > 800
     assert all(r["label"] == r["box_kind"] == r["classifier_kind"] and float(r["match"]) >= 0.8
                and float(r["classifier_p"]) >= 0.5 and T.code(int(r["tile"])) == r["label"] for r in labelled)
+
+
+def test_unlabelled_tiles_are_those_of_a_tile_s_size_that_meet_no_label():
+    from mjtable.datasets.unlabelled import unlabelled
+    labels = np.array([[0, 0, 30, 40], [40, 0, 70, 40]], float)
+    found = [(0.9, "general@0", np.array([1, 1, 31, 41.0])),        # the first label's tile
+             (0.8, "overhead", np.array([100, 100, 130, 140.0])),   # a loose tile
+             (0.6, "general@30", np.array([102, 98, 134, 141.0])),  # the same loose tile, less sure
+             (0.7, "overhead", np.array([200, 0, 400, 200.0])),     # far larger than a tile
+             (0.7, "overhead", np.array([300, 300, 306, 306.0])),   # far smaller
+             (0.5, "general@45", np.array([14, 17, 38, 61.0]))]     # IoU 0.19 with a label, its centre in it
+    out = unlabelled(found, labels)
+    assert [(s, by) for s, by, _ in out] == [(0.8, "overhead")]
+    assert unlabelled(found, np.zeros((0, 4))) == []               # no label: no tile size to trust
+
+
+def test_added_tiles_go_to_the_binary_labels_only(tmp_path):
+    from mjtable.datasets.unlabelled import Added, load_added, write_added
+    write_added([Added("a.jpg", 0.7, 0.2, 0.1, 0.12, "overhead", 0.61)], tmp_path / "added" / "set.csv")
+    added = load_added("set", tmp_path / "added")
+    assert added == {"a.jpg": ["0 0.70000 0.20000 0.10000 0.12000"]}
+    src = tmp_path / "src"
+    _photo(src / "images" / "a.jpg", [f"{T.BACK} 0.5 0.5 0.1 0.2", "3 0.2 0.5 0.1 0.2"])
+    _photo(src / "images" / "b.jpg", ["3 0.2 0.5 0.1 0.2"])
+    realphotos.binary_copy(src, tmp_path / "bin", added)
+    assert (tmp_path / "bin" / "labels" / "a.txt").read_text().splitlines() == [
+        "1 0.5 0.5 0.1 0.2", "0 0.2 0.5 0.1 0.2", "0 0.70000 0.20000 0.10000 0.12000"]
+    assert (tmp_path / "bin" / "labels" / "b.txt").read_text().splitlines() == ["0 0.2 0.5 0.1 0.2"]
+    assert len((src / "labels" / "a.txt").read_text().splitlines()) == 2      # the tile-id labels keep no added row
+    assert load_added("none", tmp_path / "added") == {}
