@@ -88,6 +88,17 @@ def test_phone_tiles_off_the_hand_row_beyond_its_count_are_no_part_of_it():
     assert any("off the hand's row" in n for n in lay.table.unplaced)
 
 
+def test_phone_four_melds_take_the_single_tiles_nearest_them():
+    """Four melds leave one concealed tile and the winning tile, so there is no concealed row to measure from:
+    of the single tiles, the two nearest the melds are the hand's, and loose tiles lying square to it farther
+    off are not (they were taken in reading order, and a loose tile became the winning tile)."""
+    hand = parse_hand("1m [234m<] [777z^] [1111p] [999s>] +1m")
+    loose = [LTile(30, 3.0, -2.6), LTile(21, 7.5, -2.8), LTile(13, 12.0, -2.5)]
+    lay, got = read(render(loose + layout_hand(hand), edges=True))
+    assert got == format_hand(hand)
+    assert sum("not part of the hand" in n for n in lay.table.unplaced) == 3
+
+
 def test_phone_a_flower_among_loose_tiles_is_no_flower_of_the_hand():
     """A flower lying among tiles pushed aside, far from the hand, is not the hand's (it is near tiles, but none
     of the hand's); the hand's own flowers, in a row beside it, are."""

@@ -73,7 +73,7 @@ def _parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]]) -> Lay
     n_melds = len(melds)
     expected = 13 - 3 * n_melds
     rest = _phone_drop_weakest(rest, expected, stray, notes)
-    concealed, winning = _phone_hand(rest, expected, n_melds, fr, stray, notes)
+    concealed, winning = _phone_hand(rest, expected, melds, fr, stray, notes)
     _phone_stray_notes(stray, notes)
     area, flowers = _phone_area(concealed, winning, mots, flowers, core, stray, notes)
     _phone_placed(placed, concealed, melds, winning, flowers, stray)
@@ -294,14 +294,22 @@ def _phone_drop_weakest(rest: list[list[Tile]], expected: int, stray: list[Tile]
     return rest
 
 
-def _phone_hand(rest: list[list[Tile]], expected: int, n_melds: int, fr: Frame, stray: list[Tile],
+def _phone_hand(rest: list[list[Tile]], expected: int, melds: list[list[Tile]], fr: Frame, stray: list[Tile],
                 notes: list[str]) -> tuple[list[Tile], Optional[Tile]]:
     """Stage 10, the concealed tiles and the winning tile. Reads the groups that are no meld, the number of
-    concealed tiles expected and of melds, and the frame's rows; returns the concealed tiles in reading order and
-    the winning tile (None when none is seen). Single tiles beyond the hand join stray; notes say what is amiss."""
+    concealed tiles expected, the melds and the frame's rows; returns the concealed tiles in reading order and
+    the winning tile (None when none is seen). Single tiles beyond the hand join stray; notes say what is amiss.
+    With no row of concealed tiles (four melds and a pair), the single tiles nearest the melds' row are the hand's
+    (a step across the rows counts three times a step along them)."""
+    n_melds = len(melds)
     multi = [g for g in rest if len(g) > 1]
     singles = [g[0] for g in rest if len(g) == 1]
     main = max(multi, key=len) if multi else None
+    if main is None and melds and len(singles) > expected + 1:
+        shown = [t for g in melds for t in g]
+        near = sorted(singles, key=lambda t: min(math.hypot(t.u - m.u, 3 * (t.v - m.v)) for m in shown))
+        stray += near[expected + 1:]
+        singles = [t for t in singles if t in near[:expected + 1]]
     multi = _beyond_the_count(multi, main, expected, fr, stray, notes)
     concealed = [t for g in multi for t in g]
     winning: Optional[Tile] = None
