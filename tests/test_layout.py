@@ -110,6 +110,20 @@ def test_phone_a_flower_among_loose_tiles_is_no_flower_of_the_hand():
     assert any("3f" in n and "not part of the hand" in n for n in lay.table.unplaced)
 
 
+def test_phone_a_flower_askew_beside_loose_tiles_near_the_hand_is_no_flower_of_it():
+    """A flower lying a little askew (10 degrees: too little to be set apart as turned) nearer the loose tiles
+    pushed aside than the hand, though within reach of the hand, is no flower of the hand; the same flower square
+    to the hand is (a flower row laid beside loose tiles)."""
+    hand = parse_hand("123m456p789s1122z +2z")
+    pile = [LTile(k, x, -3.4 + dy, a) for k, x, dy, a in [(5, 3.0, 0.0, 35.0), (22, 4.6, 0.2, 62.0),
+                                                          (30, 6.0, -0.3, 28.0)]]
+    for angle, is_hands in ((10.0, False), (0.0, True)):
+        flower = LTile(36, 4.4, -2.0, angle)
+        lay, got = read(render(layout_hand(hand) + pile + [flower], edges=True))
+        assert got == format_hand(hand) + (" 3f" if is_hands else ""), angle
+        assert any("3f" in n and "not part of the hand" in n for n in lay.table.unplaced) != is_hands
+
+
 def test_phone_flowers_in_a_row_read_left_to_right():
     """A row of flowers whose centres wander across half a tile's rounding still reads as one row, left to
     right."""

@@ -107,6 +107,8 @@ class LayoutParams:
     touch_close: float = 1.15     # a tile at a row's end touches its neighbour: centres this close (x the larger
                                   # scale)
     isolated: float = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
+    flower_askew: float = 6.0     # degrees: a phone photo's flower nearer a stray tile than the hand's, its edges
+                                  # this far from the hand's, lies loose among tiles pushed aside
     # the overhead view: what is placed, each seat's zones and hand
     faint: float = 0.05           # face-up detections less sure than this are not placed ...
     faint_box: float = 0.6        # ... and a white dragon is placed only if its box (the locator's score) is this sure

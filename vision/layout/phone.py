@@ -386,7 +386,7 @@ def _phone_area(concealed: list[Tile], winning: Optional[Tile], mots: list[MeldO
     area.melds = tuple(mots)
     area.winning_tile = winning.kind if winning is not None else None
     area.winning_tile_apart = winning is not None
-    far = _flowers_apart(flowers, [t for t in core if t not in stray])
+    far = _flowers_apart(flowers, [t for t in core if t not in stray], stray)
     flowers = [t for t in flowers if t not in far]
     stray += far
     for t in far:
@@ -409,11 +409,21 @@ def _reading_order(tiles: list[Tile]) -> list[Tile]:
     return [t for r in rows for t in sorted(r, key=lambda t: t.u)]
 
 
-def _flowers_apart(flowers: list[Tile], hand: list[Tile]) -> list[Tile]:
+def _flowers_apart(flowers: list[Tile], hand: list[Tile], stray: list[Tile]) -> list[Tile]:
     """The flowers that lie far from the hand: neither near one of its tiles (the concealed row, the melds, the
-    tiles not set apart as stray) nor near a flower that is, in a chain (a row of flowers laid beside the hand).
-    A flower among loose tiles pushed aside is no flower of the hand."""
-    todo = list(flowers)
+    tiles not set apart as stray) nor near a flower that is, in a chain (a row of flowers laid beside the hand);
+    and those nearer a stray tile than any of the hand's whose edges lie askew to the hand's
+    (LayoutParams.flower_askew). A flower among loose tiles pushed aside is no flower of the hand."""
+    def dist(t: Tile, others: list[Tile]) -> float:
+        return min((math.hypot(o.x - t.x, o.y - t.y) for o in others), default=math.inf)
+
+    known = [t.det.angle for t in hand if t.det.angle is not None]
+    among = []
+    if known:
+        ref = float(np.degrees(np.angle(np.exp(4j * np.radians(known)).sum())) / 4)
+        among = [t for t in flowers if t.det.angle is not None and dist(t, stray) < dist(t, hand)
+                 and _turn(np.array([t.det.angle]), ref)[0] > current_params().flower_askew]
+    todo = [t for t in flowers if t not in among]
     near = hand
     while todo:
         step = [t for t in todo if not isolated(t, near)]
@@ -421,7 +431,7 @@ def _flowers_apart(flowers: list[Tile], hand: list[Tile]) -> list[Tile]:
             break
         todo = [t for t in todo if t not in step]
         near = step
-    return todo
+    return among + todo
 
 
 def _phone_placed(placed: dict[int, Placed], concealed: list[Tile], melds: list[list[Tile]],
