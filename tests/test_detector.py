@@ -1,4 +1,5 @@
 """Detector runtime (committed ONNX models) and a smoke training of both stages."""
+import dataclasses
 import os
 import re
 import subprocess
@@ -523,6 +524,22 @@ def test_guess_view_takes_a_table_of_walls_and_hands_for_an_overhead_frame():
     assert guess_view(dets(0, 14, 4)) == "phone"              # one hand with two melds
     assert guess_view(dets(8, 14, 1)) == "phone"              # one with two concealed kongs
     assert guess_view(dets(0, 40, 2)) == "phone"              # many face-up tiles all one way, no backs
+
+
+def test_guess_view_leaves_loose_tiles_turned_from_a_hand_out():
+    """A photo of one hand with many loose tiles pushed aside, lying every way: with its tiles' edge directions
+    (Detection.angle) the turned ones are no table's, so it stays a phone photo; without them (detections from a
+    file) their boxes lying across make it a table."""
+    from mjtable.vision.views import guess_view
+    box = (0.0, 0.0, 20.0, 27.0)
+    hand = [Detection(box, 3, "upright", 0.9, angle=1.0 + 0.2 * i) for i in range(18)]      # a hand and melds
+    loose = [Detection(box, 5, "sideways" if i % 2 else "upright", 0.9, angle=20.0 + 1.9 * i) for i in range(14)]
+    assert guess_view(hand + loose) == "phone"
+    blind = [dataclasses.replace(d, angle=None) for d in hand + loose]
+    assert guess_view(blind) == "overhead"
+    # a table seen from above: its side seats' tiles lie at 90 degrees, the same direction modulo 90
+    table = hand + [dataclasses.replace(d, angle=91.0, orientation="sideways") for d in hand]
+    assert guess_view(table) == "overhead"
 
 
 def _spy_locate(det, monkeypatch) -> list:

@@ -50,6 +50,25 @@ def tilt(img: np.ndarray) -> float:
     return deg if abs(deg) >= TILT_MIN else 0.0
 
 
+def off_by(angles, ref: float) -> np.ndarray:
+    """How far edge directions (degrees) lie from ref, modulo 90 degrees: 0-45."""
+    return np.abs((np.asarray(angles, float) - ref + 45) % 90 - 45)
+
+
+def densest_direction(angles, window: float) -> Optional[float]:
+    """The direction (modulo 90 degrees) most of the edge directions given agree on: the mean of the fullest window
+    of ``window`` degrees among them, when it holds more than half of them; None otherwise. A hand, its melds and
+    its flowers lie along one direction; loose tiles pushed aside lie every way."""
+    a = np.asarray(angles, float)
+    best, ref = -1, 0.0
+    for x in a:                              # the window centred on each direction; the fullest one
+        near = off_by(a, x) <= window / 2
+        if near.sum() > best:
+            v = np.exp(4j * np.radians(a[near])).sum()
+            best, ref = int(near.sum()), float(np.degrees(np.angle(v)) / 4)
+    return ref if best * 2 > len(a) else None
+
+
 def edge_angle(img: np.ndarray, box) -> Optional[float]:
     """The direction, in degrees in [-45, 45) modulo 90, that the strongest edges inside a tile's box agree on
     (the tile's outline and the strokes of its face run along its own axes); None when the box holds too few

@@ -18,6 +18,7 @@ from typing import Optional
 import numpy as np
 from mjtable.errors import UsageError, shown
 
+from .level import densest_direction, off_by
 from .types import FACE_DOWN, SIDEWAYS, Detection, Detections
 
 KINDS = ("auto", "phone", "overhead")   # the views a caller may ask for ("auto": the detector decides)
@@ -52,11 +53,27 @@ def overhead_like(n_tiles: int, n_faces: int, n_across: int) -> bool:
 def guess_view(dets: list[Detection]) -> str:
     """phone or overhead, from a frame's detections: an overhead frame holds a whole table (overhead_like), or
     a table's many tiles with ROUTE_BACKS or more face down (walls, standing hands: a photo of one hand shows a
-    concealed kong's backs at most), though its side seats show little face up (no melds, a discard or two)."""
+    concealed kong's backs at most), though its side seats show little face up (no melds, a discard or two).
+    Tiles whose edges (Detection.angle, known for a photo of a hand) lie turned from the direction most of them
+    agree on are loose tiles pushed aside (as the phone layout sets them apart): they are no table's."""
+    loose = {id(d) for d in _turned(dets)}
+    dets = [d for d in dets if id(d) not in loose]
     faces = [d for d in dets if d.orientation != FACE_DOWN]
     across = sum(d.orientation == SIDEWAYS for d in faces)
     table = len(dets) >= TABLE_TILES and len(dets) - len(faces) >= ROUTE_BACKS
     return "overhead" if table or overhead_like(len(dets), len(faces), across) else "phone"
+
+
+def _turned(dets: list[Detection]) -> list[Detection]:
+    """The detections whose edges lie more than LayoutParams.turned degrees from the densest direction of those
+    whose edges are known (at least five); none without such a direction."""
+    from .layout.base import LayoutParams
+    limit = LayoutParams().turned
+    known = [d for d in dets if d.angle is not None]
+    ref = densest_direction([d.angle for d in known], limit) if len(known) >= 5 else None
+    if ref is None:
+        return []
+    return [d for d, off in zip(known, off_by([d.angle for d in known], ref)) if off > limit]
 
 
 def decided(tiles: Iterable[Detection], kind: str, read_as: Optional[str] = None, ms: float = 0.0,

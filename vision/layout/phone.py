@@ -12,6 +12,7 @@ from mjtable.scoring.table import (
     TableState,
 )
 
+from ..level import densest_direction, off_by
 from ..types import Detection
 from .base import PHONE, Layout, LayoutError, LayoutParams, Placed, current_params, parsing_with
 from .duplicates import dedupe
@@ -159,32 +160,21 @@ def _phone_groups(core: list[Tile], fr: Frame, unplaced: list[str]
     return groups, shadows
 
 
-def _turn(a: np.ndarray, ref: float) -> np.ndarray:
-    """How far edge directions lie from ref, modulo 90 degrees: 0-45."""
-    return np.abs((a - ref + 45) % 90 - 45)
-
-
 def _phone_turned_first(dets: list[Detection], kept: list[int]) -> tuple[list[int], list[tuple[list[Tile], float]]]:
     """Stage 1b, tiles lying turned from the rest, before the rows are found. Reads the kept detections' edge
     directions (Detection.angle); returns the indices left and the tiles set apart, each with how far it is
     turned. The tiles of a hand, its melds and its flowers lie along one direction (modulo 90 degrees): the
-    densest window of LayoutParams.turned degrees among the known directions, when it holds most of them; a tile
-    more than that from it lies loose, pushed aside. Without directions (detections from a file), or without a
-    clear densest window, nothing is set apart."""
+    densest window of LayoutParams.turned degrees among the known directions, when it holds most of them
+    (level.densest_direction); a tile more than that from it lies loose, pushed aside. Without directions
+    (detections from a file), or without a clear densest window, nothing is set apart."""
     limit = current_params().turned
     known = [(i, dets[i].angle) for i in kept if dets[i].angle is not None]
     if len(known) < 5:
         return kept, []
-    angles = np.array([a for _, a in known])
-    best, ref = -1, 0.0
-    for a in angles:                         # the window centred on each known direction; the fullest one
-        near = _turn(angles, a) <= limit / 2
-        if near.sum() > best:
-            v = np.exp(4j * np.radians(angles[near])).sum()
-            best, ref = int(near.sum()), float(np.degrees(np.angle(v)) / 4)
-    if best * 2 <= len(known):
+    ref = densest_direction([a for _, a in known], limit)
+    if ref is None:
         return kept, []
-    off = dict(zip((i for i, _ in known), _turn(angles, ref).tolist()))
+    off = dict(zip((i for i, _ in known), off_by([a for _, a in known], ref).tolist()))
     apart = [i for i in kept if off.get(i, 0.0) > limit]
     if not apart:
         return kept, []
@@ -422,7 +412,7 @@ def _flowers_apart(flowers: list[Tile], hand: list[Tile], stray: list[Tile]) -> 
     if known:
         ref = float(np.degrees(np.angle(np.exp(4j * np.radians(known)).sum())) / 4)
         among = [t for t in flowers if t.det.angle is not None and dist(t, stray) < dist(t, hand)
-                 and _turn(np.array([t.det.angle]), ref)[0] > current_params().flower_askew]
+                 and off_by([t.det.angle], ref)[0] > current_params().flower_askew]
     todo = [t for t in flowers if t not in among]
     near = hand
     while todo:
