@@ -7,7 +7,8 @@ that a turned tile is once upright, and the overhead locator, trained on rivers 
 box is a candidate where it is a face-up tile the size of the photo's labelled tiles that meets no label. The
 candidates are shown on contact sheets and checked by eye; those kept are written to
 ``datasets/labels/added/<dataset>.csv`` and given to the locator's binary labels (class 0, face up). Their kind is
-not known, so the classifier never trains on them.
+not known, so the classifier never trains on them. The committed tables were found with the models of their time
+(the general locator `locsq2`); run again, later models find other candidates.
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from mjtable.vision.metrics import box_iou as iou
 
 ADDED = Path(__file__).resolve().parent / "labels" / "added"
 TURNS = (0, 15, 30, 45, 60, 75)   # degrees the photo is turned for the general locator: a tile lies within 7.5 of one
@@ -34,18 +37,6 @@ class Added:
     h: float
     found_by: str                 # "general@30" (the locator on the photo turned 30 degrees) or "overhead"
     score: float
-
-
-def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(N,M) IoU of (N,4) and (M,4) boxes x1 y1 x2 y2."""
-    a, b = np.asarray(a, float).reshape(-1, 4), np.asarray(b, float).reshape(-1, 4)
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = lambda r: (r[:, 2] - r[:, 0]) * (r[:, 3] - r[:, 1])      # noqa: E731
-    return inter / (area(a)[:, None] + area(b)[None] - inter + 1e-9)
 
 
 def side(boxes: np.ndarray) -> np.ndarray:
