@@ -407,12 +407,12 @@ def _flowers_apart(flowers: list[Tile], hand: list[Tile], stray: list[Tile]) -> 
     def dist(t: Tile, others: list[Tile]) -> float:
         return min((math.hypot(o.x - t.x, o.y - t.y) for o in others), default=math.inf)
 
+    lp = current_params()
     known = [t.det.angle for t in hand if t.det.angle is not None]
-    among = []
-    if known:
-        ref = float(np.degrees(np.angle(np.exp(4j * np.radians(known)).sum())) / 4)
-        among = [t for t in flowers if t.det.angle is not None and dist(t, stray) < dist(t, hand)
-                 and off_by([t.det.angle], ref)[0] > current_params().flower_askew]
+    ref = densest_direction(known, lp.turned) if known else None
+    among = [] if ref is None else [
+        t for t in flowers if t.det.angle is not None and dist(t, stray) < dist(t, hand)
+        and off_by([t.det.angle], ref)[0] > lp.flower_askew]
     todo = [t for t in flowers if t not in among]
     near = hand
     while todo:
