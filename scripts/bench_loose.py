@@ -81,26 +81,25 @@ def measure(detector, gts: list[Path]) -> dict:
 def measure_real(detector, folder: Path, added: dict[str, list[str]]) -> dict:
     """Counts over the real photos of a prepared folder: labelled tiles found and read right, the added loose
     tiles (binary rows by image name) found, boxes on neither."""
-    from mjtable.vision.labels import row_to_box
+    import numpy as np
+
+    from mjtable.vision.labels import read_yolo
     c = {"labelled": 0, "labelled_found": 0, "labelled_right": 0, "added": 0, "added_found": 0, "extra": 0}
     for img_path in sorted((folder / "images").glob("*.jpg")):
         img = load_image(img_path)
         h, w = img.shape[:2]
-        rows = [r.split() for r in (folder / "labels" / (img_path.stem + ".txt")).read_text().splitlines() if r]
-        extra = [r.split() for r in added.get(img_path.name, [])]
-        boxes = []
-        for r in rows + extra:
-            cx, cy, bw, bh = row_to_box([float(v) for v in r[1:]])
-            boxes.append([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h])
-        kinds = [int(r[0]) for r in rows]
+        labelled, kinds = read_yolo(folder / "labels" / (img_path.stem + ".txt"), w, h)
+        extra = np.array([[float(v) for v in r.split()[1:5]] for r in added.get(img_path.name, [])]).reshape(-1, 4)
+        extra = np.c_[extra[:, :2] - extra[:, 2:] / 2, extra[:, :2] + extra[:, 2:] / 2] * [w, h, w, h]
+        n = len(labelled)
         dets = read(img, detector)[0]
-        m = matched(boxes, dets)
+        m = matched(np.r_[labelled, extra], dets)
         found = m >= 0
-        c["labelled"] += len(rows)
-        c["labelled_found"] += int(found[:len(rows)].sum())
-        c["labelled_right"] += sum(int(j >= 0 and dets[j].kind == k) for j, k in zip(m[:len(rows)], kinds))
+        c["labelled"] += n
+        c["labelled_found"] += int(found[:n].sum())
+        c["labelled_right"] += sum(int(j >= 0 and dets[j].kind == k) for j, k in zip(m[:n], kinds))
         c["added"] += len(extra)
-        c["added_found"] += int(found[len(rows):].sum())
+        c["added_found"] += int(found[n:].sum())
         c["extra"] += len(dets) - int(found.sum())
     return c
 

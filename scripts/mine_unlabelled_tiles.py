@@ -32,14 +32,6 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _labels_px(path: Path, w: int, h: int):
-    import numpy as np
-    rows = [r.split() for r in path.read_text().splitlines() if r.strip()] if path.exists() else []
-    b = np.array([[float(v) for v in r[1:5]] for r in rows]).reshape(-1, 4)
-    half = b[:, 2:] / 2
-    return np.c_[b[:, :2] - half, b[:, :2] + half] * [w, h, w, h]
-
-
 def _cell(img, box, number: int):
     import cv2
     import numpy as np
@@ -63,6 +55,7 @@ def mine(data: Path, out: Path) -> int:
     import numpy as np
 
     from mjtable.datasets.unlabelled import find_candidates
+    from mjtable.vision.labels import read_yolo
     from mjtable.vision.locate import load_detector
     detector = load_detector()
     out.mkdir(parents=True, exist_ok=True)
@@ -73,7 +66,8 @@ def mine(data: Path, out: Path) -> int:
         if img is None:
             continue
         h, w = img.shape[:2]
-        for score, by, b in find_candidates(img, _labels_px(data / "labels" / (path.stem + ".txt"), w, h), detector):
+        labels = read_yolo(data / "labels" / (path.stem + ".txt"), w, h)[0]
+        for score, by, b in find_candidates(img, labels, detector):
             n = len(rows)
             rows.append([n, path.name, (b[0] + b[2]) / 2 / w, (b[1] + b[3]) / 2 / h, (b[2] - b[0]) / w,
                          (b[3] - b[1]) / h, by, score])
