@@ -47,7 +47,8 @@ def test_phone_straight(text, melds_side):
 def test_phone_loose_tiles_turned_from_the_hand_are_no_part_of_it(text, angle):
     """Tiles pushed aside on the table lie at angles of their own: a group whose edges lie 15 degrees or more from
     the hand row's (Detection.angle) is set apart with a note, whatever way the photo is turned; without the edge
-    directions (detections from a file) the same tiles spoil the hand."""
+    directions (detections from a file) no tile is set apart as turned: the same tiles spoil the hand, or are left
+    out only because they make no meld and the hand is whole without them."""
     hand = parse_hand(text)
     tiles = layout_hand(hand)
     loose = [LTile(k, x, -2.6 + dy, a) for k, x, dy, a in
@@ -58,10 +59,11 @@ def test_phone_loose_tiles_turned_from_the_hand_are_no_part_of_it(text, angle):
     assert notes and all("not part of the hand" in n for n in notes)
     assert sum(n.count(" at (") for n in notes) == 4
     try:
-        _, blind = read(render(tiles + loose, angle=angle))
+        lay, blind = read(render(tiles + loose, angle=angle))
     except HandError:                           # the loose tiles made melds of no set
-        blind = None
-    assert blind != format_hand(hand)
+        lay, blind = None, None
+    assert lay is None or not any("lie turned" in n for n in lay.table.unplaced)
+    assert blind != format_hand(hand) or any("make no meld" in n for n in lay.table.unplaced)
 
 
 def test_phone_many_loose_tiles_around_the_hand_leave_its_rows_alone():
@@ -122,6 +124,35 @@ def test_phone_a_flower_askew_beside_loose_tiles_near_the_hand_is_no_flower_of_i
         lay, got = read(render(layout_hand(hand) + pile + [flower], edges=True))
         assert got == format_hand(hand) + (" 3f" if is_hands else ""), angle
         assert any("3f" in n and "not part of the hand" in n for n in lay.table.unplaced) != is_hands
+
+
+def test_phone_a_lone_flower_turned_among_loose_tiles_is_no_flower_of_the_hand():
+    """A flower with no flower beside it, turned 12 degrees from the hand (too little to be set apart as turned,
+    and nearer the hand than the loose tiles, so flower_askew does not apply), is loose when loose tiles lie
+    within reach of it; the same flower square to the hand, or with no loose tile near, is the hand's."""
+    hand = parse_hand("123m456p789s1122z +2z")
+    pile = [LTile(k, x, -4.0 + dy, a) for k, x, dy, a in [(5, 3.0, 0.0, 35.0), (22, 4.6, 0.2, 62.0),
+                                                          (30, 6.0, -0.3, 28.0)]]
+    for angle, loose, is_hands in ((12.0, pile, False), (2.0, pile, True), (12.0, [], True)):
+        flower = LTile(36, 4.4, -1.6, angle)
+        lay, got = read(render(layout_hand(hand) + loose + [flower], edges=True))
+        assert got == format_hand(hand) + (" 3f" if is_hands else ""), (angle, len(loose))
+        assert any("3f" in n and "not part of the hand" in n for n in lay.table.unplaced) != is_hands
+
+
+def test_phone_two_loose_tiles_that_make_no_meld_are_no_meld_of_a_whole_hand():
+    """Two tiles side by side off the hand, one lying sideways, look like a claimed meld but make none. When the
+    hand is whole without them they are loose tiles, said; when it needs three more tiles they are still read as
+    a meld the hand lacks, with its problem said."""
+    hand = parse_hand("123m456p789s1122z +2z")
+    pair = [LTile(5, 3.0, -3.0, 90.0), LTile(22, 4.2, -3.0, 0.0)]
+    lay, got = read(render(layout_hand(hand) + pair, edges=True))
+    assert got == format_hand(hand)
+    assert any("make no meld" in n for n in lay.table.unplaced)
+    short = [t for t in layout_hand(hand) if t.group != "concealed" or t.x > 3.5]    # three concealed tiles gone
+    lay = parse_phone(render(short + pair, edges=True))
+    assert len(lay.table.players[0].melds) == 1
+    assert not any("make no meld" in n for n in lay.table.unplaced)
 
 
 def test_phone_flowers_in_a_row_read_left_to_right():

@@ -109,6 +109,10 @@ class LayoutParams:
     isolated: float = 4.0         # a lone tile farther than this (x w) from every other tile is not part of the layout
     flower_askew: float = 6.0     # degrees: a phone photo's flower nearer a stray tile than the hand's, its edges
                                   # this far from the hand's, lies loose among tiles pushed aside
+    flower_row: float = 1.6       # a flower with another this near (x w) lies in a row of flowers; one without is
+                                  # alone, and lies loose when nearer a stray tile than the hand's ...
+    flower_askew_alone: float = 10.0  # ... or when its edges lie this far (degrees) from the hand's, a stray tile
+                                      # within LayoutParams.isolated widths
     # the overhead view: what is placed, each seat's zones and hand
     faint: float = 0.05           # face-up detections less sure than this are not placed ...
     faint_box: float = 0.6        # ... and a white dragon is placed only if its box (the locator's score) is this sure

@@ -70,6 +70,7 @@ def _parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]]) -> Lay
     melds, rest = _phone_melds(groups, fr, unplaced)
     rest, in_row = _phone_backs_in_row(rest)
     rest, notes, stray = _phone_set_aside(rest, core, loose_backs, far_backs, in_row, shadows, turned)
+    melds = _phone_loose_melds(melds, rest, stray, notes)
     mots = _phone_read_melds(melds, notes)
     n_melds = len(melds)
     expected = 13 - 3 * n_melds
@@ -254,6 +255,27 @@ def _phone_set_aside(rest: list[list[Tile]], core: list[Tile], loose_backs: list
     return rest, notes, stray
 
 
+def _phone_loose_melds(melds: list[list[Tile]], rest: list[list[Tile]], stray: list[Tile], notes: list[str]
+                       ) -> list[list[Tile]]:
+    """Stage 7b, groups that make no meld. Reads the meld groups (each holding a sideways or face-down tile) and
+    the groups that are no meld; returns the meld groups that are the hand's. A group of two or three tiles that
+    reads as no meld at all (MeldOnTable.meld None: no chow or pung of any likely reading) lies loose when the
+    hand is whole without it, its other groups holding at least the tiles its readable melds leave: it joins
+    stray, with a note. Loose tiles pushed aside lie askew, some of them sideways to the hand, and two of them side
+    by side look like a meld. Four tiles are left alone: a concealed kong laid all face down reads as no meld."""
+    bad = [g for g in melds if len(g) in (2, 3) and read_meld(g)[0].meld is None]
+    if not bad:
+        return melds
+    good = [g for g in melds if not any(g is b for b in bad)]
+    if sum(len(g) for g in rest) < 13 - 3 * len(good) + 1:
+        return melds
+    for g in bad:
+        stray.extend(g)
+        notes.append(f"tiles {', '.join(describe(t) for t in g)} make no meld, and the hand is whole without them: "
+                     f"loose tiles, not part of the hand")
+    return good
+
+
 def _phone_read_melds(melds: list[list[Tile]], notes: list[str]) -> list[MeldOnTable]:
     """Stage 8, the melds read. Reads the meld groups; returns one meld of the table per group, in order, and adds
     each meld's problem, if any, to notes."""
@@ -403,16 +425,23 @@ def _flowers_apart(flowers: list[Tile], hand: list[Tile], stray: list[Tile]) -> 
     """The flowers that lie far from the hand: neither near one of its tiles (the concealed row, the melds, the
     tiles not set apart as stray) nor near a flower that is, in a chain (a row of flowers laid beside the hand);
     and those nearer a stray tile than any of the hand's whose edges lie askew to the hand's
-    (LayoutParams.flower_askew). A flower among loose tiles pushed aside is no flower of the hand."""
+    (LayoutParams.flower_askew) or that lie alone, with no flower beside them (LayoutParams.flower_row); and a
+    flower alone turned further (LayoutParams.flower_askew_alone) with a stray tile near it. A flower among loose
+    tiles pushed aside is no flower of the hand: a player lays flowers square, in a row beside the hand."""
     def dist(t: Tile, others: list[Tile]) -> float:
         return min((math.hypot(o.x - t.x, o.y - t.y) for o in others), default=math.inf)
+
+    def loose(t: Tile) -> bool:
+        off = off_by([t.det.angle], ref)[0] if t.det.angle is not None else 0.0
+        alone = dist(t, [f for f in flowers if f is not t]) > lp.flower_row * t.w
+        nearer = dist(t, stray) < dist(t, hand)
+        return (nearer and off > lp.flower_askew
+                or alone and off > lp.flower_askew_alone and dist(t, stray) <= lp.isolated * t.w)
 
     lp = current_params()
     known = [t.det.angle for t in hand if t.det.angle is not None]
     ref = densest_direction(known, lp.turned) if known else None
-    among = [] if ref is None else [
-        t for t in flowers if t.det.angle is not None and dist(t, stray) < dist(t, hand)
-        and off_by([t.det.angle], ref)[0] > lp.flower_askew]
+    among = [] if ref is None else [t for t in flowers if loose(t)]
     todo = [t for t in flowers if t not in among]
     near = hand
     while todo:
