@@ -126,6 +126,22 @@ def test_phone_a_flower_askew_beside_loose_tiles_near_the_hand_is_no_flower_of_i
         assert any("3f" in n and "not part of the hand" in n for n in lay.table.unplaced) != is_hands
 
 
+def test_phone_weak_boxes_do_not_set_the_hands_direction():
+    """Tiles of dots and dragons show no straight edges (Detection.angle None); when the only other directions
+    known are the flowers' and those of three weak boxes cut by the frame's edge, the flowers' decide the hand's
+    direction, weighed by confidence: the flowers stay the hand's, not set apart as turned."""
+    hand = parse_hand("123p456p789p1122z +2z 15f")
+    dets = render(layout_hand(hand), edges=True)
+    dets = [dataclasses.replace(d, angle=(7.6 if d.kind == 34 else 6.2) if T.is_flower(d.kind) else None)
+            for d in dets]
+    top = min(d.box[1] for d in dets)
+    weak = [Detection((x, top - 260, x + 40, top - 140), 26, "upright", 0.15, angle=a)
+            for x, a in ((700, -8.0), (745, -9.3), (790, -8.0))]
+    lay, got = read(dets + weak)
+    assert got == format_hand(hand)
+    assert not any("lie turned" in n and "f at" in n for n in lay.table.unplaced)
+
+
 def test_phone_a_lone_flower_turned_among_loose_tiles_is_no_flower_of_the_hand():
     """A flower with no flower beside it, turned 12 degrees from the hand (too little to be set apart as turned,
     and nearer the hand than the loose tiles, so flower_askew does not apply), is loose when loose tiles lie

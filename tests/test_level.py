@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from mjtable.vision.level import boxes_back, edge_angle, tilt, turn, turn_boxes
+from mjtable.vision.level import boxes_back, densest_direction, edge_angle, off_by, tilt, turn, turn_boxes
 
 
 def _row(n: int = 8) -> tuple[np.ndarray, np.ndarray]:
@@ -133,3 +133,13 @@ def test_the_detector_gives_the_tiles_of_a_photo_of_a_hand_their_edge_direction(
     assert max(angles) - min(angles) < 6.0
     table = det.detect(cv2.imread(str(root / "examples" / "overhead.jpg")))
     assert table.read_as != "phone" and all(d.angle is None for d in table)
+
+
+def test_the_densest_direction_across_90_degrees_and_by_weight():
+    """The directions agree modulo 90 degrees (44 and -44 lie 2 apart); without a window holding more than half
+    of them there is none; weighed, three weak directions give way to two sure ones."""
+    assert off_by([densest_direction([44.0, -44.0, 43.0, 10.0], 15.0)], 44.0)[0] < 2.0
+    assert densest_direction([0.0, 20.0, 40.0, -20.0], 15.0) is None
+    angles = [7.6, 6.2, -8.0, -9.3, -8.0]
+    assert densest_direction(angles, 15.0) < -7.0
+    assert densest_direction(angles, 15.0, [0.7, 0.7, 0.15, 0.15, 0.15]) > 5.0

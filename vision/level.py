@@ -55,18 +55,20 @@ def off_by(angles, ref: float) -> np.ndarray:
     return np.abs((np.asarray(angles, float) - ref + 45) % 90 - 45)
 
 
-def densest_direction(angles, window: float) -> Optional[float]:
+def densest_direction(angles, window: float, weights=None) -> Optional[float]:
     """The direction (modulo 90 degrees) most of the edge directions given agree on: the mean of the fullest window
-    of ``window`` degrees among them, when it holds more than half of them; None otherwise. A hand, its melds and
-    its flowers lie along one direction; loose tiles pushed aside lie every way."""
+    of ``window`` degrees among them, when it holds more than half of them; None otherwise. weights: each
+    direction's weight (a detection's confidence, say: a weak box may be no tile), else one each. A hand, its
+    melds and its flowers lie along one direction; loose tiles pushed aside lie every way."""
     a = np.asarray(angles, float)
-    best, ref = -1, 0.0
+    wt = np.ones(len(a)) if weights is None else np.asarray(weights, float)
+    best, ref = -1.0, 0.0
     for x in a:                              # the window centred on each direction; the fullest one
         near = off_by(a, x) <= window / 2
-        if near.sum() > best:
-            v = np.exp(4j * np.radians(a[near])).sum()
-            best, ref = int(near.sum()), float(np.degrees(np.angle(v)) / 4)
-    return ref if best * 2 > len(a) else None
+        if wt[near].sum() > best:
+            v = (wt[near] * np.exp(4j * np.radians(a[near]))).sum()
+            best, ref = float(wt[near].sum()), float(np.degrees(np.angle(v)) / 4)
+    return ref if best * 2 > wt.sum() else None
 
 
 def edge_angle(img: np.ndarray, box) -> Optional[float]:

@@ -165,14 +165,15 @@ def _phone_turned_first(dets: list[Detection], kept: list[int]) -> tuple[list[in
     """Stage 1b, tiles lying turned from the rest, before the rows are found. Reads the kept detections' edge
     directions (Detection.angle); returns the indices left and the tiles set apart, each with how far it is
     turned. The tiles of a hand, its melds and its flowers lie along one direction (modulo 90 degrees): the
-    densest window of LayoutParams.turned degrees among the known directions, when it holds most of them
-    (level.densest_direction); a tile more than that from it lies loose, pushed aside. Without directions
-    (detections from a file), or without a clear densest window, nothing is set apart."""
+    densest window of LayoutParams.turned degrees among the known directions, when it holds most of them, each
+    weighed by its detection's confidence (level.densest_direction; a weak box may be no tile); a tile more than
+    that from it lies loose, pushed aside. Without directions (detections from a file), or without a clear
+    densest window, nothing is set apart."""
     limit = current_params().turned
     known = [(i, dets[i].angle) for i in kept if dets[i].angle is not None]
     if len(known) < 5:
         return kept, []
-    ref = densest_direction([a for _, a in known], limit)
+    ref = densest_direction([a for _, a in known], limit, [dets[i].confidence for i, _ in known])
     if ref is None:
         return kept, []
     off = dict(zip((i for i, _ in known), off_by([a for _, a in known], ref).tolist()))
