@@ -26,6 +26,9 @@ TERMINALS = (0, 8, 9, 17, 18, 26)
 HONORS = tuple(range(27, 34))
 TERMINALS_HONORS = TERMINALS + HONORS
 FLOWERS = tuple(range(34, 42))
+# faces that look the same turned 180 degrees (MCR's Reversible Tiles, 推不倒): 1234589 dots, 245689 bamboo, White;
+# their look tells nothing of which way up a tile lies
+REVERSIBLE = frozenset((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, WHITE))
 
 _CN_NUM = "一二三四五六七八九"
 _CN_SUIT = {MAN: "万", PIN: "饼", SOU: "条"}

@@ -126,6 +126,22 @@ def test_phone_a_flower_askew_beside_loose_tiles_near_the_hand_is_no_flower_of_i
         assert any("3f" in n and "not part of the hand" in n for n in lay.table.unplaced) != is_hands
 
 
+def test_phone_tiles_that_look_alike_both_ways_up_do_not_turn_the_hand():
+    """Dots and bamboo that look the same turned 180 degrees (scoring.tiles.REVERSIBLE), read upside down by a
+    classifier that cannot tell, outvote the few other tiles read upright: the other tiles decide which way the
+    rows read, and the hand reads as laid (its meld from the left, the winning tile at the right). With every
+    tile's vote alike the hand would read turned round."""
+    hand = parse_hand("123p345p22s456s [567m<] +9p")
+    dets = render(layout_hand(hand))
+    flipped = [dataclasses.replace(d, orientation="upside_down", orientation_p=(0.0, 0.0, 1.0))
+               if d.kind in T.REVERSIBLE and d.orientation == "upright" else d for d in dets]
+    assert sum(d.orientation == "upside_down" for d in flipped) > 2 * sum(d.orientation == "upright" for d in flipped)
+    assert read(flipped)[1] == format_hand(hand)
+    alike = parse_hand("123p345p2245s999p +5s")       # every tile reversible: their votes are all there is, and
+    lay, got = read(render(layout_hand(alike, apart=False), angle=180.0))      # nothing else tells the way up
+    assert got == format_hand(alike) and abs(lay.angle) == 180.0
+
+
 def test_phone_weak_boxes_do_not_set_the_hands_direction():
     """Tiles of dots and dragons show no straight edges (Detection.angle None); when the only other directions
     known are the flowers' and those of three weak boxes cut by the frame's edge, the flowers' decide the hand's

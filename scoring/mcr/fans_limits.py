@@ -7,10 +7,10 @@ apply to 4 sets + pair and to seven pairs; the suit fans (无字 缺一门 混�
 
 from __future__ import annotations
 
+from ..tiles import REVERSIBLE
 from .fantable import fan
 
 GREEN = frozenset((19, 20, 21, 23, 25, 32))  # 23468s + Green dragon
-REVERSIBLE = frozenset((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))  # 1234589p 245689s White
 TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
 HONORS = frozenset(range(27, 34))
 WINDS = frozenset(range(27, 31))

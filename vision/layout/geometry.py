@@ -305,16 +305,18 @@ def _up_label(theta: float) -> str:
 
 
 def direction_votes(tiles: list[Tile], theta: float) -> float:
-    """> 0 if labels say the rows read along theta, < 0 if along theta + pi, 0 if they cannot tell."""
+    """> 0 if labels say the rows read along theta, < 0 if along theta + pi, 0 if they cannot tell. Tiles whose
+    faces look the same turned 180 degrees in most sets (scoring.tiles.REVERSIBLE) vote only when the others tie:
+    the classifier's up or down for them is a guess on a set without corner numbers, however sure."""
     a, b = _up_label(theta), _up_label(theta + math.pi)
     if a == b:
         return 0.0
-    n = 0.0
+    n = [0.0, 0.0]                          # the other tiles' votes, the reversible tiles'
     for t in tiles:
         if t.side or t.back:
             continue
-        n += (t.det.orientation == a) - (t.det.orientation == b)
-    return n / max(1, len(tiles))
+        n[t.kind in T.REVERSIBLE] += (t.det.orientation == a) - (t.det.orientation == b)
+    return (n[0] or n[1]) / max(1, len(tiles))
 
 
 def describe(t: Tile) -> str:
