@@ -424,6 +424,27 @@ def test_overhead_reads_every_seat(angle):
     assert {"wall", "discard", "exposed", "flower", "concealed"} <= groups
 
 
+@pytest.mark.parametrize("off", [120, 300, 500])
+def test_overhead_a_box_apart_from_the_table_is_not_placed(off):
+    """A paper or a phone beside the table read as a tile (here a flower box far below it) lies more than
+    table_apart median tile sizes from every tile: it is not placed, and said; every seat reads as laid. Placed,
+    it stretched the table's extent, whose middle sets the seats: the self seat, or every seat, read wrong."""
+    from mjtable.vision.layout.base import LayoutParams
+    spec = _table()
+    dets = render(layout_table(spec), scale=22, center=(320, 320), squash=0.6)
+    low = max(d.box[3] for d in dets)
+    paper = Detection((560.0, low + off, 640.0, low + off + 60), 41, "upright", 0.4)
+    lay = parse_overhead(dets + [paper])
+    for seat, s in spec.items():
+        _expect(seat, s, lay.table.player(seat))
+    assert [u for u in lay.table.unplaced if "apart from every tile" in u] == [
+        f"box 8f at (600,{low + off + 30:.0f}) lies apart from every tile of the table: not placed"]
+    with pytest.raises(AssertionError):
+        blind = parse_overhead(dets + [paper], params=LayoutParams(table_apart=1e9))
+        for seat, s in spec.items():
+            _expect(seat, s, blind.table.player(seat))
+
+
 @pytest.mark.parametrize("angle", [0, 7])
 def test_overhead_hand_counted_by_its_length(angle):
     """A standing hand seen from above is a bar of backs: a detector may split it into more, overlapping boxes

@@ -114,6 +114,9 @@ class LayoutParams:
     flower_askew_alone: float = 10.0  # ... or when its edges lie this far (degrees) from the hand's, a stray tile
                                       # within LayoutParams.isolated widths
     # the overhead view: what is placed, each seat's zones and hand
+    table_apart: float = 6.0      # a box of a whole table farther than this many median tile sizes from every
+                                  # other box lies apart from the table (an object beside it): not placed ...
+    table_apart_min: int = 20     # ... among this many boxes or more
     faint: float = 0.05           # face-up detections less sure than this are not placed ...
     faint_box: float = 0.6        # ... and a white dragon is placed only if its box (the locator's score) is this sure
     faint_flower: float = 0.1     # ... and a flower only if it is this sure

@@ -13,12 +13,12 @@ from mjtable.scoring.table import (
     TableState,
 )
 
-from ..perspective import beyond, depth_from_shapes, flatten, in_photo, plane_from_tiles, unflatten
+from ..perspective import beyond, depth_from_shapes, flatten, in_photo, nearest, plane_from_tiles, unflatten
 from ..types import Detection
 from .base import OVERHEAD, Layout, LayoutError, LayoutParams, Placed, current_params, parsing_with
 from .duplicates import dedupe
 from .flowers import distinct_flowers
-from .geometry import Tile, box_score, nn_angle, rotate, tiles_of
+from .geometry import Tile, box_score, describe, nn_angle, rotate, tiles_of
 from .melds import halves, merge_all
 from .rivers import read_seat, river_model
 from .seatcheck import seat_notes
@@ -57,6 +57,19 @@ def _parse_table(dets: list[Detection]) -> Layout:
     return layout
 
 
+def _apart(dets: list[Detection], kept: list[int]) -> list[int]:
+    """The boxes of a whole table that lie apart from all of it: each more than LayoutParams.table_apart median
+    tile sizes from every other box (a paper, a coin or a phone beside the table, read as a tile). They would
+    stretch the table's extent, whose middle sets the seats. Only among many boxes (table_apart_min). dets: as
+    found in the photo (mapped onto the table's plane, a seat view's far tiles would lie spread apart)."""
+    lp = current_params()
+    if len(kept) < lp.table_apart_min:
+        return []
+    size = float(np.median([math.sqrt(max(dets[i].width, 1e-6) * max(dets[i].height, 1e-6)) for i in kept]))
+    _, dist = nearest(np.array([dets[i].center for i in kept], float))
+    return [i for i, near in zip(kept, dist) if near > lp.table_apart * size]
+
+
 def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None) -> Layout:
     """The reading proper; ``photo``: the detections as found in the photo when ``dets`` are them mapped onto the
     table's plane (placed tiles and the seat notes are given in the photo's terms)."""
@@ -81,6 +94,11 @@ def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None)
                  for i in faint]
     if not kept:
         raise LayoutError(f"no tiles: the {len(dets)} detection(s) are duplicates or too faint to place")
+    apart = _apart(photo or dets, kept)
+    kept = [i for i in kept if i not in apart]
+    placed.update({i: Placed(dets[i], None, "unplaced") for i in apart})
+    unplaced += [f"box {describe(t)} lies apart from every tile of the table: not placed"
+                 for t in tiles_of(dets, apart)]
     tiles = tiles_of(dets, kept)
     phi = nn_angle(np.array([(t.x, t.y) for t in tiles]), 4)
     rotate(tiles, phi)
