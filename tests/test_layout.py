@@ -1195,15 +1195,19 @@ def test_overhead_meld_whose_sideways_tile_is_labelled_upright_takes_its_widest_
     _expect("right", spec["right"], parse_overhead(dets).table.player("right"))
 
 
-def test_phone_face_down_box_beside_the_winning_tile_is_a_shadow():
+@pytest.mark.parametrize("across", [False, True])
+def test_phone_face_down_box_beside_the_winning_tile_is_a_shadow(across):
     """A face-down box in the gap before the winning tile makes a group of two: no meld is two tiles, so the box
-    is a shadow (said) and the winning tile stays set apart."""
+    is a shadow (said) and the winning tile stays set apart; also when the box lies across, as a sideways tile
+    would (a disc on the cloth read as a back)."""
     hand = parse_hand("123m456p789s1122z +2z")
     tl = layout_hand(hand, gap=2.2)
     dets = render(tl)
     win = next(d for t, d in zip(tl, dets) if t.group == "winning")
-    w = win.box[2] - win.box[0]
-    dets.append(Detection((win.box[0] - w, win.box[1], win.box[0], win.box[3]), T.BACK, "face_down", 0.5))
+    w, h = win.box[2] - win.box[0], win.box[3] - win.box[1]
+    top = win.box[3] - (0.75 * w if across else h)
+    dets.append(Detection((win.box[0] - (1.4 if across else 1.0) * w, top, win.box[0], win.box[3]), T.BACK,
+                          "face_down", 0.5))
     lay, got = read(dets)
     assert got == format_hand(hand)
     assert any("beside a lone tile" in u for u in lay.table.unplaced)

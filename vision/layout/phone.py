@@ -195,8 +195,8 @@ def _phone_backs_apart(groups: list[list[Tile]], core: list[Tile], shadows: list
     groups = [g for g in groups if g not in loose_backs and g not in far_backs]
     for g in groups:
         # one face-down box beside one face-up tile is no meld (a meld is three or four tiles): a shadow beside a
-        # tile set apart, such as the winning tile
-        if len(g) == 2 and sum(t.back for t in g) == 1 and not any(t.side for t in g):
+        # tile set apart, such as the winning tile, or a disc on the cloth, whichever way either lies
+        if len(g) == 2 and sum(t.back for t in g) == 1:
             t = next(t for t in g if t.back)
             g.remove(t)
             shadows.append((t, "beside a lone tile: a meld is three or four tiles; a shadow, not a tile"))
