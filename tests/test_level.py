@@ -143,3 +143,14 @@ def test_the_densest_direction_across_90_degrees_and_by_weight():
     angles = [7.6, 6.2, -8.0, -9.3, -8.0]
     assert densest_direction(angles, 15.0) < -7.0
     assert densest_direction(angles, 15.0, [0.7, 0.7, 0.15, 0.15, 0.15]) > 5.0
+
+
+def test_a_dominant_direction_among_loose_tiles_that_outnumber_the_hand():
+    """Seven tiles of a hand agree on about 0 degrees; nine loose tiles lie every way, four of them within 15
+    degrees of one another. No window holds more than half, but the hand's holds 1.75 times any window apart from
+    it: with dominant=1.5 it is the direction, with 2 (or none asked) there is none."""
+    angles = [-0.4, -0.4, 0.3, 0.3, 0.7, 0.8, 2.0, -28.7, -24.5, 10.8, 12.0, 21.3, 21.6, 25.8, 28.7, 39.6]
+    assert densest_direction(angles, 15.0) is None
+    assert abs(densest_direction(angles, 15.0, dominant=1.5)) < 1.0
+    assert densest_direction(angles, 15.0, dominant=2.0) is None
+    assert densest_direction(angles[:4] + angles[7:], 15.0, dominant=1.5) is None      # four are too few

@@ -22,6 +22,7 @@ EDGE_SHARE = 0.10           # the strongest this share of the gradients vote
 LEVEL_MARGIN = 2.0          # a photo turned level is read in the box around its tiles grown by this many tiles
 TILE_EDGE_SHARE = 0.20      # edge_angle: the strongest this share of a tile box's gradients vote
 EDGE_AGREE = 0.25           # edge_angle: their vectors (angle x 4) must sum to this share of their length
+DOMINANT_MIN = 5            # densest_direction(dominant=): the fewest directions a dominant window holds
 
 
 def tilt(img: np.ndarray) -> float:
@@ -55,11 +56,13 @@ def off_by(angles, ref: float) -> np.ndarray:
     return np.abs((np.asarray(angles, float) - ref + 45) % 90 - 45)
 
 
-def densest_direction(angles, window: float, weights=None) -> Optional[float]:
+def densest_direction(angles, window: float, weights=None, dominant: float = 0.0) -> Optional[float]:
     """The direction (modulo 90 degrees) most of the edge directions given agree on: the mean of the fullest window
     of ``window`` degrees among them, when it holds more than half of them; None otherwise. weights: each
-    direction's weight (a detection's confidence, say: a weak box may be no tile), else one each. A hand, its
-    melds and its flowers lie along one direction; loose tiles pushed aside lie every way."""
+    direction's weight (a detection's confidence, say: a weak box may be no tile), else one each. dominant: also
+    the fullest window holding DOMINANT_MIN directions or more and ``dominant`` times the weight of any window
+    apart from it (loose tiles that outnumber a hand's lie every way; the hand's agree). A hand, its melds and
+    its flowers lie along one direction; loose tiles pushed aside lie every way."""
     a = np.asarray(angles, float)
     wt = np.ones(len(a)) if weights is None else np.asarray(weights, float)
     best, ref = -1.0, 0.0
@@ -68,7 +71,14 @@ def densest_direction(angles, window: float, weights=None) -> Optional[float]:
         if wt[near].sum() > best:
             v = (wt[near] * np.exp(4j * np.radians(a[near]))).sum()
             best, ref = float(wt[near].sum()), float(np.degrees(np.angle(v)) / 4)
-    return ref if best * 2 > wt.sum() else None
+    if best * 2 > wt.sum():
+        return ref
+    if dominant and int((off_by(a, ref) <= window / 2).sum()) >= DOMINANT_MIN:
+        apart = a[off_by(a, ref) > window]
+        second = max((float(wt[off_by(a, x) <= window / 2].sum()) for x in apart), default=0.0)
+        if best >= dominant * second:
+            return ref
+    return None
 
 
 def edge_angle(img: np.ndarray, box) -> Optional[float]:

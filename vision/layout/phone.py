@@ -173,7 +173,7 @@ def _phone_turned_first(dets: list[Detection], kept: list[int]) -> tuple[list[in
     known = [(i, dets[i].angle) for i in kept if dets[i].angle is not None]
     if len(known) < 5:
         return kept, []
-    ref = densest_direction([a for _, a in known], limit, [dets[i].confidence for i, _ in known])
+    ref = densest_direction([a for _, a in known], limit, [dets[i].confidence for i, _ in known], dominant=1.5)
     if ref is None:
         return kept, []
     off = dict(zip((i for i, _ in known), off_by([a for _, a in known], ref).tolist()))
