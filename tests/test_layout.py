@@ -1244,6 +1244,24 @@ def test_phone_meld_with_one_unsure_odd_tile_is_a_pung():
     assert lay.table.players[0].melds[1].meld is None
 
 
+def test_phone_meld_mended_in_one_tile_before_two():
+    """[7p 7p 8p] with 8p read unsurely and 7p not among its candidates, while the first 7p gives 8p some chance:
+    the chow [8p 7p 9p] would mend two tiles, the pung [7p 7p 7p] only the odd one (no chow holds two 7p), so the
+    pung is read, and said."""
+    hand = parse_hand("23m11z [456p<] [777p^] [222s>] +1m")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    meld = [n for n, t in enumerate(tl) if t.group == "meld:1"]
+    side = next(n for n in meld if tl[n].angle == 90.0)
+    first, last = (n for n in meld if n != side)
+    dets = _misread(dets, first, 15, ((15, 0.8), (16, 0.15)))
+    dets = _misread(dets, side, 15, ((15, 0.9),))
+    dets = _misread(dets, last, 16, ((16, 0.3), (17, 0.2)))
+    lay, got = read(dets)
+    assert got == format_hand(hand)
+    assert any("read as [7p 7p 7p]" in u and "only a pung holds two alike tiles" in u for u in lay.table.unplaced)
+
+
 def test_phone_weak_box_in_the_gap_between_two_melds_is_dropped():
     """A weak box filling the gap between two concealed kongs (a shadow) joins them into one run that splits
     into no melds; without it the run splits, so it is dropped, and said. A sure face-up box there stays; a

@@ -152,8 +152,8 @@ def _read_claimed(mot: MeldOnTable, flat: list[Tile], added: list[Tile], shown: 
     kind = _set_kind(shown)
     if kind is None:
         fix = _repair_meld(flat + added, lambda ks: T.BACK not in ks and _set_kind(ks) is not None)
-        if fix is None and guess:
-            fix = _odd_one_out(flat + added)
+        if guess and (fix is None or _changes(flat + added, fix[0]) > 1):
+            fix = _odd_one_out(flat + added) or fix     # one tile mended before two (no chow holds alike tiles)
         if fix is None:
             return mot, f"meld {desc}: not a chow, pung or kong"
         kinds, note = fix
@@ -167,6 +167,11 @@ def _read_claimed(mot: MeldOnTable, flat: list[Tile], added: list[Tile], shown: 
     claimed = tiles[sideways] if kind == CHOW else None
     return replace(mot, meld=Meld(kind, ts[0], concealed=False, source=source, claimed=claimed,
                                   added=bool(added))), note
+
+
+def _changes(ts: list[Tile], kinds: list[int]) -> int:
+    """How many of the tiles a reading gives another kind."""
+    return sum(t.kind != k for t, k in zip(ts, kinds))
 
 
 def _set_kind(shown: list[int]) -> Optional[str]:
