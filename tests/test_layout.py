@@ -985,6 +985,21 @@ def test_phone_weak_box_at_the_end_of_a_meld_is_a_shadow(kind, label):
         assert parse_phone(dets + [dataclasses.replace(shadow, confidence=0.9)]).table.players[0].melds[2].meld is None
 
 
+def test_phone_two_backs_at_the_end_of_a_meld_are_shadows():
+    """A dark card touching the end of a claimed meld, read as two face-down boxes, makes a run of five that
+    reads as no melds with either box alone left out: both are dropped, each said, and the meld reads right."""
+    hand = parse_hand("23m11z [456p<] [888p^] [222s>] +1m")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    last = max((d for t, d in zip(tl, dets) if t.group == "meld:2"), key=lambda d: d.box[2])
+    w = last.box[2] - last.box[0]
+    card = [Detection((last.box[2] + n * w, last.box[1], last.box[2] + (n + 1) * w, last.box[3]), T.BACK,
+                      "face_down", c) for n, c in ((0, 0.44), (1, 0.28))]
+    lay, got = read(dets + card)
+    assert got == format_hand(hand)
+    assert sum("at the end of a meld: a shadow" in u for u in lay.table.unplaced) == 2
+
+
 def test_overhead_weak_offset_duplicate_is_dropped():
     """A second, much less sure box over a meld tile, shifted a third of a tile (IoU about 0.5, under the plain
     duplicate threshold), is the same tile seen twice: the meld keeps its three tiles."""

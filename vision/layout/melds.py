@@ -304,22 +304,24 @@ def _melds_ok(g: list[Tile]) -> bool:
     return _melds_of(g) is not None
 
 
-def split_melds(g: list[Tile]) -> tuple[list[list[Tile]], Optional[Tile]]:
-    """A run where melds lie, as melds: (the melds, or [g] when it reads as none; the box left out to read
-    it, or None). A run that reads as no melds may without one box: much less sure than the run (weak_end x
-    the median), or face down (an object or a shadow the locator took for a back beside a meld); the least
-    sure such box of the three least sure is left out."""
+def split_melds(g: list[Tile]) -> tuple[list[list[Tile]], list[Tile]]:
+    """A run where melds lie, as melds: (the melds, or [g] when it reads as none; the boxes left out to read
+    it). A run that reads as no melds may without one box, or two: much less sure than the run (weak_end x the
+    median), or face down (an object or a shadow the locator took for a back beside a meld, a dark card read as
+    two); of the three least sure such boxes, the least sure one that lets it read is left out, else the least
+    sure pair."""
     lp = current_params()
     parts = _melds_of(g)
     if parts is not None or len(g) < 4:
-        return parts or [g], None
+        return parts or [g], []
     med = median([t.det.confidence for t in g])
-    for t in sorted((t for t in g if t.det.confidence < lp.weak_end * med or t.back),
-                    key=lambda t: t.det.confidence)[:3]:
-        parts = _melds_of([o for o in g if o is not t])
+    odd = sorted((t for t in g if t.det.confidence < lp.weak_end * med or t.back),
+                 key=lambda t: t.det.confidence)[:3]
+    for out in [[t] for t in odd] + [list(p) for p in itertools.combinations(odd, 2) if len(g) >= 5]:
+        parts = _melds_of([o for o in g if not any(o is t for t in out)])
         if parts is not None:
-            return parts, t
-    return [g], None
+            return parts, out
+    return [g], []
 
 
 def rejoin(groups: list[list[Tile]]) -> list[list[Tile]]:

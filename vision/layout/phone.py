@@ -151,9 +151,11 @@ def _phone_groups(core: list[Tile], fr: Frame, unplaced: list[str]
     shadows: list[tuple[Tile, str]] = []
     for g in fr.groups:
         if g and any(t.side or t.back for t in g):
-            parts, spoiler = split_melds(g)
-            if spoiler is not None:
-                where = "at the end of a meld" if spoiler in (g[0], g[-1]) else "between melds"
+            parts, spoilers = split_melds(g)
+            kept = [n for n, t in enumerate(g) if not any(t is o for o in spoilers)]
+            for spoiler in spoilers:
+                n = next(n for n, t in enumerate(g) if t is spoiler)
+                where = "at the end of a meld" if not kept or not kept[0] < n < kept[-1] else "between melds"
                 shadows.append((spoiler, f"{where}: a shadow, not a tile (the melds read without it)"))
             groups += parts
         elif g:

@@ -278,8 +278,8 @@ def _flowers_of_own_art(weak: list[Tile], flowers: list[Tile], notes: list[str])
 
 def _read_melds(seat: str, group: list[Tile], mots: list, assign: list, notes: list[str]) -> None:
     """A run of tiles laid as melds, read into ``mots`` (a box the melds read without is a shadow)."""
-    chunks, spoiler = split_melds(group)
-    if spoiler is not None:
+    chunks, spoilers = split_melds(group)
+    for spoiler in spoilers:
         notes.append(f"box {describe(spoiler)} in seat {seat}'s melds, which read without it: "
                      f"a shadow, not a tile")
         assign.append((spoiler, "unplaced"))
