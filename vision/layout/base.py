@@ -110,8 +110,8 @@ class LayoutParams:
     flower_askew: float = 6.0     # degrees: a phone photo's flower nearer a stray tile than the hand's, its edges
                                   # this far from the hand's, lies loose among tiles pushed aside
     flower_row: float = 1.6       # a flower with another this near (x w) lies in a row of flowers; one without is
-                                  # alone, and lies loose when nearer a stray tile than the hand's ...
-    flower_askew_alone: float = 10.0  # ... or when its edges lie this far (degrees) from the hand's, a stray tile
+                                  # alone, and lies loose ...
+    flower_askew_alone: float = 10.0  # ... when its edges lie this far (degrees) from the hand's, a stray tile
                                       # within LayoutParams.isolated widths
     # the overhead view: what is placed, each seat's zones and hand
     table_apart: float = 6.0      # a box of a whole table farther than this many median tile sizes from every

@@ -428,9 +428,9 @@ def _flowers_apart(flowers: list[Tile], hand: list[Tile], stray: list[Tile]) -> 
     """The flowers that lie far from the hand: neither near one of its tiles (the concealed row, the melds, the
     tiles not set apart as stray) nor near a flower that is, in a chain (a row of flowers laid beside the hand);
     and those nearer a stray tile than any of the hand's whose edges lie askew to the hand's
-    (LayoutParams.flower_askew) or that lie alone, with no flower beside them (LayoutParams.flower_row); and a
-    flower alone turned further (LayoutParams.flower_askew_alone) with a stray tile near it. A flower among loose
-    tiles pushed aside is no flower of the hand: a player lays flowers square, in a row beside the hand."""
+    (LayoutParams.flower_askew); and a flower alone, with no flower beside it (LayoutParams.flower_row), turned
+    further (LayoutParams.flower_askew_alone) with a stray tile near it. A flower among loose tiles pushed aside is
+    no flower of the hand: a player lays flowers square, in a row beside the hand."""
     def dist(t: Tile, others: list[Tile]) -> float:
         return min((math.hypot(o.x - t.x, o.y - t.y) for o in others), default=math.inf)
 
