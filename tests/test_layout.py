@@ -1144,6 +1144,28 @@ def test_overhead_flowers_are_unique_on_the_whole_table():
     assert any("each flower is unique" in u for u in lay.table.unplaced)
 
 
+@pytest.mark.parametrize("conf", [0.15, 0.7])
+def test_overhead_weak_box_read_as_a_flower_another_holds_is_not_placed(conf):
+    """A weak box beside the left seat's melds (a card) read as 1f, a flower self holds surely, with no other
+    flower among its candidates: a set holds one of each flower, so it is not placed, and said, and every seat
+    reads as laid. A sure one stays the seat's (two boxes of one flower: the referee checks them)."""
+    spec = _table()
+    tl = layout_table(spec)
+    dets = render(tl, scale=22, center=(320, 320), squash=0.6)
+    own = next(d for t, d in zip(tl, dets) if t.seat == "left" and T.is_flower(t.kind))
+    w = own.box[2] - own.box[0]
+    card = Detection((own.box[0], own.box[1] - 1.2 * w, own.box[2], own.box[3] - 1.2 * w), 34, "upright", conf,
+                     candidates=((34, 0.3), (15, 0.19), (14, 0.14)))
+    lay = parse_overhead(dets + [card])
+    said = [u for u in lay.table.unplaced if "as a surer box does" in u]
+    if conf < 0.5:
+        for seat, s in spec.items():
+            _expect(seat, s, lay.table.player(seat))
+        assert len(said) == 1 and said[0].startswith("weak flower box 1f at")
+    else:
+        assert not said and 34 in lay.table.player("left").flowers
+
+
 def test_overhead_faint_face_up_box_is_not_placed():
     """A face-up box the detector is all but sure is not a tile (a seam between discards, a shadow) is not read
     as an exposed tile; it is said. A white dragon (a blank face in some sets) goes by the locator's score of

@@ -46,6 +46,20 @@ def distinct_flowers(flowers: list[Tile], notes: list[str]) -> tuple[int, ...]:
     return tuple(best)
 
 
+def weak_duplicates(flowers: list[Tile], kinds: tuple[int, ...]) -> list[int]:
+    """The flowers (indices) still read as the same flower as another after distinct_flowers that are weak
+    (under LayoutParams.weak_flower) and less sure than the surest of them: a set holds one of each, and a weak
+    box that no other flower fits is a card, a coin or a shadow read as one."""
+    lp = current_params()
+    out = []
+    for k in set(kinds):
+        same = [i for i, x in enumerate(kinds) if x == k]
+        if len(same) > 1:
+            keep = max(same, key=lambda i: flowers[i].det.confidence)
+            out += [i for i in same if i != keep and flowers[i].det.confidence < lp.weak_flower]
+    return sorted(out)
+
+
 def _flower_options(t: Tile) -> list[tuple[int, float]]:
     """The flowers a tile may be with their probabilities, likeliest first: Detection.flower, else its
     candidates' flowers."""

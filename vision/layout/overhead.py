@@ -17,7 +17,7 @@ from ..perspective import beyond, depth_from_shapes, flatten, in_photo, nearest,
 from ..types import Detection
 from .base import OVERHEAD, Layout, LayoutError, LayoutParams, Placed, current_params, parsing_with
 from .duplicates import dedupe
-from .flowers import distinct_flowers
+from .flowers import distinct_flowers, weak_duplicates
 from .geometry import Tile, box_score, describe, nn_angle, rotate, tiles_of
 from .melds import halves, merge_all
 from .rivers import read_seat, river_model
@@ -135,6 +135,14 @@ def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None)
         flowers += [(area, t) for t, group in assign if group == "flower"]
     # a set holds one of each flower, on the whole table
     kinds = distinct_flowers([t for _, t in flowers], notes)
+    dup = weak_duplicates([t for _, t in flowers], kinds)
+    for i in dup:
+        t = flowers[i][1]
+        placed[t.i] = Placed(t.det, None, "unplaced")
+        notes.append(f"weak flower box {describe(t)} reads as {T.code(kinds[i])}, as a surer box does: a set holds "
+                     f"one of each flower, so it is not placed")
+    flowers = [f for i, f in enumerate(flowers) if i not in dup]
+    kinds = tuple(k for i, k in enumerate(kinds) if i not in dup)
     for area in players:
         area.flowers = tuple(k for (a, _), k in zip(flowers, kinds) if a is area)
     placed_list = [placed[i] for i in sorted(placed)]
