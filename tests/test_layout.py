@@ -187,6 +187,21 @@ def test_phone_two_loose_tiles_that_make_no_meld_are_no_meld_of_a_whole_hand():
     assert not any("make no meld" in n for n in lay.table.unplaced)
 
 
+def test_phone_weak_box_read_as_a_flower_the_hand_holds_is_not_part_of_it():
+    """A weak box at the end of the flower row (a coin) read as 1f, which the hand holds surely, with no other
+    flower among its candidates: a set holds one of each flower, so it is not part of the hand, and said."""
+    hand = parse_hand("23m11z [456p<] [777z^] [2222s>] +1m 15f")
+    tl = layout_hand(hand)
+    dets = render(tl)
+    last = max((d for t, d in zip(tl, dets) if t.group == "flower"), key=lambda d: d.box[2])
+    w = last.box[2] - last.box[0]
+    coin = Detection((last.box[2] + 0.1 * w, last.box[1], last.box[2] + 1.1 * w, last.box[3]), 34, "upright",
+                     0.15, candidates=((34, 0.3), (15, 0.19), (14, 0.14)))
+    lay, got = read(dets + [coin])
+    assert got == format_hand(hand)
+    assert any(u.startswith("weak flower box 1f at") and "as a surer box does" in u for u in lay.table.unplaced)
+
+
 def test_phone_flowers_in_a_row_read_left_to_right():
     """A row of flowers whose centres wander across half a tile's rounding still reads as one row, left to
     right."""
