@@ -308,8 +308,8 @@ def split_melds(g: list[Tile]) -> tuple[list[list[Tile]], list[Tile]]:
     """A run where melds lie, as melds: (the melds, or [g] when it reads as none; the boxes left out to read
     it). A run that reads as no melds may without one box, or two: much less sure than the run (weak_end x the
     median), or face down (an object or a shadow the locator took for a back beside a meld, a dark card read as
-    two); of the three least sure such boxes, the least sure one that lets it read is left out, else the least
-    sure pair."""
+    two); of the three least sure such boxes, the least sure one that lets it read is left out, else (a run of
+    five or more) the least sure pair."""
     lp = current_params()
     parts = _melds_of(g)
     if parts is not None or len(g) < 4:
