@@ -70,6 +70,21 @@ def _apart(dets: list[Detection], kept: list[int]) -> list[int]:
     return [i for i, near in zip(kept, dist) if near > lp.table_apart * size]
 
 
+def _table_flowers(players: list[PlayerArea], flowers: list[tuple[PlayerArea, Tile]], placed: dict[int, Placed],
+                   notes: list[str]) -> None:
+    """Each seat's flowers, on the whole table: a set holds one of each (flowers.distinct_flowers), and a weak box
+    left the same flower as a surer one is not placed (flowers.weak_duplicates; placed and notes say so)."""
+    kinds = distinct_flowers([t for _, t in flowers], notes)
+    dup = weak_duplicates([t for _, t in flowers], kinds)
+    for i in dup:
+        t = flowers[i][1]
+        placed[t.i] = Placed(t.det, None, "unplaced")
+        notes.append(f"weak flower box {describe(t)} reads as {T.code(kinds[i])}, as a surer box does: a set holds "
+                     f"one of each flower, so it is not placed")
+    for area in players:
+        area.flowers = tuple(k for i, ((a, _), k) in enumerate(zip(flowers, kinds)) if a is area and i not in dup)
+
+
 def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None) -> Layout:
     """The reading proper; ``photo``: the detections as found in the photo when ``dets`` are them mapped onto the
     table's plane (placed tiles and the seat notes are given in the photo's terms)."""
@@ -133,18 +148,7 @@ def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None)
         for t, group in assign:
             placed[t.i] = Placed(t.det, seat if group != "unplaced" else None, group, t.side)
         flowers += [(area, t) for t, group in assign if group == "flower"]
-    # a set holds one of each flower, on the whole table
-    kinds = distinct_flowers([t for _, t in flowers], notes)
-    dup = weak_duplicates([t for _, t in flowers], kinds)
-    for i in dup:
-        t = flowers[i][1]
-        placed[t.i] = Placed(t.det, None, "unplaced")
-        notes.append(f"weak flower box {describe(t)} reads as {T.code(kinds[i])}, as a surer box does: a set holds "
-                     f"one of each flower, so it is not placed")
-    flowers = [f for i, f in enumerate(flowers) if i not in dup]
-    kinds = tuple(k for i, k in enumerate(kinds) if i not in dup)
-    for area in players:
-        area.flowers = tuple(k for (a, _), k in zip(flowers, kinds) if a is area)
+    _table_flowers(players, flowers, placed, notes)
     placed_list = [placed[i] for i in sorted(placed)]
     if photo is not None:
         placed_list = [replace(p, det=photo[i] if p.det is dets[i] else unflatten(p.det, dets[i], photo[i]))
