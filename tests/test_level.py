@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from mjtable.vision.level import boxes_back, densest_direction, edge_angle, off_by, tilt, turn, turn_boxes
+from mjtable.vision.level import boxes_back, densest_direction, edge_angle, off_by, off_densest, tilt, turn, turn_boxes
 
 
 def _row(n: int = 8) -> tuple[np.ndarray, np.ndarray]:
@@ -154,3 +154,16 @@ def test_a_dominant_direction_among_loose_tiles_that_outnumber_the_hand():
     assert abs(densest_direction(angles, 15.0, dominant=1.5)) < 1.0
     assert densest_direction(angles, 15.0, dominant=2.0) is None
     assert densest_direction(angles[:4] + angles[7:], 15.0, dominant=1.5) is None      # four are too few
+
+
+def test_off_densest_measures_each_known_direction_from_the_densest():
+    """Unknown directions (None) lie 0 off; fewer than five known show no direction (None); a weighed window
+    decides it as densest_direction does."""
+
+    angles = [0.5, None, -0.3, 0.2, 30.0, 0.0, None, -25.0]
+    off = off_densest(angles, 15.0)
+    assert off is not None and off[1] == off[6] == 0.0
+    assert off[4] > 15.0 and off[7] > 15.0 and max(off[[0, 2, 3, 5]]) < 1.0
+    assert off_densest([0.0, 0.5, None, 30.0], 15.0) is None
+    sure = off_densest([7.6, 6.2, -8.0, -9.3, -8.0], 15.0, [0.7, 0.7, 0.15, 0.15, 0.15])
+    assert sure[0] < 2.0 and sure[2] > 13.0

@@ -23,6 +23,7 @@ LEVEL_MARGIN = 2.0          # a photo turned level is read in the box around its
 TILE_EDGE_SHARE = 0.20      # edge_angle: the strongest this share of a tile box's gradients vote
 EDGE_AGREE = 0.25           # edge_angle: their vectors (angle x 4) must sum to this share of their length
 DOMINANT_MIN = 5            # densest_direction(dominant=): the fewest directions a dominant window holds
+TURNED_MIN = 5              # off_densest: the fewest known edge directions that can show tiles turned apart
 
 
 def tilt(img: np.ndarray) -> float:
@@ -79,6 +80,22 @@ def densest_direction(angles, window: float, weights=None, dominant: float = 0.0
         if best >= dominant * second:
             return ref
     return None
+
+
+def off_densest(angles, window: float, weights=None, dominant: float = 0.0) -> Optional[np.ndarray]:
+    """How far each edge direction (None: unknown, 0) lies from the densest direction of the known ones
+    (densest_direction, its weights and dominant; at least TURNED_MIN known); None without such a direction. A
+    tile more than ``window`` from it lies turned from the hand's tiles: a loose tile pushed aside."""
+    known = [n for n, a in enumerate(angles) if a is not None]
+    if len(known) < TURNED_MIN:
+        return None
+    a = [angles[n] for n in known]
+    ref = densest_direction(a, window, None if weights is None else [weights[n] for n in known], dominant)
+    if ref is None:
+        return None
+    off = np.zeros(len(angles))
+    off[known] = off_by(a, ref)
+    return off
 
 
 def edge_angle(img: np.ndarray, box) -> Optional[float]:

@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 from mjtable.errors import UsageError, shown
 
-from .level import densest_direction, off_by
+from .level import off_densest
 from .types import FACE_DOWN, SIDEWAYS, Detection, Detections
 
 KINDS = ("auto", "phone", "overhead")   # the views a caller may ask for ("auto": the detector decides)
@@ -69,11 +69,8 @@ def _turned(dets: list[Detection]) -> list[Detection]:
     whose edges are known (at least five); none without such a direction."""
     from .layout.base import LayoutParams
     limit = LayoutParams().turned
-    known = [d for d in dets if d.angle is not None]
-    ref = densest_direction([d.angle for d in known], limit) if len(known) >= 5 else None
-    if ref is None:
-        return []
-    return [d for d, off in zip(known, off_by([d.angle for d in known], ref)) if off > limit]
+    off = off_densest([d.angle for d in dets], limit)
+    return [] if off is None else [d for d, o in zip(dets, off) if o > limit]
 
 
 def decided(tiles: Iterable[Detection], kind: str, read_as: Optional[str] = None, ms: float = 0.0,

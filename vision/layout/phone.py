@@ -12,7 +12,7 @@ from mjtable.scoring.table import (
     TableState,
 )
 
-from ..level import densest_direction, off_by
+from ..level import densest_direction, off_by, off_densest
 from ..types import Detection
 from .base import PHONE, Layout, LayoutError, LayoutParams, Placed, current_params, parsing_with
 from .duplicates import dedupe
@@ -172,17 +172,13 @@ def _phone_turned_first(dets: list[Detection], kept: list[int]) -> tuple[list[in
     that from it lies loose, pushed aside. Without directions (detections from a file), or without a clear
     densest window, nothing is set apart."""
     limit = current_params().turned
-    known = [(i, dets[i].angle) for i in kept if dets[i].angle is not None]
-    if len(known) < 5:
+    off = off_densest([dets[i].angle for i in kept], limit, [dets[i].confidence for i in kept], dominant=1.5)
+    if off is None:
         return kept, []
-    ref = densest_direction([a for _, a in known], limit, [dets[i].confidence for i, _ in known], dominant=1.5)
-    if ref is None:
-        return kept, []
-    off = dict(zip((i for i, _ in known), off_by([a for _, a in known], ref).tolist()))
-    apart = [i for i in kept if off.get(i, 0.0) > limit]
+    apart = [i for i, o in zip(kept, off) if o > limit]
     if not apart:
         return kept, []
-    return [i for i in kept if i not in apart], [(tiles_of(dets, apart), min(off[i] for i in apart))]
+    return [i for i in kept if i not in apart], [(tiles_of(dets, apart), float(off[off > limit].min()))]
 
 
 def _phone_backs_apart(groups: list[list[Tile]], core: list[Tile], shadows: list[tuple[Tile, str]]
