@@ -52,7 +52,9 @@ WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the gene
            "turned-looks": ("turned_looks", "turned looks: every other look at a tile turned 180 degrees "
                                             "(DetectorConfig.turned_looks): every look as the tile lies"),
            "squashed": ("squashed", "a second reading of a photo of a hand whose boxes are mostly wider than tall, "
-                                    "stretched back in height (DetectorConfig.squashed): read as it is")}
+                                    "stretched back in height (DetectorConfig.squashed): read as it is"),
+           "backs-read": ("face_back_p", "overhead frame's face-down boxes read by the classifier too "
+                                         "(DetectorConfig.face_back_p): the locator's backs unread")}
 
 
 def labels_current(out: Path, loose: bool = False) -> bool:

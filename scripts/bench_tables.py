@@ -148,7 +148,7 @@ def score_table(out, dets, ungated, gt, truth) -> dict:
 
 # ways of reading (--ways): DetectorConfig fields
 WAYS = {"runtime": {}, "regions": {"regions": True}, "regions, no strips": {"regions": "crops"},
-        "view's classifier alone": {"general_px": None},
+        "view's classifier alone": {"general_px": None}, "backs unread": {"face_back_p": None},
         **{f"general >= {px} px": {"general_px": float(px)} for px in (20, 28, 32)}}
 
 

@@ -1015,3 +1015,54 @@ def test_models_in_a_folder_replace_the_committed_ones_by_file_name(tmp_path):
     assert kw == {"locator": tmp_path / LOCATOR.name, "seat_classifier": tmp_path / SEAT_CLASSIFIER.name}
     det = TileDetector(DetectorConfig(**kw))
     assert det.seat_classifier_path == tmp_path / SEAT_CLASSIFIER.name
+
+
+def test_a_box_called_a_back_that_the_classifier_reads_as_a_face_is_read_as_one(detector, monkeypatch):
+    """An overhead frame's face-down boxes are read by the overhead classifier alone, in one look: one it gives
+    a back under DetectorConfig.face_back_p is face up (to be read), its locator vote made even; one it reads
+    as a back, or just over the limit, stays a back; the boxes the locator calls face up are not read again."""
+    boxes = np.array([[0, 0, 20, 30], [30, 0, 50, 30], [60, 0, 80, 30], [90, 0, 110, 30]], np.float32)
+    todo = np.array([True, False, False, False])
+    loc = np.array([[0.9, 0.1], [0.02, 0.98], [0.01, 0.99], [0.03, 0.97]], np.float32)
+    limit = detector.config.face_back_p
+    read = []
+
+    def classify(img, b, overhead=False, seat=False, turned=None, wide=True):
+        read.append((len(b), overhead, wide))
+        p = np.zeros((len(b), T.N_CLASSES), np.float32)
+        p[:, T.BACK] = [0.02, 0.97, limit + 0.01]
+        p[:, 6] = 1 - p[:, T.BACK]
+        return p, np.zeros((len(b), 3), np.float32)
+    monkeypatch.setattr(detector, "classify", classify)
+    out, scores = detector.faces_called_backs(np.zeros((40, 120, 3), np.uint8), boxes, todo, loc)
+    assert read == [(3, True, False)]
+    assert out.tolist() == [True, True, False, False]
+    assert scores[1].tolist() == [pytest.approx(0.98)] * 2 and scores[[0, 2, 3]].tolist() == loc[[0, 2, 3]].tolist()
+    assert todo.tolist() == [True, False, False, False] and loc[1].tolist() == pytest.approx([0.02, 0.98])
+
+
+
+def test_faces_in_dim_warm_light_called_backs_are_read_as_faces(detector):
+    """The example overhead frame dimmed to a third under a warm light: the overhead locator calls 9 of its 48
+    face-up tiles face down. Read by the classifier too (DetectorConfig.face_back_p), most of them are read as
+    their true kinds, and no back of the walls or hands becomes a face."""
+    import json
+    img = load_image(ROOT / "examples" / "overhead.jpg")
+    dim = np.clip(img * 0.35 * np.array((0.55, 0.8, 1.0)), 0, 255).astype(np.uint8)
+    objs = json.loads((ROOT / "examples" / "overhead.json").read_text())["objects"]
+    gb, gk = np.array([o["box"] for o in objs]), np.array([o["kind"] for o in objs])
+
+    def tally(dets):
+        faces_right = backs_as_faces = faces_as_backs = 0
+        for d in dets:
+            iou = box_iou(np.array([d.box]), gb)[0]
+            j = int(iou.argmax())
+            if iou[j] >= 0.5:
+                faces_right += bool(gk[j] != T.BACK and d.kind == gk[j])
+                backs_as_faces += bool(gk[j] == T.BACK and d.kind != T.BACK)
+                faces_as_backs += bool(gk[j] != T.BACK and d.kind == T.BACK)
+        return faces_right, backs_as_faces, faces_as_backs
+    unread = tally(TileDetector(DetectorConfig(face_back_p=None)).detect(dim).tiles)
+    read = tally(detector.detect(dim).tiles)
+    assert unread[2] >= 5                                   # the locator calls faces backs in that light
+    assert read[0] >= unread[0] + 5 and read[2] <= 1 and read[1] == unread[1] == 0

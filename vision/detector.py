@@ -72,6 +72,8 @@ SQUASHED_ASPECT = 1.0     # a photo of a hand whose face-up boxes' median width 
 UPRIGHT_ASPECT = 0.75     # ... and is read again stretched until that median is an upright tile's, ...
 MAX_UNSQUASH = 3.0        # ... by at most this factor
 REGION_VIEWS = ("seat", "overhead")   # the views read region by region with DetectorConfig(regions=True)
+BACK_READ_VIEWS = ("overhead",)   # the views whose face-down boxes the classifier reads too (DetectorConfig.
+                          # face_back_p; the seat locator calls no face a back on the real-looking seat tables)
 
 
 def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -286,17 +288,19 @@ class TileDetector:
         return boxes, scores, cls, cls_scores
 
     def classify(self, img: np.ndarray, boxes: np.ndarray, overhead: bool = False, seat: bool = False,
-                 turned: Optional[np.ndarray] = None):
+                 turned: Optional[np.ndarray] = None, wide: bool = True):
         """Stage 2: kind probabilities (N,43) and orientation probabilities (N,3: upright, sideways,
         upside down) relative to the image. overhead: with the overhead classifier (when there is one); seat:
         with the seat classifier (when there is one, else as overhead). turned: (N,) bool, the boxes whose crops
-        the classifier sees turned 180 degrees (their orientations still given relative to the image)."""
+        the classifier sees turned 180 degrees (their orientations still given relative to the image). wide:
+        the overhead classifier's reading averaged with the wider one's (DetectorConfig.overhead_wide, where there
+        is one); False: the overhead classifier alone."""
         sess = self._model("classifier", overhead, seat)
         crops, rot = zip(*(crop_tile(img, b) for b in boxes))
         if turned is not None:
             crops = [np.ascontiguousarray(c[::-1, ::-1]) if t else c for c, t in zip(crops, turned)]
         kinds, dirs = read_crops(sess, crops)
-        if sess is self.cls_over and self.cls_over_wide is not None:     # DetectorConfig.overhead_wide
+        if wide and sess is self.cls_over and self.cls_over_wide is not None:     # DetectorConfig.overhead_wide
             wide_kinds, wide_dirs = read_crops(self.cls_over_wide, crops)
             kinds, dirs = (kinds + wide_kinds) / 2, (dirs + wide_dirs) / 2
         orient = image_orientation_probs(dirs, np.array(rot))
@@ -499,6 +503,8 @@ class TileDetector:
         if self.config.regions and view in REGION_VIEWS and two_stage:
             return self._read_regions(img, found, view)
         todo = loc_cls != 1
+        if two_stage and view in BACK_READ_VIEWS and self.config.face_back_p is not None and not todo.all():
+            todo, loc_scores = self.faces_called_backs(img, boxes, todo, loc_scores)
         first = None
         if two_stage and todo.any() and view == "phone" and squash:
             s, first = self.squeezed(img, boxes[todo])
@@ -521,6 +527,22 @@ class TileDetector:
         if todo.any():
             probs[todo], orient[todo] = self.read_kinds(img, located[todo], boxes[todo], view, first)
         return self._detections(img, boxes, scores, loc_scores, probs, orient), view
+
+    def faces_called_backs(self, img: np.ndarray, boxes: np.ndarray, todo: np.ndarray, loc_scores: np.ndarray):
+        """(todo, loc_scores) with the located face-down boxes that the overhead classifier alone, in one look,
+        gives a back less than DetectorConfig.face_back_p made face up, and their locator's face-up / face-down
+        vote made even (the classifiers decide when they read them as faces): the overhead locator calls whole
+        hands face down surely where a warm or dim light falls on them (docs/benchmarks.md, Real-looking whole
+        tables)."""
+        down = np.flatnonzero(~todo)
+        p, _ = self.classify(img, boxes[down], overhead=True, wide=False)
+        face = down[p[:, T.BACK] < self.config.face_back_p]
+        if not len(face):
+            return todo, loc_scores
+        todo, loc_scores = todo.copy(), loc_scores.copy()
+        todo[face] = True
+        loc_scores[face] = loc_scores[face].max(1, keepdims=True)
+        return todo, loc_scores
 
     def _read_regions(self, img: np.ndarray, found, view: str) -> tuple[list[Detection], str]:
         """detect's detections of a whole table read region by region (vision.regions): its rows of face-up

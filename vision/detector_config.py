@@ -40,6 +40,9 @@ ROUTER = MODELS / "view_router.onnx"
 REFINER = MODELS / "tile_refiner.onnx"
 GENERAL_PX = 24.0         # on a whole table, faces this large (shorter side, px) are read by the general classifier
                           # too (DetectorConfig.general_px; docs/benchmarks.md, Real-looking whole tables)
+FACE_BACK_P = 0.1         # an overhead frame's box the locator calls face down is read as a face when the classifier
+                          # gives a back less than this (DetectorConfig.face_back_p; docs/benchmarks.md, Real-looking
+                          # whole tables)
 LOOKS = ((0.08, 0, 0), (-0.05, 0, 0), (0, 0.06, 0), (0, 0, 0.06))   # more looks at each tile of a frame of
                           # LOOK_VIEWS: its box grown by a share of its size on each side (shrunk if less than 0), moved
                           # right, moved down by a share of its width / height (see TileDetector.more_looks)
@@ -105,6 +108,10 @@ class DetectorConfig:
       this many px are read by the general classifier too (in as many looks as the view's), and its kind
       probabilities averaged with the view's classifier's: the one knows real tile sets close up, the other
       small and foreshortened tiles; None: by the view's classifier alone.
+    * ``face_back_p``: on a whole table seen from above (detector.BACK_READ_VIEWS), the boxes the locator calls
+      face down are read by the classifier too, in one look, and one it gives a back less than this probability is
+      read as a face-up tile (faces in warm or dim light were called backs surely); None: the locator's face-down
+      boxes are backs, unread.
     """
     locator: Path = LOCATOR
     classifier: Optional[Path] = CLASSIFIER
@@ -130,6 +137,7 @@ class DetectorConfig:
     general_px: Optional[float] = GENERAL_PX
     turned_looks: bool = True
     squashed: bool = True
+    face_back_p: Optional[float] = FACE_BACK_P
 
 
 def models_in(folder: Optional[Path]) -> dict:
