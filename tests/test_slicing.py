@@ -60,8 +60,8 @@ def test_sliced_detector_reads_what_one_pass_reads_on_a_small_photo():
 def test_table_shot_from_a_seat_is_read_again_by_the_seat_models_in_slices(monkeypatch):
     """A table shot from a seat (its boxes show a perspective) is read again in slices at full resolution by the
     seat locator, and its boxes classified by the seat classifier, in more looks; an overhead frame of the same
-    size is read once, by the overhead models, in one look; without seat_view never. (The general classifier's
-    second reading of large faces, DetectorConfig.general_px, is left out here.)"""
+    size is read once, by the overhead models, in one look (its backs and its faces); without seat_view never.
+    (The general classifier's second reading of large faces, DetectorConfig.general_px, is left out here.)"""
     from mjtable.datasets.generate import make_scene
     seat, _, _ = make_scene("seat", 4242, 0, 1280)
     over, _, _ = make_scene("overhead", 4242, 0, 1280)
@@ -77,9 +77,9 @@ def test_table_shot_from_a_seat_is_read_again_by_the_seat_models_in_slices(monke
             calls.append(("locate", overhead, seat, part.shape[:2]))
             return real_locate(part, overhead, seat)
 
-        def classified(img, boxes, overhead=False, seat=False, turned=None):
+        def classified(img, boxes, overhead=False, seat=False, turned=None, wide=True):
             calls.append(("classify", overhead, seat, None))
-            return real_classify(img, boxes, overhead, seat, turned)
+            return real_classify(img, boxes, overhead, seat, turned, wide)
         monkeypatch.setattr(det, "_locate_one", counted)
         monkeypatch.setattr(det, "classify", classified)
         for name, img in (("seat", seat), ("overhead", over)):
@@ -91,8 +91,8 @@ def test_table_shot_from_a_seat_is_read_again_by_the_seat_models_in_slices(monke
                 assert len(windows_read) >= 2 and all(c[2] for c in windows_read)
                 assert classified_as == [(True, True)] * 2       # the first look, then the more looks
                 assert det._seat_view(real_locate(img, True))
-            else:
-                assert windows_read == [] and classified_as == [(True, False)], (auto, name)
+            else:     # the overhead models: the backs (DetectorConfig.face_back_p), then the faces, in one look
+                assert windows_read == [] and classified_as == [(True, False)] * 2, (auto, name)
 
 
 def test_a_table_photographed_upright_is_read_as_a_seat_view():
