@@ -542,6 +542,16 @@ def test_guess_view_leaves_loose_tiles_turned_from_a_hand_out():
     assert guess_view(table) == "overhead"
 
 
+def test_guess_view_finds_a_hand_outnumbered_by_loose_tiles_as_the_layout_does():
+    """Loose tiles that outnumber the hand lie every way, so no direction holds half the tiles; the hand's
+    window, with 1.5 times the weight of any other (level.densest_direction(dominant=)), is still the photo's
+    direction, as the phone layout finds it: the loose tiles are set apart and it stays a photo of a hand."""
+    from mjtable.vision.views import guess_view
+    box = (0.0, 0.0, 20.0, 27.0)
+    hand = [Detection(box, 3, "upright", 0.9, angle=1.0 + 0.2 * i) for i in range(10)]
+    loose = [Detection(box, 5, "sideways" if i % 2 else "upright", 0.9, angle=10.0 + 3.3 * i) for i in range(24)]
+    assert guess_view(hand + loose) == "phone"
+
 def _spy_locate(det, monkeypatch) -> list:
     calls = []
     real = det.locate
@@ -703,15 +713,16 @@ def test_overhead_classifier_reads_the_overhead_locators_boxes_only(monkeypatch)
     assert det.cls_over is not None and det.overhead_classifier_path.name == "tile_classifier_overhead_int8.onnx"
     used = []
     real = det.classify
-    monkeypatch.setattr(det, "classify", lambda img, boxes, overhead=False, seat=False, turned=None:
-                        used.append(overhead) or real(img, boxes, overhead, seat, turned))
+    monkeypatch.setattr(det, "classify", lambda img, boxes, overhead=False, seat=False, turned=None,
+                        wide=True: used.append(overhead) or real(img, boxes, overhead, seat, turned, wide))
     phone, table = load_image(ROOT / "examples" / "phone_hand.jpg"), load_image(ROOT / "examples" / "overhead.jpg")
     det.detect(phone)
     det.detect(table)
     det.detect(table, "phone")
-    # a photo of a hand: the first look, then the more looks; the table told to be a photo of a hand has boxes
-    # mostly wider than tall, so its first look is taken again in the frame stretched back (DetectorConfig.squashed)
-    assert used == [False, False, True, False, False, False]
+    # a photo of a hand: the first look, then the more looks; the table: its backs (DetectorConfig.face_back_p),
+    # then its faces; the table told to be a photo of a hand has boxes mostly wider than tall, so its first look is
+    # taken again in the frame stretched back (DetectorConfig.squashed)
+    assert used == [False, False, True, True, False, False, False]
     one = TileDetector(DetectorConfig(overhead_classifier=None))
     assert one.cls_over is None
     # with no overhead classifier the general one reads the overhead boxes: the same call, the same session

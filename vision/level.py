@@ -24,6 +24,8 @@ TILE_EDGE_SHARE = 0.20      # edge_angle: the strongest this share of a tile box
 EDGE_AGREE = 0.25           # edge_angle: their vectors (angle x 4) must sum to this share of their length
 DOMINANT_MIN = 5            # densest_direction(dominant=): the fewest directions a dominant window holds
 TURNED_MIN = 5              # off_densest: the fewest known edge directions that can show tiles turned apart
+HAND_DOMINANT = 1.5         # a photo of a hand: the fullest window is its direction with this many times the weight
+                            # of any window apart from it (densest_direction(dominant=); the layout and the view guess)
 
 
 def tilt(img: np.ndarray) -> float:

@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 from mjtable.errors import UsageError, shown
 
-from .level import off_densest
+from .level import HAND_DOMINANT, off_densest
 from .types import FACE_DOWN, SIDEWAYS, Detection, Detections
 
 KINDS = ("auto", "phone", "overhead")   # the views a caller may ask for ("auto": the detector decides)
@@ -66,10 +66,11 @@ def guess_view(dets: list[Detection]) -> str:
 
 def _turned(dets: list[Detection]) -> list[Detection]:
     """The detections whose edges lie more than LayoutParams.turned degrees from the densest direction of those
-    whose edges are known (at least five); none without such a direction."""
+    whose edges are known (at least five), found as the phone layout finds it (each weighed by its confidence, the
+    fullest window taken where it dominates); none without such a direction."""
     from .layout.base import LayoutParams
     limit = LayoutParams().turned
-    off = off_densest([d.angle for d in dets], limit)
+    off = off_densest([d.angle for d in dets], limit, [d.confidence for d in dets], dominant=HAND_DOMINANT)
     return [] if off is None else [d for d, o in zip(dets, off) if o > limit]
 
 

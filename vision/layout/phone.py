@@ -12,7 +12,7 @@ from mjtable.scoring.table import (
     TableState,
 )
 
-from ..level import densest_direction, off_by, off_densest
+from ..level import HAND_DOMINANT, densest_direction, off_by, off_densest
 from ..types import Detection
 from .base import PHONE, Layout, LayoutError, LayoutParams, Placed, current_params, parsing_with
 from .duplicates import dedupe
@@ -172,7 +172,8 @@ def _phone_turned_first(dets: list[Detection], kept: list[int]) -> tuple[list[in
     that from it lies loose, pushed aside. Without directions (detections from a file), or without a clear
     densest window, nothing is set apart."""
     limit = current_params().turned
-    off = off_densest([dets[i].angle for i in kept], limit, [dets[i].confidence for i in kept], dominant=1.5)
+    off = off_densest([dets[i].angle for i in kept], limit, [dets[i].confidence for i in kept],
+                      dominant=HAND_DOMINANT)
     if off is None:
         return kept, []
     apart = [i for i, o in zip(kept, off) if o > limit]
