@@ -3,7 +3,8 @@
 Sources (in the shared folder beside the repository, ``../shared`` or $MJTABLE_SHARED; both CC BY 4.0, see
 their ATTRIBUTION.md; the photos and the crops stay out of git, under data/realfaces):
 
-* chinese_mahjong_detection (Hong Kong style sets with flowers): the 144 originals of photos/ only. Its
+* chinese_mahjong_detection (Hong Kong style sets with flowers): the 144 originals of photos/ only, their labels
+  corrected where datasets/labels/fixes says (mjtable.datasets.label_fixes, as the detector's data is). Its
   augmented/ copies are left out: flips mirror the faces and turns and shears tilt them, and nothing in a file
   name says which copy had which, so they would put mirrored and tilted faces in the bank.
 * real_riichi_train (one Japanese set, no flowers), the photos of its training split only
@@ -39,13 +40,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from mjtable.scoring import tiles as T
 from mjtable.vision.labels import row_to_box
 
-from .realphotos import source_photo, split_sources
+from .label_fixes import StaleFix, apply_fixes, load_fixes
+from .realphotos import convert, source_photo, split_sources
 
 ROOT = Path(__file__).resolve().parent.parent
 BANK = ROOT / "data" / "realfaces"
-BANK_VERSION = 1          # bumped when the crops change: generated real tables record it (datasets.generate)
+BANK_VERSION = 2          # bumped when the crops change: generated real tables record it (datasets.generate); 2: the
+                          # labels corrected by datasets/labels/fixes
 CMD, RIICHI = "chinese_mahjong_detection", "real_riichi_train"
 FACE_ASPECT = 0.75        # an upright tile's face: width / height
 MIN_FACE_H = 14           # px: a smaller box is not cut
@@ -54,6 +58,7 @@ INSET = 0.03              # of the box's size, trimmed off each side of a crop (
 UPLOAD_GAP = 1000         # Facebook photo ids this close are one upload
 PATCH = 112               # px: the side of an empty table patch
 SPLITS = ("train", "heldout")
+TILE_IDS = {t: t for t in range(T.N_CLASSES)}   # photo_boxes' mapping of rows already in tile ids
 
 
 def shared_dir() -> Path:
@@ -227,10 +232,14 @@ def bank_photo(out: Path, index: dict, img: np.ndarray, boxes: list[tuple], spli
                                                      unstretched(p, s))])
 
 
-def add_chinese(src: Path, out: Path, index: dict, heldout: float, seed: int, det=None) -> Split:
-    """The Chinese originals into the bank, split by set (module doc)."""
+def add_chinese(src: Path, out: Path, index: dict, heldout: float, seed: int, det=None,
+                fixes: dict | None = None) -> Split:
+    """The Chinese originals into the bank, split by set (module doc), their labels corrected by the label fixes
+    (``fixes`` by photo name; None: the committed ones, datasets/labels/fixes); a fix whose photo or row is
+    missing is refused (label_fixes.StaleFix)."""
     from mjtable.vision.names import load_names
     mapping = load_names(src / "data.yaml")
+    fixes = dict(load_fixes(CMD) if fixes is None else fixes)
     files = sorted(p.name for p in (src / "photos" / "images").glob("*.jpg"))
     sp = split_chinese(files, heldout, seed)
     rng = random.Random(seed)
@@ -238,12 +247,15 @@ def add_chinese(src: Path, out: Path, index: dict, heldout: float, seed: int, de
         side = sp.side(source_photo(f))
         img = cv2.imread(str(src / "photos" / "images" / f))
         lab = src / "photos" / "labels" / f"{Path(f).stem}.txt"
+        rows = apply_fixes(convert(lab.read_text() if lab.exists() else "", mapping), fixes.pop(f, []))
         if side is None or img is None:
             index["skipped"] += 1
             continue
-        boxes = photo_boxes(lab.read_text() if lab.exists() else "", mapping, (img.shape[1], img.shape[0]))
+        boxes = photo_boxes("\n".join(rows), TILE_IDS, (img.shape[1], img.shape[0]))
         bank_photo(out, index, img, boxes, side, sp.sets[source_photo(f)], Path(f).stem[:40], rng, det)
         index["photos"][side] += 1
+    if fixes:
+        raise StaleFix(f"label fixes for photos not in {src}: {', '.join(sorted(fixes))}")
     return sp
 
 
@@ -273,9 +285,10 @@ def orienting_detector():
 
 
 def build_bank(out: Path = BANK, shared: Path | None = None, heldout: float = 0.25, seed: int = 0,
-               riichi: bool = True, det=None) -> dict:
+               riichi: bool = True, det=None, fixes: dict | None = None) -> dict:
     """Cut the bank into ``out`` (replacing it) and write out/index.json; the index. det: a TileDetector whose
-    classifier turns the faces it reads upside down the right way up (orienting_detector), or None."""
+    classifier turns the faces it reads upside down the right way up (orienting_detector), or None. fixes: the
+    Chinese photos' label fixes by photo name (add_chinese; None: the committed ones)."""
     import shutil
     base = shared or shared_dir()
     src = base / "data" / CMD
@@ -287,7 +300,7 @@ def build_bank(out: Path = BANK, shared: Path | None = None, heldout: float = 0.
     index = {"version": BANK_VERSION, "heldout": heldout, "seed": seed, "riichi": riichi, "turned": det is not None,
              "skipped": 0,
              "photos": {s: 0 for s in SPLITS}, "faces": [], "patches": []}
-    sp = add_chinese(src, out, index, heldout, seed, det)
+    sp = add_chinese(src, out, index, heldout, seed, det, fixes)
     if riichi and (base / "data" / RIICHI / "data.yaml").exists():
         add_riichi(base / "data" / RIICHI, out, index, seed, det)
     index["heldout_sets"] = sorted(sp.heldout_sets)

@@ -100,7 +100,8 @@ def _fake_shared(tmp_path, names):
 def test_heldout_sets_never_feed_the_training_bank(tmp_path):
     # 12 photos in 6 uploads of two: whichever photo the split holds out, its upload-mate is in neither bank
     names = [f"{395000000 + 10_000 * k + j}_1_{k}{j}_n" for k in range(6) for j in (0, 1)]
-    index = RF.build_bank(tmp_path / "bank", _fake_shared(tmp_path, names), heldout=0.25, seed=0, riichi=False)
+    index = RF.build_bank(tmp_path / "bank", _fake_shared(tmp_path, names), heldout=0.25, seed=0, riichi=False,
+                          fixes={})
     held_sets = set(index["heldout_sets"])
     assert held_sets and len(index["heldout_photos"]) == 3
     train = [f for f in index["faces"] if f[0] == "train"]
@@ -113,6 +114,24 @@ def test_heldout_sets_never_feed_the_training_bank(tmp_path):
     bank = RF.load_bank("train", tmp_path / "bank", build=False)
     assert set(bank.faces) and not set(bank.faces) & held_sets
 
+
+def test_the_bank_takes_the_corrected_labels(tmp_path):
+    """A label fix (datasets/labels/fixes) changes the kind the bank files its face under, as it changes the
+    detector's data; a fix for a photo the shared folder lacks is refused."""
+    from mjtable.datasets.label_fixes import Fix, StaleFix
+    names = [f"{395000000 + 10_000 * k}_1_{k}_n" for k in range(4)]
+    shared = _fake_shared(tmp_path, names)
+    photo = f"{names[1]}_jpg.rf.{1:04x}.jpg"                    # its tile is labelled 'm1' (class 1)
+    m1, m9 = T.make(T.MAN, 1), T.make(T.MAN, 9)
+    fix = Fix(photo, 230 / 640, 240 / 640, m1, m9, "corner index 9")
+    kinds = {}
+    for name, fixes in (("as labelled", {}), ("fixed", {photo: [fix]})):
+        index = RF.build_bank(tmp_path / name, shared, heldout=0.25, seed=0, riichi=False, fixes=fixes)
+        kinds[name] = sorted(f[2] for f in index["faces"])
+    assert m1 in kinds["as labelled"] and m9 not in kinds["as labelled"]
+    assert kinds["fixed"] == sorted([m9 if k == m1 else k for k in kinds["as labelled"]])
+    with pytest.raises(StaleFix):
+        RF.build_bank(tmp_path / "stale", shared, riichi=False, fixes={"gone.jpg": [fix]})
 
 def test_real_split_follows_prepare_real_chinese():
     src = RF.shared_dir() / "data" / RF.CMD / "photos" / "images"
