@@ -62,6 +62,12 @@ def apply_fixes(rows: list[str], fixes: list[Fix]) -> list[str]:
     return rows
 
 
+def refuse_unmet(fixes: dict[str, list[Fix]], src) -> None:
+    """StaleFix when fixes (by photo name) are left that no photo of ``src`` took: a changed export."""
+    if fixes:
+        raise StaleFix(f"label fixes for photos not in {src}: {', '.join(sorted(fixes))}")
+
+
 def _meets(v: list[str], fix: Fix) -> bool:
     return (len(v) == 5 and int(v[0]) == fix.was and abs(float(v[1]) - fix.x) <= NEAR
             and abs(float(v[2]) - fix.y) <= NEAR)

@@ -43,7 +43,7 @@ import numpy as np
 from mjtable.scoring import tiles as T
 from mjtable.vision.labels import row_to_box
 
-from .label_fixes import StaleFix, apply_fixes, load_fixes
+from .label_fixes import apply_fixes, load_fixes, refuse_unmet
 from .realphotos import convert, source_photo, split_sources
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -254,8 +254,7 @@ def add_chinese(src: Path, out: Path, index: dict, heldout: float, seed: int, de
         boxes = photo_boxes("\n".join(rows), TILE_IDS, (img.shape[1], img.shape[0]))
         bank_photo(out, index, img, boxes, side, sp.sets[source_photo(f)], Path(f).stem[:40], rng, det)
         index["photos"][side] += 1
-    if fixes:
-        raise StaleFix(f"label fixes for photos not in {src}: {', '.join(sorted(fixes))}")
+    refuse_unmet(fixes, src)
     return sp
 
 

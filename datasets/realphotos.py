@@ -18,7 +18,7 @@ import os
 import random
 from pathlib import Path
 
-from mjtable.datasets.label_fixes import StaleFix, apply_fixes, load_fixes
+from mjtable.datasets.label_fixes import apply_fixes, load_fixes, refuse_unmet
 from mjtable.scoring import tiles as T
 from mjtable.vision.labels import row_to_box, write_names
 from mjtable.vision.names import load_names
@@ -190,7 +190,6 @@ def prepare_chinese(src: Path, out: Path, heldout: float, seed: int,
             (out / split / "labels" / f"{img.stem}.txt").write_text("\n".join(rows) + ("\n" if rows else ""))
             counts[split][0] += 1
             counts[split][1].add(source_photo(img.name))
-    if fixes:
-        raise StaleFix(f"label fixes for photos not in {src}: {', '.join(sorted(fixes))}")
+    refuse_unmet(fixes, src)
     write_names(out)
     return {k: (n, len(s)) for k, (n, s) in counts.items()}
