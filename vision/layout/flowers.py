@@ -60,6 +60,16 @@ def weak_duplicates(flowers: list[Tile], kinds: tuple[int, ...]) -> list[int]:
     return sorted(out)
 
 
+def held_flowers(flowers: list[Tile], notes: list[str], outcome: str) -> tuple[tuple[int, ...], list[int]]:
+    """(each flower's kind, distinct_flowers; the indices of the weak duplicates, weak_duplicates), each duplicate
+    said in notes: "... so it is <outcome>" (not placed, not part of the hand)."""
+    kinds = distinct_flowers(flowers, notes)
+    dup = weak_duplicates(flowers, kinds)
+    notes += [f"weak flower box {describe(flowers[i])} reads as {T.code(kinds[i])}, as a surer box does: a set holds "
+              f"one of each flower, so it is {outcome}" for i in dup]
+    return kinds, dup
+
+
 def _flower_options(t: Tile) -> list[tuple[int, float]]:
     """The flowers a tile may be with their probabilities, likeliest first: Detection.flower, else its
     candidates' flowers."""

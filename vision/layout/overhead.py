@@ -17,7 +17,7 @@ from ..perspective import beyond, depth_from_shapes, flatten, in_photo, nearest,
 from ..types import Detection
 from .base import OVERHEAD, Layout, LayoutError, LayoutParams, Placed, current_params, parsing_with
 from .duplicates import dedupe
-from .flowers import distinct_flowers, weak_duplicates
+from .flowers import held_flowers
 from .geometry import Tile, box_score, describe, nn_angle, rotate, tiles_of
 from .melds import halves, merge_all
 from .rivers import read_seat, river_model
@@ -74,13 +74,10 @@ def _table_flowers(players: list[PlayerArea], flowers: list[tuple[PlayerArea, Ti
                    notes: list[str]) -> None:
     """Each seat's flowers, on the whole table: a set holds one of each (flowers.distinct_flowers), and a weak box
     left the same flower as a surer one is not placed (flowers.weak_duplicates; placed and notes say so)."""
-    kinds = distinct_flowers([t for _, t in flowers], notes)
-    dup = weak_duplicates([t for _, t in flowers], kinds)
+    kinds, dup = held_flowers([t for _, t in flowers], notes, "not placed")
     for i in dup:
         t = flowers[i][1]
         placed[t.i] = Placed(t.det, None, "unplaced")
-        notes.append(f"weak flower box {describe(t)} reads as {T.code(kinds[i])}, as a surer box does: a set holds "
-                     f"one of each flower, so it is not placed")
     for area in players:
         area.flowers = tuple(k for i, ((a, _), k) in enumerate(zip(flowers, kinds)) if a is area and i not in dup)
 

@@ -16,7 +16,7 @@ from ..level import HAND_DOMINANT, densest_direction, off_by, off_densest
 from ..types import Detection
 from .base import PHONE, Layout, LayoutError, LayoutParams, Placed, current_params, parsing_with
 from .duplicates import dedupe
-from .flowers import distinct_flowers, flowers_beside_flowers, flowers_inside_rows, isolated, weak_duplicates
+from .flowers import flowers_beside_flowers, flowers_inside_rows, held_flowers, isolated
 from .geometry import Frame, Tile, describe, direction_votes, frame_of, median, nn_angle, rotate, split_groups, tiles_of
 from .melds import (
     halves,
@@ -404,11 +404,7 @@ def _phone_area(concealed: list[Tile], winning: Optional[Tile], mots: list[MeldO
     for t in far:
         notes.append(f"tile {describe(t)} is not part of the hand")
     flowers = _reading_order(flowers)
-    kinds = distinct_flowers(flowers, notes)
-    dup = weak_duplicates(flowers, kinds)
-    for i in dup:
-        notes.append(f"weak flower box {describe(flowers[i])} reads as {T.code(kinds[i])}, as a surer box does: a "
-                     f"set holds one of each flower, so it is not part of the hand")
+    kinds, dup = held_flowers(flowers, notes, "not part of the hand")
     stray += [t for i, t in enumerate(flowers) if i in dup]
     area.flowers = tuple(k for i, k in enumerate(kinds) if i not in dup)
     area.declared_win = True
