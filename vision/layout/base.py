@@ -127,6 +127,8 @@ class LayoutParams:
                                   # inside) ...
     laid_sure: float = 0.3        # ... when the detector is this sure of them (median): weaker ones are clutter or
                                   # shadows
+    paper_gap: float = 1.0        # weak boxes (under laid_sure) this near (x w, box to box) in and beyond a laid hand,
+                                  # two or more, none beside a sure box of its row, are paper or a card: not placed
     meld_zone: float = 3.0        # face-up rows within this many tile widths inside the hand row hold melds and
                                   # flowers (1.7 from above; a seat view's depth undone from detected tiles can
                                   # come out a third too deep)

@@ -22,7 +22,7 @@ from .geometry import Tile, box_score, describe, nn_angle, rotate, tiles_of
 from .melds import halves, merge_all
 from .rivers import read_seat, river_model
 from .seatcheck import seat_notes
-from .seats import centre_correction, overhead_width_factor, seat_frames, zones
+from .seats import centre_correction, overhead_width_factor, seat_frames, table_clutter, zones
 
 
 def parse_overhead(dets: list[Detection], params: Optional[LayoutParams] = None) -> Layout:
@@ -125,7 +125,7 @@ def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None)
     if du or dv:
         frames = seat_frames(tiles, phi, k, cu + du, cv + dv)
     # in the meld areas only: a tile lying loose on the table may overlap a discard or a hand
-    pairs = [p for sr in frames.values() for p in halves(zones(sr)[2], lp.half_gap_melds)]
+    pairs = [p for sr in frames.values() for p in halves(zones(sr).meldz, lp.half_gap_melds)]
     if pairs:
         tiles, merged, half_notes = merge_all(tiles, pairs)
         for t in tiles:
@@ -134,6 +134,11 @@ def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None)
         for t in merged:
             placed[t.i] = Placed(t.det, None, "duplicate")
         frames = seat_frames(tiles, phi, k, cu + du, cv + dv)
+    clutter = table_clutter(frames)
+    if clutter:
+        unplaced.append(f"weak boxes {', '.join(describe(t) for t in clutter)} in and beyond a hand laid face up, "
+                        f"in groups of no sure tile: paper or a card, not placed")
+        placed.update({t.i: Placed(t.det, None, "unplaced") for t in clutter})
     river = river_model(frames)
     players = []
     notes: list[str] = []

@@ -45,14 +45,14 @@ def river_model(frames: dict[str, SeatRows]) -> dict[str, Optional[River]]:
 
 
 def _col_pitch(sr: SeatRows) -> float:
-    _, _, _, riverz = zones(sr)
+    riverz = zones(sr).riverz
     d = [b.u - a.u for r in riverz for a, b in zip(r, r[1:]) if b.u - a.u < 1.5 * sr.pitch]
     return float(np.median(d)) if len(d) >= 2 else sr.pitch
 
 
 def _row_pitch(sr: SeatRows) -> float:
     lp = current_params()
-    _, _, _, riverz = zones(sr)
+    riverz = zones(sr).riverz
     ys = sorted(float(np.mean([t.v for t in r])) for r in riverz if len(r) >= 2)
     d = [b - a for a, b in zip(ys, ys[1:]) if b - a < 1.9 * sr.pitch]
     return float(np.median(d)) if d else lp.aspect * sr.pitch
@@ -130,7 +130,7 @@ def read_seat(seat: str, sr: SeatRows, river: Optional[River]):
     area = PlayerArea(seat=seat, concealed=None, winning_tile_apart=False)
     assign: list[tuple[Tile, str]] = []
     notes: list[str] = []
-    hand, walls, meldz, riverz = zones(sr)
+    hand, walls, meldz, riverz, _ = zones(sr)
     if hand:
         # a row of backs where melds lie (inside the hand row, well outside the wall) holding three or four with
         # one across: a claimed set of blank white dragons the locator called face down (and the flowers beside
@@ -308,14 +308,14 @@ def _read_laid_hand(seat: str, area: PlayerArea, hand: list[Tile], mots: list, a
         else:
             loose += g
     expected = 13 - 3 * len(mots)
-    # a weak back at an end that makes the row a tile too long for its melds: not a tile (a hand laid down shows
-    # its faces; a concealed kong lies among the melds)
+    # a weak box at an end that makes the row a tile too long for its melds: not a tile (a hand laid down shows
+    # its faces; a concealed kong lies among the melds; paper beside it reads weakly)
     too_long = len(loose) not in (expected, expected + 1) and len(loose) - 1 in (expected, expected + 1)
-    shadow = _weak_end_back(loose) if too_long else None
+    shadow = _weak_end_box(loose, faces=True) if too_long else None
     if shadow is not None:
         loose = [t for t in loose if t is not shadow]
-        notes.append(f"weak face-down box {describe(shadow)} at the end of seat {seat}'s hand laid face up: not "
-                     f"counted ({len(loose)} tiles with {len(mots)} meld(s))")
+        notes.append(f"weak {'face-down ' if shadow.back else ''}box {describe(shadow)} at the end of seat {seat}'s "
+                     f"hand laid face up: not counted ({len(loose)} tiles with {len(mots)} meld(s))")
         assign.append((shadow, "unplaced"))
     winning = laid_winning(loose, expected)
     concealed = [t for t in loose if t is not winning]
@@ -332,17 +332,22 @@ def _read_laid_hand(seat: str, area: PlayerArea, hand: list[Tile], mots: list, a
     return flowers
 
 
-def _weak_end_back(row: list[Tile]) -> Optional[Tile]:
-    """The less sure of a hand row's two end boxes (a row of 4 or more) when it is face down and under
-    hand_end_weak_extra x the row's median confidence: a shadow (the detector's colour check leaves a shadow
-    found as a back this unsure) or an object at the row's end, not a tile, where the row's count says one too
-    many; a merely weak end box is mostly a real tile half out of sight."""
-    if len(row) < 4:
+def _weak_end_box(row: list[Tile], faces: bool = False) -> Optional[Tile]:
+    """The less sure of a hand row's two end boxes when it is under hand_end_weak_extra x the row's median
+    confidence and face down in a row of 4 or more (the detector's colour check leaves a shadow found as a back
+    this unsure), or, with ``faces`` (a hand laid face up), face up and under laid_sure (printed paper beside a
+    hand of one or two tiles): a shadow or an object at the row's end, not a tile, where the row's count says one
+    too many; a merely weak end box is mostly a real tile half out of sight."""
+    lp = current_params()
+    if len(row) < 2:
         return None
     ends = sorted(row, key=lambda t: t.u)[:: len(row) - 1]
     weak = min(ends, key=lambda t: t.det.confidence)
     med = median([t.det.confidence for t in row])
-    return weak if weak.back and weak.det.confidence < current_params().hand_end_weak_extra * med else None
+    if weak.det.confidence >= lp.hand_end_weak_extra * med:
+        return None
+    paper = faces and not weak.back and weak.det.confidence < lp.laid_sure
+    return weak if (weak.back and len(row) >= 4) or paper else None
 
 
 def _read_hand(seat: str, hand: list[Tile], pitch: float, n_melds: int, assign: list, notes: list[str]):
@@ -356,9 +361,9 @@ def _read_hand(seat: str, hand: list[Tile], pitch: float, n_melds: int, assign: 
     # the row's length counts the tiles; face-up ones in it (shown tiles) are not face-down ones
     n = count_touching(hand, pitch)
     # a very weak back at an end that makes a drawn hand's size (14 - 3 x melds) out of a waiting one's, or an
-    # impossible size out of a drawn one's, is not a tile (_weak_end_back)
+    # impossible size out of a drawn one's, is not a tile (_weak_end_box)
     legal = (13 - 3 * n_melds, 14 - 3 * n_melds)
-    weak = _weak_end_back(hand)
+    weak = _weak_end_box(hand)
     if weak is not None and n != legal[0] and n - 1 in legal:
         hand = [t for t in hand if t is not weak]
         n -= 1

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import numpy as np
 from mjtable.scoring import tiles as T
@@ -115,7 +115,7 @@ def centre_correction(frames: dict[str, "SeatRows"]) -> tuple[float, float]:
     """Opposite seats are laid out alike (wall, river start, hand row at the same distance from the centre):
     shift the centre so that their distances agree. Returns (du, dv) in the rotated image frame."""
     def features(sr):
-        hand, walls, meldz, riverz = zones(sr)
+        hand, walls, _, _, _ = zones(sr)
         f = {}
         if hand:       # a hand laid face up lies farther out than a standing one
             f["laid" if is_laid(hand) else "hand"] = float(np.mean([t.v for t in hand]))
@@ -174,9 +174,17 @@ def _is_back_row(r: list[Tile]) -> bool:
     return sum(t.back for t in r) * 2 > len(r)
 
 
-def zones(sr: SeatRows) -> tuple[Optional[list[Tile]], list[list[Tile]], list[list[Tile]], list[list[Tile]]]:
-    """(hand row, wall rows, meld/flower rows, river-zone rows) of one seat; the hand row stands (backs) or lies
-    face up (is_laid)."""
+class Zones(NamedTuple):
+    """One seat's rows by what lies there."""
+    hand: Optional[list[Tile]]        # the hand row: standing (backs) or laid face up (is_laid)
+    walls: list[list[Tile]]
+    meldz: list[list[Tile]]           # face-up rows where melds and flowers lie
+    riverz: list[list[Tile]]          # face-up rows of the river zone
+    clutter: list[Tile]               # weak boxes in and beyond a hand laid face up (_weak_clusters)
+
+
+def zones(sr: SeatRows) -> Zones:
+    """The Zones of one seat."""
     lp = current_params()
     backs = [r for r in sr.rows if _is_back_row(r)]
     faces = [r for r in sr.rows if not _is_back_row(r)]
@@ -197,13 +205,70 @@ def zones(sr: SeatRows) -> tuple[Optional[list[Tile]], list[list[Tile]], list[li
     n = 0
     while n + 1 < len(backs) and stray(backs[n], backs[n + 1]):
         n += 1
-    hand = _laid_hand(faces, backs, sr.w) or (backs[n] if backs else None)
-    faces = [r for r in faces if r is not hand]
+    laid = _laid_hand(faces, backs, sr.w)
+    clutter: list[Tile] = []
+    if laid:
+        # printed paper or a card at the table's edge, read as weak tiles in the laid row and beyond it
+        v, ids = mean([t.v for t in laid]), {id(t) for t in laid}
+        clutter = [t for c in _weak_clusters(faces) if min(t.v for t in c) > v - sr.w / 2 for t in c]
+        gone = ids | {id(t) for t in clutter}
+        faces = [kept for r in faces if (kept := [t for t in r if id(t) not in gone])]
+    hand = laid or (backs[n] if backs else None)
     walls = [r for r in backs if r is not hand]
     y_hand = mean([t.v for t in hand]) if hand else (max(t.v for r in faces for t in r) + sr.w if faces else 0)
     meldz = [r for r in faces if mean([t.v for t in r]) > y_hand - lp.meld_zone * sr.w]
     riverz = [r for r in faces if r not in meldz]
-    return hand, walls, meldz, riverz
+    return Zones(hand, walls, meldz, riverz, clutter)
+
+
+def _weak_clusters(rows: list[list[Tile]]) -> list[list[Tile]]:
+    """Clusters of two or more face-up boxes that the detector is less than laid_sure of, each near another
+    (_touching), none near a surer box of its own row: printed paper or a card read as tiles (a lone weak box may
+    be a winning tile set apart, weak boxes beside surer ones in a row real tiles read weakly)."""
+    lp = current_params()
+    row_of = {id(t): n for n, r in enumerate(rows) for t in r}
+    boxes = [t for r in rows for t in r]
+    weak = [t for t in boxes if not t.back and t.det.confidence < lp.laid_sure]
+    sure = [t for t in boxes if t.det.confidence >= lp.laid_sure]
+    out = []
+    while weak:
+        c, todo = [weak.pop()], 0
+        while todo < len(c):
+            near = [t for t in weak if _touching(t, c[todo])]
+            weak = [t for t in weak if all(t is not o for o in near)]
+            c += near
+            todo += 1
+        if len(c) >= 2 and not any(row_of[id(t)] == row_of[id(o)] and _touching(t, o) for t in c for o in sure):
+            out.append(c)
+    return out
+
+
+def _touching(a: Tile, b: Tile) -> bool:
+    """Do two tiles' boxes come within LayoutParams.paper_gap tiles of each other?"""
+    (ax1, ay1, ax2, ay2), (bx1, by1, bx2, by2) = a.det.box, b.det.box
+    gap = math.hypot(max(0.0, bx1 - ax2, ax1 - bx2), max(0.0, by1 - ay2, ay1 - by2))
+    return gap < current_params().paper_gap * max(a.w, b.w)
+
+
+def table_clutter(frames: dict[str, SeatRows]) -> list[Tile]:
+    """Every seat's Zones.clutter, with the face-up boxes of any seat that the detector is less than laid_sure
+    of and that come near it (_touching), and those near them in turn (a paper at a corner of the table
+    reaches into the next seat's side), taken out of the seats' rows."""
+    lp = current_params()
+    found = [t for sr in frames.values() for t in zones(sr).clutter]
+    weak = [t for sr in frames.values() for r in sr.rows for t in r
+            if not t.back and t.det.confidence < lp.laid_sure and all(t is not c for c in found)]
+    todo = list(found)
+    while todo and weak:
+        c = todo.pop()
+        near = [t for t in weak if _touching(t, c)]
+        weak = [t for t in weak if all(t is not n for n in near)]
+        found += near
+        todo += near
+    ids = {id(t) for t in found}
+    for sr in frames.values():
+        sr.rows = [kept for r in sr.rows if (kept := [t for t in r if id(t) not in ids])]
+    return found
 
 
 def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Optional[list[Tile]]:
@@ -211,8 +276,11 @@ def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Op
     (its walls, which lie inside the melds; backs far less sure than its faces, hand_end_weak_extra, and a
     shorter row of backs wholly past its ends do not count), holding laid_loose face-up tiles or more outside
     melds (a row of melds alone is no hand: a standing hand missed behind it) that the detector is laid_sure of
-    (a few weak boxes beyond a standing hand are an object's or a shadow's)."""
+    (a few weak boxes beyond a standing hand are an object's or a shadow's). The row is sought, and returned,
+    without its clusters of weak boxes (_weak_clusters: paper or a card beside the hand)."""
     lp = current_params()
+    paper = {id(t) for c in _weak_clusters(faces) for t in c}
+    faces = [kept for r in faces if (kept := [t for t in r if id(t) not in paper])]
     # one or two weak boxes beyond the laid row (a tile cut by the frame's edge, an object) are not its row
     faces = [r for r in faces if len(r) > 2 or max(t.det.confidence for t in r) >= lp.lone_weak] or faces
     if not faces:
@@ -262,8 +330,7 @@ def _seat_pitch(sr: SeatRows, default: float) -> float:
 def river_start(sr: SeatRows) -> Optional[tuple[float, float, float, int]]:
     """(y, x, pitch, tiles) of a seat's first river row (nearest the centre), in pixels of the seat frame, and
     how many face-up tiles lie in it."""
-    _, _, _, riverz = zones(sr)
-    riverz = [[t for t in r if not T.is_flower(t.kind) and not t.back] for r in riverz]
+    riverz = [[t for t in r if not T.is_flower(t.kind) and not t.back] for r in zones(sr).riverz]
     riverz = [r for r in riverz if r]
     if not riverz:
         return None
