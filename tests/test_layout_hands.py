@@ -256,6 +256,51 @@ def test_a_very_weak_face_up_box_before_a_hand_of_one_tile_is_not_a_tile():
             assert me.concealed == (27,) and me.winning_tile == 27 and me.winning_tile_apart
 
 
+def _stripe(x: float, ys, seat: str = "self"):
+    """Boxes a stripe on the cloth (a blurred rack's edge) is read as: face-down tiles lying across the seat's
+    rows, one above the other, less sure than real backs."""
+    from tests.layout_scenes import Tile
+    return [Tile(T.BACK, x, y, 90.0, back=True, seat=seat, group="unplaced") for y in ys]
+
+
+def _weakly(dets, n: int, conf=(0.45, 0.6, 0.7, 0.5, 0.56, 0.38, 0.47)):
+    import dataclasses
+    dets[-n:] = [dataclasses.replace(d, confidence=c) for d, c in zip(dets[-n:], conf * 2)]
+    return dets
+
+
+def test_a_stripe_of_backs_across_the_rows_beyond_a_standing_hand_is_not_the_hand():
+    """A stripe read as backs lying across the self seat's rows, past the end of its standing hand and reaching
+    nearer the player: each of its boxes is a row of one. Before, the nearest was taken for the hand (the rows of
+    one beyond it were only compared with each other, not with the bar); now each is a stray beside the bar."""
+    spec = _table(laid=None, winning=None, hand=10)
+    tiles = layout_table(spec)
+    hand = [t for t in tiles if t.seat == "self" and t.group == "concealed"]
+    x0, y = min(t.x for t in hand) - 2.5, hand[0].y
+    stripe = _stripe(x0, [y - 1.0 + 1.05 * n for n in range(5)])
+    lay = parse_overhead(_weakly(render(tiles + stripe, scale=22, center=(320, 320), squash=0.6), len(stripe)))
+    me = lay.table.player("self")
+    assert me.concealed is None and me.concealed_face_down == 10
+    _standing_seats_read(lay, spec)
+
+
+def test_a_stripe_of_backs_across_a_laid_hand_does_not_hide_it():
+    """The same stripe crossing the row of a hand laid face up, a tile past its end: the boxes beyond the laid row
+    lie within a tile of the row's end as its boxes go (the stripe's own box in it included), and were taken for a
+    standing hand before it, so the wall was read as the hand. The row's extent is now its faces', and the
+    stripe's box in the row, set apart from the faces, is not placed."""
+    tiles = layout_table(_table(wall=18, wall_start=0))
+    laid = [t for t in tiles if t.seat == "self" and t.group == "concealed"]
+    x0, y = min(t.x for t in laid) - 2.5, laid[0].y
+    stripe = _stripe(x0, [y - 3.15 + 1.05 * n for n in range(7)])
+    lay = parse_overhead(_weakly(render(tiles + stripe, scale=22, center=(320, 320), squash=0.6), len(stripe)))
+    me = lay.table.player("self")
+    assert me.concealed is not None and sorted(me.concealed) == CONCEALED and me.winning_tile == 27
+    assert me.concealed_face_down == 0
+    backs = [p for p in lay.placed if p.seat == "self" and p.det.kind == T.BACK and p.det.confidence > 0.8]
+    assert len(backs) == 18 and {p.group for p in backs} == {"wall"}
+
+
 @pytest.mark.parametrize("x0", [-14.5, -5.0])
 def test_backs_past_the_end_of_a_laid_hand_are_not_a_standing_hand(x0):
     """A short row of sure backs a little beyond a hand laid face up but wholly past one of its ends (a stripe or

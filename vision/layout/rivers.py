@@ -305,6 +305,12 @@ def _read_laid_hand(seat: str, area: PlayerArea, hand: list[Tile], mots: list, a
     for g in ([t for t in g if not T.is_flower(t.kind)] for g in groups):
         if g and is_meld_group(g) and not lone_backs(g):
             _read_melds(seat, g, mots, assign, notes)
+        elif g and lone_backs(g) and len(groups) > 1:
+            # a hand laid down shows its faces: face-down boxes set apart in its row (no concealed kong) are a
+            # stripe or an object lying across the row, or a wall's end
+            notes.append(f"face-down box(es) {', '.join(describe(t) for t in g)} apart in seat {seat}'s hand laid "
+                         f"face up: not placed")
+            assign += [(t, "unplaced") for t in g]
         else:
             loose += g
     expected = 13 - 3 * len(mots)

@@ -202,8 +202,11 @@ def zones(sr: SeatRows) -> Zones:
             return True
         return len(out) <= 2 and mean([t.v for t in out]) - mean([t.v for t in inner]) < lp.stray_outside * sr.w
 
+    def bar_inside(n):      # the first row of three backs or more inside row n
+        return next((r for r in backs[n + 1:] if len(r) >= 3), None)
+
     n = 0
-    while n + 1 < len(backs) and stray(backs[n], backs[n + 1]):
+    while n + 1 < len(backs) and (bar := bar_inside(n)) is not None and stray(backs[n], bar):
         n += 1
     laid = _laid_hand(faces, backs, sr.w)
     clutter: list[Tile] = []
@@ -292,7 +295,8 @@ def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Op
     # object at the table's edge, not a standing hand; nor is a shorter row of backs lying wholly past its ends,
     # a tile or more away: a standing hand lies before the player, where the laid row lies, and a row of melds
     # beside a standing hand is the shorter
-    lo, hi = min(t.u for t in outer) - w, max(t.u for t in outer) + w
+    shown = [t for t in outer if not t.back] or outer     # its backs may be a stripe's, lying across it
+    lo, hi = min(t.u for t in shown) - w, max(t.u for t in shown) + w
     if any(mean([t.v for t in r]) > v - lp.laid_beyond * w
            and median([t.det.confidence for t in r]) >= lp.hand_end_weak_extra * sure
            and (any(lo < t.u < hi for t in r) or len(r) >= len(outer)) for r in backs):
