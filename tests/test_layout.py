@@ -158,6 +158,25 @@ def test_phone_weak_boxes_do_not_set_the_hands_direction():
     assert not any("lie turned" in n and "f at" in n for n in lay.table.unplaced)
 
 
+def test_phone_weak_hand_tiles_do_not_set_the_direction_a_flower_is_judged_by():
+    """Whether a flower beside loose tiles lies askew is judged against the hand's direction, weighed by each
+    tile's confidence, as the layout finds the photo's: three weak boxes of the hand whose edges lie 10 degrees
+    off do not outvote two sure tiles square to the flower, so the flower stays the hand's. Counted one each,
+    they would turn the hand's direction and set the flower apart as loose."""
+    hand = parse_hand("123p456p789p1122z +2z")
+    pile = [LTile(k, x, -3.4 + dy, a) for k, x, dy, a in [(5, 3.0, 0.0, 35.0), (22, 4.6, 0.2, 62.0),
+                                                          (30, 6.0, -0.3, 28.0)]]
+    tiles = layout_hand(hand)
+    dets = render(tiles + pile + [LTile(36, 4.4, -2.0, 0.0)], edges=True)
+    n = len(tiles)
+    dets[:n] = [dataclasses.replace(d, angle=None) for d in dets[:n]]
+    for i, (conf, angle) in enumerate([(0.95, 0.0), (0.95, 0.0), (0.35, 10.0), (0.35, 10.0), (0.35, 10.0)]):
+        dets[i] = dataclasses.replace(dets[i], confidence=conf, angle=angle)
+    lay, got = read(dets)
+    assert got == format_hand(hand) + " 3f"
+    assert not any("3f" in n and "not part of the hand" in n for n in lay.table.unplaced)
+
+
 def test_phone_a_lone_flower_turned_among_loose_tiles_is_no_flower_of_the_hand():
     """A flower with no flower beside it, turned 12 degrees from the hand (too little to be set apart as turned,
     and nearer the hand than the loose tiles, so flower_askew does not apply), is loose when loose tiles lie

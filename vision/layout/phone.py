@@ -429,7 +429,8 @@ def _flowers_apart(flowers: list[Tile], hand: list[Tile], stray: list[Tile]) -> 
     and those nearer a stray tile than any of the hand's whose edges lie askew to the hand's
     (LayoutParams.flower_askew); and a flower alone, with no flower beside it (LayoutParams.flower_row), turned
     further (LayoutParams.flower_askew_alone) with a stray tile near it. A flower among loose tiles pushed aside is
-    no flower of the hand: a player lays flowers square, in a row beside the hand."""
+    no flower of the hand: a player lays flowers square, in a row beside the hand. The hand's direction is its
+    tiles', each weighed by its confidence, as stage 1b finds the photo's (level.densest_direction)."""
     def dist(t: Tile, others: list[Tile]) -> float:
         return min((math.hypot(o.x - t.x, o.y - t.y) for o in others), default=math.inf)
 
@@ -441,8 +442,9 @@ def _flowers_apart(flowers: list[Tile], hand: list[Tile], stray: list[Tile]) -> 
                 or alone and off > lp.flower_askew_alone and dist(t, stray) <= lp.isolated * t.w)
 
     lp = current_params()
-    known = [t.det.angle for t in hand if t.det.angle is not None]
-    ref = densest_direction(known, lp.turned) if known else None
+    known = [t for t in hand if t.det.angle is not None]
+    ref = densest_direction([t.det.angle for t in known], lp.turned, [t.det.confidence for t in known],
+                            dominant=HAND_DOMINANT) if known else None
     among = [] if ref is None else [t for t in flowers if loose(t)]
     todo = [t for t in flowers if t not in among]
     near = hand
