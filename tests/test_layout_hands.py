@@ -301,6 +301,25 @@ def test_a_stripe_of_backs_across_a_laid_hand_does_not_hide_it():
     assert len(backs) == 18 and {p.group for p in backs} == {"wall"}
 
 
+@pytest.mark.parametrize("spacing", [1.0, 1.8])
+def test_a_stripe_read_as_scattered_backs_beyond_a_laid_hand_is_not_a_standing_hand(spacing):
+    """A stripe on the cloth nearer the camera, read as a row of backs spaced anyhow (1.8 tile widths apart) well
+    beyond a hand laid face up: no bar of tiles, so the laid row is still the hand. The same row of backs side by
+    side is a standing hand there, and the face-up row its melds (the reading before, whatever the spacing)."""
+    tiles = layout_table(_table(wall=18, wall_start=0))
+    laid = [t for t in tiles if t.seat == "self" and t.group == "concealed"]
+    y = laid[0].y + 3.0
+    stripe = [t for n in range(10) for t in _stripe(-9.0 + spacing * n, [y])]
+    for t in stripe:
+        t.angle = 0.0
+    lay = parse_overhead(_weakly(render(tiles + stripe, scale=22, center=(320, 320), squash=0.6), len(stripe)))
+    me = lay.table.player("self")
+    if spacing > 1.4:
+        assert me.concealed is not None and sorted(me.concealed) == CONCEALED and me.winning_tile == 27
+    else:
+        assert me.concealed is None
+
+
 @pytest.mark.parametrize("x0", [-14.5, -5.0])
 def test_backs_past_the_end_of_a_laid_hand_are_not_a_standing_hand(x0):
     """A short row of sure backs a little beyond a hand laid face up but wholly past one of its ends (a stripe or

@@ -208,7 +208,7 @@ def zones(sr: SeatRows) -> Zones:
     n = 0
     while n + 1 < len(backs) and (bar := bar_inside(n)) is not None and stray(backs[n], bar):
         n += 1
-    laid = _laid_hand(faces, backs, sr.w)
+    laid = _laid_hand(faces, backs, sr.w, sr.pitch)
     clutter: list[Tile] = []
     if laid:
         # printed paper or a card at the table's edge, read as weak tiles in the laid row and beyond it
@@ -274,7 +274,8 @@ def table_clutter(frames: dict[str, SeatRows]) -> list[Tile]:
     return found
 
 
-def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Optional[list[Tile]]:
+def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float,
+               pitch: float) -> Optional[list[Tile]]:
     """A hand laid face up (after a win, or shown): the seat's outermost row, face up, beyond every row of backs
     (its walls, which lie inside the melds; backs far less sure than its faces, hand_end_weak_extra, and a
     shorter row of backs wholly past its ends do not count), holding laid_loose face-up tiles or more outside
@@ -294,18 +295,29 @@ def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float) -> Op
     # backs beyond it that the detector is far less sure of than of its faces (a quarter) are a shadow or an
     # object at the table's edge, not a standing hand; nor is a shorter row of backs lying wholly past its ends,
     # a tile or more away: a standing hand lies before the player, where the laid row lies, and a row of melds
-    # beside a standing hand is the shorter
+    # beside a standing hand is the shorter; nor is a row of backs scattered along it (a stripe on the cloth)
     shown = [t for t in outer if not t.back] or outer     # its backs may be a stripe's, lying across it
     lo, hi = min(t.u for t in shown) - w, max(t.u for t in shown) + w
     if any(mean([t.v for t in r]) > v - lp.laid_beyond * w
            and median([t.det.confidence for t in r]) >= lp.hand_end_weak_extra * sure
-           and (any(lo < t.u < hi for t in r) or len(r) >= len(outer)) for r in backs):
+           and (any(lo < t.u < hi for t in r) or len(r) >= len(outer)) and not _scattered(r, pitch)
+           for r in backs):
         return None
     loose = [t for g in split_groups(outer) if not is_meld_group(g) for t in g
              if not (t.back or T.is_flower(t.kind))]
     if len(loose) < lp.laid_loose or median([t.det.confidence for t in loose]) < lp.laid_sure:
         return None
     return outer
+
+
+def _scattered(row: list[Tile], pitch: float) -> bool:
+    """Do a row's boxes (three or more) lie apart rather than side by side, their median spacing over
+    LayoutParams.scattered times the seat's pitch? A hand or a wall is a bar of touching tiles; a stripe or a
+    seam on the cloth is read as boxes spaced anyhow."""
+    if len(row) < 3:
+        return False
+    u = sorted(t.u for t in row)
+    return median([b - a for a, b in zip(u, u[1:])]) > current_params().scattered * pitch
 
 
 def is_laid(hand: Optional[list[Tile]]) -> bool:
