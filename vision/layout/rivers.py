@@ -130,7 +130,8 @@ def read_seat(seat: str, sr: SeatRows, river: Optional[River]):
     area = PlayerArea(seat=seat, concealed=None, winning_tile_apart=False)
     assign: list[tuple[Tile, str]] = []
     notes: list[str] = []
-    hand, walls, meldz, riverz, _ = zones(sr)
+    hand, walls, meldz, riverz, clutter = zones(sr)
+    assign += [(t, "unplaced") for t in clutter]     # none once table_clutter has run
     if hand:
         # a row of backs where melds lie (inside the hand row, well outside the wall) holding three or four with
         # one across: a claimed set of blank white dragons the locator called face down (and the flowers beside
