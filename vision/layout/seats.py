@@ -208,14 +208,14 @@ def zones(sr: SeatRows) -> Zones:
     n = 0
     while n + 1 < len(backs) and (bar := bar_inside(n)) is not None and stray(backs[n], bar):
         n += 1
-    laid = _laid_hand(faces, backs, sr.w, sr.pitch)
+    paper = _weak_clusters(faces)
+    laid = _laid_hand(_without(faces, [t for c in paper for t in c]), backs, sr.w, sr.pitch)
     clutter: list[Tile] = []
     if laid:
         # printed paper or a card at the table's edge, read as weak tiles in the laid row and beyond it
-        v, ids = mean([t.v for t in laid]), {id(t) for t in laid}
-        clutter = [t for c in _weak_clusters(faces) if min(t.v for t in c) > v - sr.w / 2 for t in c]
-        gone = ids | {id(t) for t in clutter}
-        faces = [kept for r in faces if (kept := [t for t in r if id(t) not in gone])]
+        v = mean([t.v for t in laid])
+        clutter = [t for c in paper if min(t.v for t in c) > v - sr.w / 2 for t in c]
+        faces = _without(faces, laid + clutter)
     hand = laid or (backs[n] if backs else None)
     walls = [r for r in backs if r is not hand]
     y_hand = mean([t.v for t in hand]) if hand else (max(t.v for r in faces for t in r) + sr.w if faces else 0)
@@ -235,15 +235,30 @@ def _weak_clusters(rows: list[list[Tile]]) -> list[list[Tile]]:
     sure = [t for t in boxes if t.det.confidence >= lp.laid_sure]
     out = []
     while weak:
-        c, todo = [weak.pop()], 0
-        while todo < len(c):
-            near = [t for t in weak if _touching(t, c[todo])]
-            weak = [t for t in weak if all(t is not o for o in near)]
-            c += near
-            todo += 1
+        seed = weak.pop()
+        more, weak = _reach([seed], weak)
+        c = [seed] + more
         if len(c) >= 2 and not any(row_of[id(t)] == row_of[id(o)] and _touching(t, o) for t in c for o in sure):
             out.append(c)
     return out
+
+
+def _reach(start: list[Tile], pool: list[Tile]) -> tuple[list[Tile], list[Tile]]:
+    """(the tiles of pool reached from start through tiles _touching one another, the rest of pool)."""
+    found, todo = [], list(start)
+    while todo and pool:
+        c = todo.pop()
+        near = [t for t in pool if _touching(t, c)]
+        pool = [t for t in pool if all(t is not n for n in near)]
+        found += near
+        todo += near
+    return found, pool
+
+
+def _without(rows: list[list[Tile]], tiles: list[Tile]) -> list[list[Tile]]:
+    """rows without the tiles given (rows left empty dropped)."""
+    ids = {id(t) for t in tiles}
+    return [kept for r in rows if (kept := [t for t in r if id(t) not in ids])]
 
 
 def _touching(a: Tile, b: Tile) -> bool:
@@ -261,16 +276,9 @@ def table_clutter(frames: dict[str, SeatRows]) -> list[Tile]:
     found = [t for sr in frames.values() for t in zones(sr).clutter]
     weak = [t for sr in frames.values() for r in sr.rows for t in r
             if not t.back and t.det.confidence < lp.laid_sure and all(t is not c for c in found)]
-    todo = list(found)
-    while todo and weak:
-        c = todo.pop()
-        near = [t for t in weak if _touching(t, c)]
-        weak = [t for t in weak if all(t is not n for n in near)]
-        found += near
-        todo += near
-    ids = {id(t) for t in found}
+    found += _reach(found, weak)[0]
     for sr in frames.values():
-        sr.rows = [kept for r in sr.rows if (kept := [t for t in r if id(t) not in ids])]
+        sr.rows = _without(sr.rows, found)
     return found
 
 
@@ -280,11 +288,9 @@ def _laid_hand(faces: list[list[Tile]], backs: list[list[Tile]], w: float,
     (its walls, which lie inside the melds; backs far less sure than its faces, hand_end_weak_extra, and a
     shorter row of backs wholly past its ends do not count), holding laid_loose face-up tiles or more outside
     melds (a row of melds alone is no hand: a standing hand missed behind it) that the detector is laid_sure of
-    (a few weak boxes beyond a standing hand are an object's or a shadow's). The row is sought, and returned,
-    without its clusters of weak boxes (_weak_clusters: paper or a card beside the hand)."""
+    (a few weak boxes beyond a standing hand are an object's or a shadow's). faces: the seat's face-up rows
+    without their clusters of weak boxes (_weak_clusters: paper or a card beside the hand)."""
     lp = current_params()
-    paper = {id(t) for c in _weak_clusters(faces) for t in c}
-    faces = [kept for r in faces if (kept := [t for t in r if id(t) not in paper])]
     # one or two weak boxes beyond the laid row (a tile cut by the frame's edge, an object) are not its row
     faces = [r for r in faces if len(r) > 2 or max(t.det.confidence for t in r) >= lp.lone_weak] or faces
     if not faces:
