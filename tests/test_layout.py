@@ -566,6 +566,24 @@ def test_overhead_missing_discard_is_reported():
     assert lay.table.player("across").discards == tuple(d for n, d in enumerate(spec["across"]["discards"]) if n != 4)
 
 
+@pytest.mark.parametrize("shear", [0.0, -0.3, 0.3])
+def test_overhead_river_rows_skewed_along_are_still_discards(shear):
+    """A table photographed from a seat keeps some skew once its perspective is undone: each river row of the
+    self seat lies 0.3 tile along from the one before. Its third row then falls between the slots of the first
+    row's grid and was read as exposed tiles; the grid now follows the rows' skew, and all 16 are discards, in
+    order."""
+    spec = _table()
+    spec["self"]["discards"] = [0, 9, 18, 27, 31, 5, 6, 7, 13, 14, 22, 23, 24, 33, 2, 3]
+    tl = layout_table(spec)
+    mine = sorted({round(t.y, 3) for t in tl if t.seat == "self" and t.group == "discard"})
+    for t in tl:
+        if t.seat == "self" and t.group == "discard":
+            t.x += shear * mine.index(round(t.y, 3))
+    lay = parse_overhead(render(tl, scale=22, center=(320, 320), squash=0.6))
+    for seat, sp in spec.items():
+        _expect(seat, sp, lay.table.player(seat))
+
+
 def test_overhead_duplicate_is_dropped():
     spec = _table()
     dets = render(layout_table(spec), scale=22, center=(320, 320), squash=0.6)

@@ -40,7 +40,7 @@ def river_model(frames: dict[str, SeatRows]) -> dict[str, Optional[River]]:
             y0, x0 = st[0] / pitch, st[1] / pitch
         else:
             y0, x0 = y_med, x_med
-        out[seat] = River(y0, x0, _col_pitch(sr) / pitch, _row_pitch(sr) / pitch)
+        out[seat] = River(y0, x0, _col_pitch(sr) / pitch, _row_pitch(sr) / pitch, _row_shear(sr) / pitch)
     return out
 
 
@@ -48,6 +48,22 @@ def _col_pitch(sr: SeatRows) -> float:
     riverz = zones(sr).riverz
     d = [b.u - a.u for r in riverz for a, b in zip(r, r[1:]) if b.u - a.u < 1.5 * sr.pitch]
     return float(np.median(d)) if len(d) >= 2 else sr.pitch
+
+
+def _row_shear(sr: SeatRows) -> float:
+    """How far (pixels) a river row's tiles lie along from those of the row before, each matched to the nearest
+    there within half a pitch (median): 0 from straight above; a table photographed from a seat keeps some skew
+    once its perspective is undone, and a third row of discards falls between the slots without it."""
+    rows = sorted((r for r in zones(sr).riverz if len(r) >= 2), key=lambda r: float(np.mean([t.v for t in r])))
+    d = []
+    for a, b in zip(rows, rows[1:]):
+        if float(np.mean([t.v for t in b]) - np.mean([t.v for t in a])) >= 1.9 * sr.pitch:
+            continue
+        for t in b:
+            du = min((t.u - o.u for o in a), key=abs)
+            if abs(du) < 0.5 * sr.pitch:
+                d.append(du)
+    return float(np.median(d)) if len(d) >= 3 else 0.0
 
 
 def _row_pitch(sr: SeatRows) -> float:
@@ -392,8 +408,8 @@ def _river_slot(t: Tile, river: Optional[River], w: float) -> Optional[tuple[flo
     within 0.2 (it must sit squarely in its slot); else None."""
     if river is None:
         return None
-    c = (t.u / w - river.x0) / river.px
     r = (t.v / w - river.y0) / river.py
+    c = (t.u / w - river.x0 - river.shear * r) / river.px
     ci, ri = round(c), round(r)
     tol = 0.2 if t.back else 0.35
     if abs(c - ci) > tol or abs(r - ri) > tol or not 0 <= ci < current_params().river_cols or ri < 0:

@@ -168,6 +168,7 @@ class River:
     x0: float        # first column
     px: float        # column pitch, tile widths
     py: float        # row pitch, tile widths
+    shear: float = 0.0   # how far each row lies along from the one before (tile widths; a view's leftover skew)
 
 
 def _is_back_row(r: list[Tile]) -> bool:
