@@ -145,14 +145,14 @@ def test_a_weak_box_in_the_meld_area_likelier_a_flower_is_read_as_one():
     in the meld area with no meld's mark, read as 3s at p 0.10 but a flower or season at p 0.30 in all, is read as
     its likeliest flower (said, and its seat read with doubt: the flower is not sure); one whose flower chance is
     smaller than its reading stays unplaced, alone or beside the other; so does a box less sure than a flower box
-    must be to be placed (LayoutParams.faint_flower: clutter reads as pictures too)."""
+    must be to be placed (from above, LayoutParams.faint_flower_above: clutter reads as pictures too)."""
     import dataclasses
     from tests.layout_scenes import Tile
     from mjtable.vision.trust import assess
     base = parse_overhead(render(layout_table(_table()), scale=22, center=(320, 320), squash=0.6))
     before = base.table.player("self").flowers
-    for xs, flower_p, conf, want in (((-3.0,), (0.30,), 0.1, (38,)), ((-3.0,), (0.05,), 0.1, ()),
-                                     ((-3.0, -2.0), (0.30, 0.05), 0.1, (38,)), ((-3.0,), (0.30,), 0.07, ())):
+    for xs, flower_p, conf, want in (((-3.0,), (0.30,), 0.25, (38,)), ((-3.0,), (0.05,), 0.25, ()),
+                                     ((-3.0, -2.0), (0.30, 0.05), 0.25, (38,)), ((-3.0,), (0.30,), 0.15, ())):
         tiles = layout_table(_table())
         meld = [t for t in tiles if t.seat == "self" and t.group.startswith("meld")]
         y = sum(t.y for t in meld) / len(meld)

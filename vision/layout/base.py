@@ -119,7 +119,8 @@ class LayoutParams:
     table_apart_min: int = 20     # ... among this many boxes or more
     faint: float = 0.05           # face-up detections less sure than this are not placed ...
     faint_box: float = 0.6        # ... and a white dragon is placed only if its box (the locator's score) is this sure
-    faint_flower: float = 0.1     # ... and a flower only if it is this sure
+    faint_flower: float = 0.1     # ... and a flower only if it is this sure ...
+    faint_flower_above: float = 0.2   # ... this sure on a table seen from straight above
     faint_back: float = 0.1       # ... and, on a table photographed from a seat, a face-down box only if this sure
     lone_weak: float = 0.45       # a lone face-up box in the meld area less sure than this is not placed
     laid_beyond: float = 0.5      # a seat's outermost row, face up and this much (x w) beyond its rows of backs ...

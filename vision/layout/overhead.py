@@ -143,8 +143,12 @@ def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None)
     players = []
     notes: list[str] = []
     flowers: list[tuple[PlayerArea, Tile]] = []
+    # a flower's face is a picture, which clutter reads as too: from straight above, where every face shows
+    # whole, a flower must be surer (faint_flower_above) than in a seat view, whose far flowers read weakly
+    seats_params = lp if photo is not None else replace(lp, faint_flower=lp.faint_flower_above)
     for seat in SEATS:
-        area, assign, read_notes = read_seat(seat, frames[seat], river[seat])
+        with parsing_with(seats_params):
+            area, assign, read_notes = read_seat(seat, frames[seat], river[seat])
         players.append(area)
         notes += [f"{seat}: {n}" for n in read_notes]
         for t, group in assign:

@@ -277,7 +277,8 @@ def _flowers_of_own_art(weak: list[Tile], flowers: list[Tile], notes: list[str])
     than the kind they were read as (Detection.flower): a set's flowers are pictures of its own, which the
     classifier spreads over many kinds. Each is read as its likeliest flower, which it is not sure of (its seat
     is read with doubt), and appended to ``flowers``. Returns them. A box less sure than a flower must be to be
-    placed (LayoutParams.faint_flower: clutter reads as pictures too) is not read so."""
+    placed (LayoutParams.faint_flower, faint_flower_above from straight above: clutter reads as pictures too) is
+    not read so."""
     lp = current_params()
     out = []
     for t in weak:
