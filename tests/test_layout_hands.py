@@ -234,6 +234,29 @@ def test_paper_read_as_weak_tiles_in_and_beyond_a_laid_hand_is_not_placed(paper_
     assert any("paper or a card, not placed" in n for n in lay.table.unplaced), lay.table.unplaced
 
 
+def test_paper_beyond_a_standing_hand_seen_from_above_is_no_meld():
+    """A score sheet beyond the right seat's standing hand (nearer its player), read as a row of weak boxes, three
+    alike with one lying sideways: a claimed pung by its look. From straight above a seat's melds and flowers lie
+    inside its hand, so the cluster is paper, not placed; before, it was read as a pung claimed from the right."""
+    import dataclasses
+    from tests.layout_scenes import Tile
+    spec = _table(laid=None, winning=None, hand=10)
+    tiles = layout_table(spec)
+    hand = [t for t in tiles if t.seat == "self" and t.group == "concealed"]
+    y = hand[0].y + 2.2
+    paper = [Tile(k, x, y, a, seat="self", group="unplaced")
+             for k, x, a in ((7, -3.0, 90.0), (7, -1.7, 0.0), (7, -0.7, 0.0), (30, 0.3, 0.0), (12, 1.3, 0.0))]
+    dets = render(tiles + paper, scale=22, center=(320, 320), squash=0.6)
+    dets[-len(paper):] = [dataclasses.replace(d, confidence=c) for d, c in
+                          zip(dets[-len(paper):], (0.17, 0.07, 0.1, 0.16, 0.08))]
+    lay = parse_overhead(dets)
+    me = lay.table.player("self")
+    assert me.concealed is None and me.concealed_face_down == 10
+    assert len(me.melds) == 1 and _sources(me) == [("chow", 19, False, "left")] and me.exposed == ()
+    assert all(p.seat is None for p in lay.placed if p.det.confidence < 0.2 and p.det.kind in (7, 30, 12))
+    assert any("paper or a card, not placed" in n for n in lay.table.unplaced)
+
+
 def test_a_very_weak_face_up_box_before_a_hand_of_one_tile_is_not_a_tile():
     """Four melds, one concealed tile and the winning tile laid down, and a box of printed paper read at p 0.07 in
     their row, two tiles before them: the row's count says a tile too many, so the paper is not counted. A box

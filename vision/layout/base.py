@@ -129,6 +129,7 @@ class LayoutParams:
                                   # inside) ...
     laid_sure: float = 0.3        # ... when the detector is this sure of them (median): weaker ones are clutter or
                                   # shadows
+    paper_beyond_standing: bool = False  # weak clusters beyond a standing hand are paper too (from above: _above)
     paper_gap: float = 1.0        # weak boxes (under laid_sure) this near (x w, box to box) in and beyond a laid hand,
                                   # two or more, none beside a sure box of its row, are paper or a card: not placed
     meld_zone: float = 3.0        # face-up rows within this many tile widths inside the hand row hold melds and

@@ -84,7 +84,22 @@ def _table_flowers(players: list[PlayerArea], flowers: list[tuple[PlayerArea, Ti
 
 def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None) -> Layout:
     """The reading proper; ``photo``: the detections as found in the photo when ``dets`` are them mapped onto the
-    table's plane (placed tiles and the seat notes are given in the photo's terms)."""
+    table's plane (placed tiles and the seat notes are given in the photo's terms). A table seen from straight
+    above is read with _above's parameters."""
+    with parsing_with(current_params() if photo is not None else _above(current_params())):
+        return _read_table(dets, photo)
+
+
+def _above(lp: LayoutParams) -> LayoutParams:
+    """The parameters for a table seen from straight above, where every face shows whole and the seats' rows lie
+    where they are: a flower box must be surer (faint_flower_above; clutter reads as pictures too, a seat view's
+    far flowers read weakly), and weak clusters beyond a standing hand are paper (paper_beyond_standing; a seat
+    view's depth, undone from the tiles, can put a far seat's flowers there)."""
+    return replace(lp, faint_flower=lp.faint_flower_above, paper_beyond_standing=True)
+
+
+def _read_table(dets: list[Detection], photo: list[Detection] | None) -> Layout:
+    """_parse_overhead's reading, with the view's parameters in force."""
     lp = current_params()
     kept, dropped = dedupe(dets, weak_dup=True)
     placed = {i: Placed(dets[i], None, "duplicate") for i in dropped}
@@ -143,12 +158,8 @@ def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None)
     players = []
     notes: list[str] = []
     flowers: list[tuple[PlayerArea, Tile]] = []
-    # a flower's face is a picture, which clutter reads as too: from straight above, where every face shows
-    # whole, a flower must be surer (faint_flower_above) than in a seat view, whose far flowers read weakly
-    seats_params = lp if photo is not None else replace(lp, faint_flower=lp.faint_flower_above)
     for seat in SEATS:
-        with parsing_with(seats_params):
-            area, assign, read_notes = read_seat(seat, frames[seat], river[seat])
+        area, assign, read_notes = read_seat(seat, frames[seat], river[seat])
         players.append(area)
         notes += [f"{seat}: {n}" for n in read_notes]
         for t, group in assign:

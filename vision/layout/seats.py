@@ -181,7 +181,7 @@ class Zones(NamedTuple):
     walls: list[list[Tile]]
     meldz: list[list[Tile]]           # face-up rows where melds and flowers lie
     riverz: list[list[Tile]]          # face-up rows of the river zone
-    clutter: list[Tile]               # weak boxes in and beyond a hand laid face up (_weak_clusters)
+    clutter: list[Tile]               # weak boxes in and beyond a laid hand, or beyond a standing one
 
 
 def zones(sr: SeatRows) -> Zones:
@@ -211,13 +211,14 @@ def zones(sr: SeatRows) -> Zones:
         n += 1
     paper = _weak_clusters(faces)
     laid = _laid_hand(_without(faces, [t for c in paper for t in c]), backs, sr.w, sr.pitch)
-    clutter: list[Tile] = []
-    if laid:
-        # printed paper or a card at the table's edge, read as weak tiles in the laid row and beyond it
-        v = mean([t.v for t in laid])
-        clutter = [t for c in paper if min(t.v for t in c) > v - sr.w / 2 for t in c]
-        faces = _without(faces, laid + clutter)
     hand = laid or (backs[n] if backs else None)
+    clutter: list[Tile] = []
+    if laid or hand and lp.paper_beyond_standing:
+        # printed paper or a card at the table's edge, read as weak tiles in a laid row and beyond it, or beyond
+        # a standing hand (a seat's melds and flowers lie inside its hand)
+        v = mean([t.v for t in hand]) - (sr.w / 2 if laid else -sr.w / 2)
+        clutter = [t for c in paper if min(t.v for t in c) > v for t in c]
+        faces = _without(faces, (laid or []) + clutter)
     walls = [r for r in backs if r is not hand]
     y_hand = mean([t.v for t in hand]) if hand else (max(t.v for r in faces for t in r) + sr.w if faces else 0)
     meldz = [r for r in faces if mean([t.v for t in r]) > y_hand - lp.meld_zone * sr.w]
