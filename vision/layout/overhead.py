@@ -92,10 +92,11 @@ def _parse_overhead(dets: list[Detection], photo: list[Detection] | None = None)
 
 def _above(lp: LayoutParams) -> LayoutParams:
     """The parameters for a table seen from straight above, where every face shows whole and the seats' rows lie
-    where they are: a flower box must be surer (faint_flower_above; clutter reads as pictures too, a seat view's
-    far flowers read weakly), and weak clusters beyond a standing hand are paper (paper_beyond_standing; a seat
-    view's depth, undone from the tiles, can put a far seat's flowers there)."""
-    return replace(lp, faint_flower=lp.faint_flower_above, paper_beyond_standing=True)
+    where they are: a face-down box needs no bar (a small frame's backs are weak and real; a seat view's stripes
+    and shadows read as backs), a flower box must be surer (faint_flower_above; clutter reads as pictures too, a
+    seat view's far flowers read weakly), and weak clusters beyond a standing hand are paper
+    (paper_beyond_standing; a seat view's depth, undone from the tiles, can put a far seat's flowers there)."""
+    return replace(lp, faint_back=0.0, faint_flower=lp.faint_flower_above, paper_beyond_standing=True)
 
 
 def _read_table(dets: list[Detection], photo: list[Detection] | None) -> Layout:
@@ -110,11 +111,10 @@ def _read_table(dets: list[Detection], photo: list[Detection] | None) -> Layout:
     # (an unsure box is not a tile, however sure the classifier)
     # a table photographed from a seat shows the cloth's edge, the room and the player's side of the table, whose
     # stripes and shadows the locator half takes for backs: there a face-down box must be surer too (from above,
-    # a small frame's backs are weak and real)
-    faint_back = lp.faint_back if photo is not None else 0.0
+    # a small frame's backs are weak and real: _above)
     faint = [i for i in kept if (dets[i].kind == T.WHITE and box_score(dets[i]) < lp.faint_box)
              or (dets[i].kind not in (T.BACK, T.WHITE) and dets[i].confidence < lp.faint)
-             or (dets[i].kind == T.BACK and dets[i].confidence < faint_back)]
+             or (dets[i].kind == T.BACK and dets[i].confidence < lp.faint_back)]
     kept = [i for i in kept if i not in faint]
     placed.update({i: Placed(dets[i], None, "unplaced") for i in faint})
     unplaced += [f"faint detection of {T.code(dets[i].kind)} (confidence {dets[i].confidence:.2f}) not placed"
