@@ -25,7 +25,8 @@ def river_model(frames: dict[str, SeatRows]) -> dict[str, Optional[River]]:
     table's centre, and so where the others start, can be off by a tile); otherwise the median start of the
     others (the seat discarded nothing yet and the tiles found there are exposed ones)."""
     lp = current_params()
-    starts = {seat: river_start(sr) for seat, sr in frames.items()}
+    riverz = {seat: zones(sr).riverz for seat, sr in frames.items()}
+    starts = {seat: river_start(sr, riverz[seat]) for seat, sr in frames.items()}
     known = {s: v for s, v in starts.items() if v is not None}
     if not known:
         return {s: None for s in frames}
@@ -40,38 +41,38 @@ def river_model(frames: dict[str, SeatRows]) -> dict[str, Optional[River]]:
             y0, x0 = st[0] / pitch, st[1] / pitch
         else:
             y0, x0 = y_med, x_med
-        out[seat] = River(y0, x0, _col_pitch(sr) / pitch, _row_pitch(sr) / pitch, _row_shear(sr) / pitch)
+        rz = riverz[seat]
+        out[seat] = River(y0, x0, _col_pitch(rz, pitch) / pitch, _row_pitch(rz, pitch) / pitch,
+                          _row_shear(rz, pitch) / pitch)
     return out
 
 
-def _col_pitch(sr: SeatRows) -> float:
-    riverz = zones(sr).riverz
-    d = [b.u - a.u for r in riverz for a, b in zip(r, r[1:]) if b.u - a.u < 1.5 * sr.pitch]
-    return float(np.median(d)) if len(d) >= 2 else sr.pitch
+def _col_pitch(riverz: list[list[Tile]], pitch: float) -> float:
+    d = [b.u - a.u for r in riverz for a, b in zip(r, r[1:]) if b.u - a.u < 1.5 * pitch]
+    return float(np.median(d)) if len(d) >= 2 else pitch
 
 
-def _row_shear(sr: SeatRows) -> float:
+def _row_shear(riverz: list[list[Tile]], pitch: float) -> float:
     """How far (pixels) a river row's tiles lie along from those of the row before, each matched to the nearest
     there within half a pitch (median): 0 from straight above; a table photographed from a seat keeps some skew
     once its perspective is undone, and a third row of discards falls between the slots without it."""
-    rows = sorted((r for r in zones(sr).riverz if len(r) >= 2), key=lambda r: float(np.mean([t.v for t in r])))
+    rows = sorted((r for r in riverz if len(r) >= 2), key=lambda r: float(np.mean([t.v for t in r])))
     d = []
     for a, b in zip(rows, rows[1:]):
-        if float(np.mean([t.v for t in b]) - np.mean([t.v for t in a])) >= 1.9 * sr.pitch:
+        if float(np.mean([t.v for t in b]) - np.mean([t.v for t in a])) >= 1.9 * pitch:
             continue
         for t in b:
             du = min((t.u - o.u for o in a), key=abs)
-            if abs(du) < 0.5 * sr.pitch:
+            if abs(du) < 0.5 * pitch:
                 d.append(du)
     return float(np.median(d)) if len(d) >= 3 else 0.0
 
 
-def _row_pitch(sr: SeatRows) -> float:
+def _row_pitch(riverz: list[list[Tile]], pitch: float) -> float:
     lp = current_params()
-    riverz = zones(sr).riverz
     ys = sorted(float(np.mean([t.v for t in r])) for r in riverz if len(r) >= 2)
-    d = [b - a for a, b in zip(ys, ys[1:]) if b - a < 1.9 * sr.pitch]
-    return float(np.median(d)) if d else lp.aspect * sr.pitch
+    d = [b - a for a, b in zip(ys, ys[1:]) if b - a < 1.9 * pitch]
+    return float(np.median(d)) if d else lp.aspect * pitch
 
 
 def count_touching(row: list[Tile], pitch: float) -> int:

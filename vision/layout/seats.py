@@ -115,13 +115,13 @@ def centre_correction(frames: dict[str, "SeatRows"]) -> tuple[float, float]:
     """Opposite seats are laid out alike (wall, river start, hand row at the same distance from the centre):
     shift the centre so that their distances agree. Returns (du, dv) in the rotated image frame."""
     def features(sr):
-        hand, walls, _, _, _ = zones(sr)
+        hand, walls, _, riverz, _ = zones(sr)
         f = {}
         if hand:       # a hand laid face up lies farther out than a standing one
             f["laid" if is_laid(hand) else "hand"] = float(np.mean([t.v for t in hand]))
         if walls:
             f["wall"] = float(np.mean([t.v for r in walls for t in r]))
-        st = river_start(sr)
+        st = river_start(sr, riverz)
         if st:
             f["river"] = st[0]
         return f
@@ -351,10 +351,10 @@ def _seat_pitch(sr: SeatRows, default: float) -> float:
     return float(np.median(near)) if near else default
 
 
-def river_start(sr: SeatRows) -> Optional[tuple[float, float, float, int]]:
+def river_start(sr: SeatRows, riverz: list[list[Tile]]) -> Optional[tuple[float, float, float, int]]:
     """(y, x, pitch, tiles) of a seat's first river row (nearest the centre), in pixels of the seat frame, and
-    how many face-up tiles lie in it."""
-    riverz = [[t for t in r if not T.is_flower(t.kind) and not t.back] for r in zones(sr).riverz]
+    how many face-up tiles lie in it. riverz: the seat's Zones.riverz."""
+    riverz = [[t for t in r if not T.is_flower(t.kind) and not t.back] for r in riverz]
     riverz = [r for r in riverz if r]
     if not riverz:
         return None
