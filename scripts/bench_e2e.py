@@ -17,7 +17,8 @@ makes the same scenes from the same seed, whatever the kind or the size):
   exactly right (tiles in hand, melds with sources, flowers, discards in order,
   exposed tiles), is every seat's hand exactly right (the same without the river and the exposed tiles: the
   issue's "whole hand" of concealed tiles, melds with seats, winning tile, flowers, where the concealed tiles are
-  face down and counted), and are the referee's findings exactly those of the ground-truth table;
+  face down and counted), are the referee's findings exactly those of the ground-truth table, and how many
+  violations (after the trust gate: findings a referee would act on) the ground-truth table does not bear out;
 * milliseconds from the image file to the printed result, in process with the model loaded once (median and
   90th percentile), and one cold run of the command line (a new Python process: imports + model load + all).
 
@@ -40,7 +41,8 @@ from mjtable.datasets.ground_truth import from_json, phone_hand
 from mjtable.pipeline import read_image
 from mjtable.scoring import tiles as T
 from mjtable.scoring.audit import review
-from mjtable.vision.compare import FixedDetector, area_key, findings_key, hand_key, score_key, tile_match, wrong_fields
+from mjtable.vision.compare import (FixedDetector, area_key, false_violations, findings_key, hand_key, score_key,
+                                    tile_match, wrong_fields)
 from mjtable.vision.types import Detection
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +54,8 @@ def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
     """told: the scenes' kind is given (as `mjtable --kind`), else guessed from the frame (the default)."""
     from mjtable.vision.images import load_image
     res = {"n": len(gts), "exact": Counter(), "hands": Counter(), "score": Counter(), "ms": [], "ms_gt": [],
-           "tiles": Counter(), "fail": [], "why": Counter(), "seat_hands": Counter(), "seat_px": {}}
+           "tiles": Counter(), "fail": [], "why": Counter(), "seat_hands": Counter(), "seat_px": {},
+           "false": Counter()}
     overhead = kind in ("overhead", "seat")        # a table shot from a seat reads the overhead way
     told_kind = "overhead" if kind == "seat" else kind
     for g in gts:
@@ -60,7 +63,8 @@ def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
         photo = g.parent.parent / "images" / gt.image
         gt_dets = [Detection(o.box, o.kind, o.orientation, 1.0) for o in gt.objects]
         if overhead:
-            gt_findings = findings_key(review(gt.table, gt.situation, "mcr").findings)
+            truth = review(gt.table, gt.situation, "mcr").findings
+            gt_findings = findings_key(truth)
             gt_score = None
         else:
             from mjtable.scoring.mcr import score
@@ -81,6 +85,7 @@ def run_kind(kind: str, gts: list[Path], detector, told: bool = False) -> dict:
                                    for p in gt.table.players)
             if overhead:
                 scored = ok_run and findings_key(out.findings) == gt_findings
+                res["false"][name] += false_violations(out.findings, truth) if ok_run else 0
             else:
                 scored = ok_run and score_key(out.result) == gt_score
             res["exact"][name] += exact
@@ -201,6 +206,9 @@ def main(argv=None) -> int:
         print(f"  {what:32s}{pct(r['exact']['model'], n) if detector else '   -':>12s}{pct(r['exact']['gt'], n):>12s}"
               + (goal if kind == "phone" else ""))
         print(f"  {sc:32s}{pct(r['score']['model'], n) if detector else '   -':>12s}{pct(r['score']['gt'], n):>12s}")
+        if kind != "phone":      # sure violations the table does not bear out (after the trust gate)
+            print(f"  {'false violations':32s}{r['false']['model'] if detector else '-':>12}{r['false']['gt']:>12}"
+                  "   0")
         if detector:
             med = statistics.median(r["ms"])
             p90 = sorted(r["ms"])[int(0.9 * (len(r["ms"]) - 1))]

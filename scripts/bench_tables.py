@@ -98,25 +98,10 @@ def read_table(img, detector, gt):
     return judge(out, view, img.shape), view.detections, ungated
 
 
-def false_violations(findings, truth) -> int:
-    """Findings of severity "violation" beyond those (kind, seat) the ground-truth table's review has."""
-    left = Counter((f.kind, f.seat or "") for f in truth)
-    n = 0
-    for f in findings:
-        if f.severity != "violation":
-            continue
-        k = (f.kind, f.seat or "")
-        if left[k] > 0:
-            left[k] -= 1
-        else:
-            n += 1
-    return n
-
-
 def score_table(out, dets, ungated, gt, truth) -> dict:
     """One frame's figures against its ground truth (truth: the ground-truth table's findings; ungated: the
     reading's findings before the trust gate, as the route gave them before it)."""
-    from mjtable.vision.compare import agnostic_matches, as_arrays, hand_key
+    from mjtable.vision.compare import agnostic_matches, as_arrays, false_violations, hand_key
     from mjtable.vision.legal import changed_area
     boxes, kinds, conf, gt_boxes, gt_kinds = as_arrays(dets, gt)
     m = agnostic_matches(gt_boxes, boxes, conf)

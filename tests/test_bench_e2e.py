@@ -28,6 +28,22 @@ def test_hand_key_leaves_out_the_river_and_exposed_tiles():
     assert hand_key(None) is None
 
 
+def test_false_violations_are_sure_findings_the_table_does_not_bear_out():
+    """A violation counts as false unless the ground-truth table's review has one of its kind on its seat; each
+    true one bears out one found; checks and warnings never count."""
+    from mjtable.scoring.result import Finding
+    from mjtable.vision.compare import false_violations
+
+    def f(kind, seat, severity="violation"):
+        return Finding(kind, seat, "m", "clause", "penalty", severity, kind)
+    truth = [f("exposed_tile", "left")]
+    assert false_violations([f("exposed_tile", "left")], truth) == 0
+    assert false_violations([f("exposed_tile", "left"), f("exposed_tile", "left")], truth) == 1
+    assert false_violations([f("exposed_tile", "right")], truth) == 1
+    assert false_violations([f("illegal_meld", "left", "check"), f("exposed_tile", None, "warning")], truth) == 0
+    assert false_violations([f("illegal_meld", "left")], []) == 1
+
+
 def test_bench_large_photo_reads_a_blown_up_scene(tmp_path):
     """scripts/bench_large_photo.py: the bundled phone photo blown up to 2688x2016 (decoded at half scale) and
     decoded whole, read as its ground truth, beside the original."""

@@ -291,20 +291,56 @@ def test_exposed_tiles_on_a_table_read_unsurely_anywhere_are_checks():
         "violation"
 
 
+def with_meld(n: int):
+    """The trust of an overhead table's seat of 14 tiles whose first ``n`` were read as one meld."""
+    lay = layout(14, kind="overhead")
+    lay.placed[:n] = [replace(p, group="meld:1") for p in lay.placed[:n]]
+    return assess(lay)
+
+
 def test_a_meld_of_more_tiles_than_a_kong_makes_its_seat_doubtful():
     """A near hand laid face up and read as one 10-tile meld gave a sure 'not a chow, pung or kong' violation:
     no claim exposes more than four tiles, so the seat's grouping is misread and its findings are checks. A
     kong's four tiles stay a meld read surely."""
-    def with_meld(n):
-        lay = layout(14, kind="overhead")
-        lay.placed[:n] = [replace(p, group="meld:1") for p in lay.placed[:n]]
-        return assess(lay)
     ten = with_meld(10)
     assert ten.state == DOUBTFUL and "10 tiles read as one meld" in ten.seats[0].reasons[0]
     got = gate([finding("not_a_set")], ten)[0]
     assert got.severity == CHECK and "grouping is misread" in got.message
     assert with_meld(4).state == TRUSTED
     assert gate([finding("not_a_set")], with_meld(4))[0].severity == "violation"
+
+
+def test_a_meld_of_fewer_tiles_than_a_chow_makes_its_seat_doubtful():
+    """A chow whose middle tile the detector missed was read as the meld [5s 7s] and called 'not a chow, pung or
+    kong' on a broadcast frame read surely: no claim exposes fewer than three tiles, so a tile of it was missed
+    and the seat's findings are checks. Three tiles stay a meld read surely."""
+    two = with_meld(2)
+    assert two.state == DOUBTFUL and "2 tile(s) read as one meld" in two.seats[0].reasons[0]
+    got = gate([finding("not_a_set")], two)[0]
+    assert got.severity == CHECK and "was missed" in got.message
+    assert with_meld(1).state == DOUBTFUL
+    assert with_meld(3).state == TRUSTED
+    assert gate([finding("not_a_set")], with_meld(3))[0].severity == "violation"
+
+
+def test_a_tile_shown_apart_lying_over_another_is_a_tile_found_twice():
+    """A box between two alike discards, half over one of them, was placed as a tile lying face up apart and
+    called an exposed tile on a broadcast frame read surely. Tiles on a table lie side by side, so a tile
+    'shown' over another's box is one found twice: its seat is doubtful and the finding a check. A tile shown
+    beside the others, touching none, stays a violation."""
+    def with_exposed(x):
+        lay = layout(14, kind="overhead")
+        lay.placed.append(Placed(det((x, 0, x + 22.5, 30)), "self", "exposed"))
+        return assess(lay)
+    over = with_exposed(10.0)                     # 12.5 of its 22.5 px over the first tile
+    assert over.state == DOUBTFUL and "lie over another tile" in over.seats[0].reasons[0]
+    got = gate([finding("exposed_tile")], over)[0]
+    assert got.severity == CHECK and "found twice" in got.message
+    apart = with_exposed(14 * 30.0 + 40)
+    assert apart.state == TRUSTED
+    assert gate([finding("exposed_tile")], apart)[0].severity == "violation"
+    edge = with_exposed(14 * 30.0 - 15)            # a third of it over the last tile: the box's edge, not a double
+    assert edge.state == TRUSTED
 
 
 def test_many_violations_at_once_on_a_table_are_checks():

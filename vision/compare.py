@@ -7,6 +7,7 @@ a PlayerArea (mjtable.scoring.table).
 """
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -76,6 +77,22 @@ def score_key(r):
 
 def findings_key(fs):
     return sorted((f.kind, f.seat or "") for f in fs)
+
+
+def false_violations(findings, truth) -> int:
+    """Findings of severity "violation" beyond those (kind, seat) the ground-truth table's review has: penalties
+    a referee would be told that the table does not bear out."""
+    left = Counter((f.kind, f.seat or "") for f in truth)
+    n = 0
+    for f in findings:
+        if f.severity != "violation":
+            continue
+        k = (f.kind, f.seat or "")
+        if left[k] > 0:
+            left[k] -= 1
+        else:
+            n += 1
+    return n
 
 
 def tile_match(dets, objects) -> tuple[int, int, int, int]:

@@ -5,8 +5,9 @@ seat (a finding of the whole table, on every seat); the tiles may be misread, an
 leaves no trace but a wrong count. So:
 
 * each seat gets a state: ``trusted`` when every face-up tile of it was read surely (p >= DOUBT) at a size the
-  reader is measured to read, from a photo as it was taken, and grouped into melds a claim can make (MELD_MAX
-  tiles at most: a hand laid face up and read as one long meld is misgrouped), else ``doubtful`` with the
+  reader is measured to read, from a photo as it was taken, and grouped into melds a claim can make (MELD_MIN to
+  MELD_MAX tiles: a hand laid face up and read as one long meld is misgrouped, a chow read as two tiles lost
+  one), with no tile read as shown apart lying over another (one tile found twice), else ``doubtful`` with the
   reasons (a copy stretched one way, an export that did not keep the photo's shape, is read squeezed back from
   few pixels a tile: on the held-out real Chinese photos every misread tile was on such a copy,
   scripts/bench_phone.py);
@@ -39,6 +40,8 @@ SMALL_TILE_PX = 12.0            # a seat whose tiles' median short side is under
 GOOD_TILE_PX = 20               # what the retake advice asks for
 FEW_TILES = 8                   # a photo of a hand with fewer face-up tiles than this is not a photo of a hand
 MELD_MAX = 4                    # no claim exposes more tiles than a kong's four: a "meld" of more is misgrouped
+MELD_MIN = 3                    # nor fewer than a chow's three: a "meld" of fewer lost a tile or is misgrouped
+OVER_COVER = 0.5                # a tile read as lying apart this much over another tile's box: one tile found twice
 TABLE_VIEWS = ("overhead", "seat")
 # findings that rest on how many tiles were found: a tile the reader missed or found twice makes them too
 COUNT_CASES = frozenset({"wrong_tile_count", "false_win_miscount"})
@@ -112,7 +115,7 @@ def _face_group(group: str) -> bool:
 
 
 def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float = 1.0,
-                widest_meld: int = 0) -> SeatTrust:
+                widest_meld: int = 0, narrowest_meld: int = MELD_MIN, over: int = 0) -> SeatTrust:
     faces = [d for d in dets if d.kind != T.BACK]
     doubtful = sum(d.kind_p < DOUBT for d in faces)
     px = statistics.median(min(d.width, d.height) for d in dets) if dets else 0.0
@@ -128,6 +131,11 @@ def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float 
     if widest_meld > MELD_MAX:
         reasons.append(f"{widest_meld} tiles read as one meld, which holds {MELD_MAX} at most: its tiles' grouping "
                        "is misread")
+    if narrowest_meld < MELD_MIN:
+        reasons.append(f"{narrowest_meld} tile(s) read as one meld, which holds {MELD_MIN} at least: a tile of it was "
+                       "missed or its grouping is misread")
+    if over:
+        reasons.append(f"{over} tile(s) read as lying apart lie over another tile: one tile found twice")
     return SeatTrust(seat, DOUBTFUL if reasons else TRUSTED, len(faces), doubtful, px, tuple(reasons))
 
 
@@ -147,9 +155,13 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
         if p.seat is not None and p.group.startswith("meld:"):
             melds[p.seat, p.group] += 1
     widest: Counter = Counter()           # each seat's longest meld
+    narrowest: dict[str, int] = {}        # and its shortest
     for (s, _), n in melds.items():
         widest[s] = max(widest[s], n)
-    seats = tuple(_seat_trust(s, dets, read_as, stretched, widest[s]) for s, dets in by_seat.items())
+        narrowest[s] = min(narrowest.get(s, MELD_MIN), n)
+    over = _lying_over(layout.placed)
+    seats = tuple(_seat_trust(s, dets, read_as, stretched, widest[s], narrowest.get(s, MELD_MIN), over[s])
+                  for s, dets in by_seat.items())
     reasons: list[str] = []
     faces = sum(s.tiles for s in seats)
     if layout.kind not in TABLE_VIEWS and faces < FEW_TILES:
@@ -161,6 +173,28 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
         reasons += frame_reasons(doubtful, len(seats))
     advice = () if state == TRUSTED else _advice(seats, read_as, frame, state, stretched)
     return Trust(state, read_as, tuple(reasons), advice, seats, layout.kind)
+
+
+def _lying_over(placed) -> Counter:
+    """Each seat's tiles read as lying face up apart (group "exposed") whose box lies OVER_COVER or more over
+    another placed tile's: tiles on a table lie side by side, so such a box is a tile found twice (a box between
+    two alike tiles of a river), not a tile shown."""
+    out: Counter = Counter()
+    others = [q for q in placed if q.group not in ("duplicate", "unplaced")]
+    for p in placed:
+        if p.group != "exposed" or p.seat is None:
+            continue
+        x0, y0, x1, y1 = p.det.box
+        area = max((x1 - x0) * (y1 - y0), 1e-9)
+        for q in others:
+            if q is p:
+                continue
+            b = q.det.box
+            cover = max(0.0, min(x1, b[2]) - max(x0, b[0])) * max(0.0, min(y1, b[3]) - max(y0, b[1])) / area
+            if cover >= OVER_COVER:
+                out[p.seat] += 1
+                break
+    return out
 
 
 def frame_reasons(doubtful: list[SeatTrust], n_seats: int) -> list[str]:
