@@ -455,3 +455,29 @@ def test_real_looking_top_down_tables_with_perfect_boxes():
         lay = parse(dets, kind="overhead")
         wrong += [(seed, p.seat) for p in gt.table.players if _hand_key(lay.table.player(p.seat)) != _hand_key(p)]
     assert wrong == []
+
+
+@pytest.mark.parametrize("out", [0.0, 0.7])
+def test_a_seat_of_two_discards_a_little_farther_out_keeps_them_in_its_river(out):
+    """A seat that has thrown two tiles, its river a little farther from the centre than the others', its
+    standing hand (seen from above, shorter than wide) most of its tiles, and a flower far from its pung in one
+    row: the flower and the pung are no touching tiles, so the seat's tile spacing is its rows' (it had been taken
+    for the standing tiles' short side, a fifth too small, and the river's start, measured in it, for no river:
+    the two discards were read as exposed tiles)."""
+    spec = {
+        "self": dict(discards=[3, 4, 5, 30, 31, 6], wall=12, wall_start=3, hand=13),
+        "right": dict(discards=[6, 7, 8, 9, 10, 11], wall=10, melds=[Meld(PUNG, 30, source=ACROSS)], hand=10),
+        "across": dict(discards=[21, 4], wall=4, wall_start=8, melds=[Meld(PUNG, 18, source=ACROSS)],
+                       flowers=[34], hand=13),
+        "left": dict(discards=[33, 32, 1, 2, 12, 13], melds=[Meld(KONG, 20, source=RIGHT)], hand=10, wall=9),
+    }
+    tiles = layout_table(spec)
+    river = [t for t in tiles if t.seat == "across" and t.group == "discard"]
+    cx, cy = sum(t.x for t in river) / 2, sum(t.y for t in river) / 2
+    norm = (cx * cx + cy * cy) ** 0.5
+    for t in river:
+        t.x, t.y = t.x + out * cx / norm, t.y + out * cy / norm
+    lay = parse_overhead(render(tiles, scale=22, center=(320, 320), squash=0.65))
+    across = lay.table.player("across")
+    assert across.discards == (21, 4) and across.exposed == ()
+    assert across.flowers == (34,) and across.concealed_face_down == 13

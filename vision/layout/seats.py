@@ -338,8 +338,10 @@ def _seat_pitch(sr: SeatRows, default: float) -> float:
     pairs = [(a, b) for r in sr.rows for a, b in zip(r, r[1:]) if not (a.side or b.side)]
     d = [b.u - a.u for a, b in pairs]
     # boxes that overlap (a bar of backs split into too many boxes) are not touching tiles: face-up pairs,
-    # whose boxes are reliable, say how close touching tiles can be
-    faces = [b.u - a.u for a, b in pairs if not (a.back or b.back)]
+    # whose boxes are reliable, say how close touching tiles can be (of those no farther apart than three times
+    # the seat's median spacing: a flower and a meld far apart in one row say nothing of it)
+    far = 3 * float(np.median(d)) if d else 0.0
+    faces = [b.u - a.u for a, b in pairs if not (a.back or b.back) and b.u - a.u < far]
     if len(faces) >= 2:
         closest = 0.75 * float(np.percentile(faces, 30))
         d = [x for x in d if x > closest]
