@@ -99,3 +99,21 @@ def test_kind_probs_reads_a_box_as_the_runtime_does(monkeypatch):
                         seen.append(np.array(boxes)) or real(im, boxes, overhead, seat, turned))
     assert np.allclose(kind_probs(one, img, box), real(img, np.array([box], np.float32))[0][0])
     assert len(seen) == 1
+
+
+def test_bench_phone_counts_photos_with_every_tile_right_or_named_doubtful():
+    """scripts/bench_phone.py's figure for the issue's title: a photo counts when every labelled tile was found
+    and each is read right or named doubtful (p under the limit); a missed tile or a sure misread spoils it."""
+    from scripts.bench_phone import Tile, set_figures
+
+    def tile(truth, read, p):
+        probs = np.full(43, (1.0 - p) / 42)
+        probs[read] = p
+        return Tile(truth, read, probs, "phone")
+    photos = [[tile(1, 1, 0.9), tile(2, 2, 0.8)],          # all right
+              [tile(1, 1, 0.9), tile(2, 3, 0.4)],          # a misread named doubtful
+              [tile(1, 1, 0.9), tile(2, 3, 0.9)],          # a sure misread
+              [tile(1, 1, 0.9), None]]                     # a tile missed
+    f = set_figures(photos, limit=0.6)
+    assert (f["every_tile_right"], f["every_tile_right_or_doubtful"], f["photos_with_silent_misread"]) == (1, 2, 1)
+    assert (f["wrong"], f["silent_misreads"]) == (2, 1)
