@@ -4,7 +4,9 @@
 names in the CJK fonts), coins, dice, counting sticks, a hand, a phone, a pen and a cup; each where it covers
 little of the tiles. Dice, sticks and paper are ivory or white and tile-sized: the locator must learn to leave
 them. ``camera_effects`` then gives the photographed frame glare, cast shadows, warm or cool light and gamma
-with albumentations (each changes pixels where they are: no edge moves, the labels stay right).
+with albumentations (each changes pixels where they are: no edge moves, the labels stay right). ``racks``
+(``generate --racks``) draws, after the tiles, a clear plastic rack before each seat's hand: a pale see-through
+bar with bright edges lying over the foot of the standing tiles, or beyond a hand laid face up.
 
 Both draw from their own random generator, so a scene made with ``--clutter`` shows the same tiles, at the same
 places, as without it: the difference is the clutter and the light alone.
@@ -16,6 +18,8 @@ import random
 
 import cv2
 import numpy as np
+
+from mjtable.scoring import tiles as T
 
 PAPER = ((236, 240, 242), (215, 235, 245), (245, 245, 245), (200, 225, 238))
 PEN_INK = ((150, 60, 20), (30, 30, 30), (40, 40, 190))
@@ -249,3 +253,49 @@ def camera_effects(img: np.ndarray, rng: random.Random) -> np.ndarray:
     _EFFECTS.set_random_seed(rng.randrange(1 << 31))
     rgb = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
     return cv2.cvtColor(_EFFECTS(image=rgb)["image"], cv2.COLOR_RGB2BGR)
+
+
+def racks(plane: np.ndarray, tiles: list, sils: list[np.ndarray], rng: random.Random) -> int:
+    """Clear plastic racks, drawn over the tiles already painted on the table plane: for most seats a bar along
+    its hand's row (the tiles of group "concealed") on the side towards the table's middle, over the foot of a
+    standing hand (up to 40 % of its depth) or just beyond a hand laid face up; see-through (the tiles show
+    through, paler), with a bright line along each long edge. ``tiles``: the scene's TileSpecs, ``sils``: their
+    outlines on the plane. The number drawn. Tiles keep their boxes: the labels stay right."""
+    if not tiles:
+        return 0
+    middle = np.mean([[t.cx, t.cy] for t in tiles], axis=0)
+    w = min(tiles[0].w, tiles[0].h)
+    drawn = 0
+    for seat in sorted({t.seat for t in tiles}):
+        row = [(t, s) for t, s in zip(tiles, sils) if t.seat == seat and t.group == "concealed"]
+        if len(row) < 3 or rng.random() < 0.2:
+            continue
+        a = np.radians(row[0][0].angle)
+        along = np.array([np.cos(a), -np.sin(a)])
+        up = np.array([-np.sin(a), -np.cos(a)])
+        pts = np.vstack([s for _, s in row])
+        centre = pts.mean(0)
+        if np.dot(middle - centre, up) < 0:          # the rack stands on the side towards the table's middle
+            up = -up
+        u, v = (pts - centre) @ along, (pts - centre) @ up
+        standing = any(t.standing or t.kind == T.BACK for t, _ in row)
+        near = v.max() - (rng.uniform(0.0, 0.4) * (v.max() - v.min()) if standing else -rng.uniform(0.1, 0.6) * w)
+        far = near + rng.uniform(0.25, 0.6) * w
+        u0, u1 = u.min() - rng.uniform(0.2, 1.0) * w, u.max() + rng.uniform(0.2, 1.0) * w
+        corners = [centre + along * x + up * y for x, y in ((u0, near), (u1, near), (u1, far), (u0, far))]
+        poly = np.int32(np.round(corners))
+        body = np.zeros(plane.shape[:2], np.float32)
+        cv2.fillConvexPoly(body, poly, 1.0, cv2.LINE_AA)
+        tint = np.array([rng.uniform(215, 250), rng.uniform(225, 250), rng.uniform(225, 250)], np.float32)
+        alpha = rng.uniform(0.1, 0.3) * body
+        edges = np.zeros(plane.shape[:2], np.float32)
+        width = max(1, int(round(w * rng.uniform(0.03, 0.08))))
+        for y in (near, far):
+            a0, a1 = centre + along * u0 + up * y, centre + along * u1 + up * y
+            cv2.line(edges, tuple(int(round(x)) for x in a0), tuple(int(round(x)) for x in a1),
+                     rng.uniform(0.4, 0.85), width, cv2.LINE_AA)
+        edges = cv2.GaussianBlur(edges, (0, 0), rng.uniform(0.5, 1.2))
+        alpha = np.clip(alpha + edges, 0.0, 0.9)[..., None]
+        plane[:] = np.clip(plane * (1 - alpha) + tint * alpha, 0, 255).astype(np.uint8)
+        drawn += 1
+    return drawn

@@ -3,7 +3,7 @@
     python -m mjtable.datasets.generate --out DIR --kind phone|overhead|seat|grid|mixed --n N --seed S
                                 [--imgsz 640] [--workers 2]
                                 [--boxes whole|visible] [--art packaged|fonts|all|real] [--split train|heldout]
-                                [--clutter] [--portrait]
+                                [--clutter] [--racks] [--portrait]
 
 Writes DIR/images/*.jpg, DIR/labels/*.txt (YOLO: class x y w h, class = tile id 0..41 or 42 = back),
 DIR/angles/*.txt (one line per label row: image angle of the tile's up axis in degrees, 0 = up, 90 = left,
@@ -12,11 +12,12 @@ Boxes are each tile's whole outline, parts hidden under the tiles drawn over it 
 default: what the committed models were trained on), or what shows of it (--boxes visible, mjtable.datasets.render).
 --clutter adds real-looking objects beside the tiles (score sheets, coins, dice, sticks, hands, phones) and a
 camera's glare, shadows and colour (mjtable.datasets.clutter, albumentations): the same tiles at the same places
-as without it. --portrait makes seat views in a 9:16 frame, --imgsz its height, as a phone held upright takes
+as without it. --racks (whole tables) draws a clear plastic rack before most seats' hands, over the tiles, from a
+generator of its own too. --portrait makes seat views in a 9:16 frame, --imgsz its height, as a phone held upright takes
 them (the tiles smaller). --art real paints whole tables (--kind seat or overhead) with real tile faces cut from
 photos (mjtable.datasets.realfaces, mjtable.datasets.realtable: the near seat's won hand laid face up, real table
 patches, a messaging app's JPEG), from the training sets' faces or, with --split heldout, only from the held-out
-sets'. Every image depends only on (seed, kind, index, --art, --split, --clutter, --portrait) and, with --art
+sets'. Every image depends only on (seed, kind, index, --art, --split, --clutter, --racks, --portrait) and, with --art
 real, the face bank: the same command writes the same files.
 """
 from __future__ import annotations
@@ -58,18 +59,19 @@ def _real(split: str):
 
 
 def real_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = DEFAULT_BOXES,
-               clutter: bool = False, portrait: bool = False, split: str = "train"):
+               clutter: bool = False, portrait: bool = False, split: str = "train", racks: bool = False):
     """(image BGR, GroundTruth, angles) of a whole table painted with the split's real faces (--art real)."""
     from .realtable import messaging_copy, real_table
     rng = random.Random(scene_seed(seed, kind, index))
     clutter = random.Random(scene_seed(seed, kind + ":clutter", index)) if clutter else None
+    racks = random.Random(scene_seed(seed, kind + ":racks", index)) if racks else None
     name = f"{kind}_{seed}_{index:06d}.jpg"
     bank = _real(split)
     if kind == "overhead":
-        img, gt, angles = real_table(bank, rng, name, (imgsz, imgsz), boxes, clutter=clutter)
+        img, gt, angles = real_table(bank, rng, name, (imgsz, imgsz), boxes, clutter=clutter, racks=racks)
     elif kind == "seat":       # upright: the table fills the frame's width, the cloth goes on above and below it
         size = (imgsz * 9 // 16, imgsz) if portrait else (imgsz, imgsz * 9 // 16)
-        img, gt, angles = real_table(bank, rng, name, size, boxes, seat_view=True, clutter=clutter)
+        img, gt, angles = real_table(bank, rng, name, size, boxes, seat_view=True, clutter=clutter, racks=racks)
     else:
         raise ValueError(f"--art real makes whole tables: kind seat or overhead, not {kind!r}")
     return messaging_copy(img, random.Random(scene_seed(seed, kind + ":app", index))), gt, angles
@@ -90,32 +92,37 @@ def scene_seed(seed: int, kind: str, index: int) -> int:
 
 def make_scene(kind: str, seed: int, index: int, imgsz: int = 640, boxes: str = DEFAULT_BOXES,
                clutter: bool = False, portrait: bool = False, art: str | None = None, split: str = "train",
-               loose: bool = False):
+               loose: bool = False, racks: bool = False):
     """(image BGR, GroundTruth, angles) for one scene; deterministic (the image does not depend on boxes).
     clutter: objects beside the tiles and a camera's light (--clutter). portrait: a seat view
     in a 9:16 frame (imgsz its height), as a phone held upright takes it. art: "real" for a table of real
     faces from the split's sets (real_scene); packaged, fonts or all: those drawn tile sets; None: ART's. loose:
-    a phone photo shows tiles lying loose beyond the hand at any angle too (--loose)."""
+    a phone photo shows tiles lying loose beyond the hand at any angle too (--loose). racks: a whole table shows
+    clear racks before the seats' hands (--racks)."""
     art = art or ART
     if art == "real":
-        return real_scene(kind, seed, index, imgsz, boxes, clutter, portrait, split)
+        return real_scene(kind, seed, index, imgsz, boxes, clutter, portrait, split, racks)
     rng = random.Random(scene_seed(seed, kind, index))
-    # the clutter draws from a generator of its own: the scene's tiles stay the same with it and without it
+    # the clutter and the racks draw from generators of their own: the scene's tiles stay the same with them and
+    # without them
     clutter = random.Random(scene_seed(seed, kind + ":clutter", index)) if clutter else None
+    racks = random.Random(scene_seed(seed, kind + ":racks", index)) if racks else None
     name = f"{kind}_{seed}_{index:06d}.jpg"
     if kind == "phone":
         loose_rng = random.Random(scene_seed(seed, kind + ":loose", index)) if loose else None
         return phone_scene(_art(art), rng, name, (imgsz, imgsz * 3 // 4), boxes, clutter, loose_rng)
     if kind == "overhead":
-        return overhead_scene(_art(art), rng, name, (imgsz, imgsz), boxes, clutter=clutter)
+        return overhead_scene(_art(art), rng, name, (imgsz, imgsz), boxes, clutter=clutter, racks=racks)
     if kind == "grid":
         return grid_scene(_art(art), rng, name, (imgsz, imgsz), boxes, clutter)
     if kind == "seat" and portrait:
         w = imgsz * 9 // 16
-        img, gt, angles = overhead_scene(_art(art), rng, name, (w, w * 9 // 16), boxes, seat_view=True, clutter=clutter)
+        img, gt, angles = overhead_scene(_art(art), rng, name, (w, w * 9 // 16), boxes, seat_view=True,
+                                         clutter=clutter, racks=racks)
         return (*portrait_frame(img, gt, imgsz, random.Random(scene_seed(seed, "portrait", index))), angles)
     if kind == "seat":
-        return overhead_scene(_art(art), rng, name, (imgsz, imgsz * 9 // 16), boxes, seat_view=True, clutter=clutter)
+        return overhead_scene(_art(art), rng, name, (imgsz, imgsz * 9 // 16), boxes, seat_view=True,
+                              clutter=clutter, racks=racks)
     raise ValueError(f"unknown scene kind {kind!r} (phone, overhead, seat or grid)")
 
 
@@ -129,8 +136,8 @@ def yolo_lines(gt, w: int, h: int) -> list[str]:
 
 def write_scene(out: Path, kind: str, seed: int, index: int, imgsz: int, boxes: str = DEFAULT_BOXES,
                 portrait: bool = False, clutter: bool = False, art: str | None = None, split: str = "train",
-                loose: bool = False) -> int:
-    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes, clutter, portrait, art, split, loose)
+                loose: bool = False, racks: bool = False) -> int:
+    img, gt, angles = make_scene(kind, seed, index, imgsz, boxes, clutter, portrait, art, split, loose, racks)
     stem = Path(gt.image).stem
     h, w = img.shape[:2]
     cv2.imwrite(str(out / "images" / gt.image), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -168,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--clutter", action="store_true",
                     help="objects beside the tiles (score sheets, coins, dice, sticks, hands, phones) and a "
                          "camera's glare, shadows and colour (needs the training extra's albumentations)")
+    ap.add_argument("--racks", action="store_true",
+                    help="whole tables show a clear plastic rack before most seats' hands (see-through, bright "
+                         "edges; drawn from a generator of its own: the same tiles as without)")
     ap.add_argument("--loose", action="store_true",
                     help="phone photos show 4-16 tiles lying loose beyond the hand at any angle (labelled, not "
                          "part of the hand)")
@@ -182,6 +192,9 @@ def main(argv=None) -> int:
     if a.loose and a.kind not in ("phone", "mixed"):
         print("error: --loose is for --kind phone or mixed", file=sys.stderr)
         return 2
+    if a.racks and a.kind not in ("seat", "overhead"):
+        print("error: --racks is for --kind seat or overhead", file=sys.stderr)
+        return 2
     if a.art == "real" and a.kind not in ("seat", "overhead"):
         print("error: --art real is for --kind seat or overhead", file=sys.stderr)
         return 2
@@ -193,6 +206,8 @@ def main(argv=None) -> int:
     made = {"labels": LABELS_VERSION, "boxes": a.boxes, "art": a.art, "clutter": a.clutter, "portrait": a.portrait}
     if a.loose:
         made["loose"] = True        # only when asked: the benchmarks' folders compare this file as it was
+    if a.racks:
+        made["racks"] = True
     if a.art == "real":
         from .realfaces import BANK_VERSION
         from .realtable import TABLES_VERSION
@@ -204,7 +219,8 @@ def main(argv=None) -> int:
     jobs = []
     for i in range(a.start, a.start + a.n):
         kind = a.kind if a.kind != "mixed" else ("phone" if i % 2 == 0 else "overhead")
-        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait, a.clutter, a.art, a.split, a.loose))
+        jobs.append((a.out, kind, a.seed, i, a.imgsz, a.boxes, a.portrait, a.clutter, a.art, a.split, a.loose,
+                     a.racks))
     from tqdm import tqdm
     n_obj = 0
     if a.workers > 1:

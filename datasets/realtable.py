@@ -183,7 +183,7 @@ def winner_seat(local: list, deck: Deck, z: Sizes, rng: random.Random):
 
 
 def real_table(bank: RealBank, rng: random.Random, name: str, out_size=(1280, 720), boxes: str = DEFAULT_BOXES,
-               seat_view: bool = False, clutter=None):
+               seat_view: bool = False, clutter=None, racks=None):
     """(image, GroundTruth, angles) of a whole table painted with one set of the bank's faces: top-down, or
     from the south seat (seat_view, gt kind 'seat'). Every tile is labelled with its seat and group."""
     tset, style = real_style(bank, rng)
@@ -207,4 +207,5 @@ def real_table(bank: RealBank, rng: random.Random, name: str, out_size=(1280, 72
     else:
         persp, squash, rot, margin = rng.uniform(0.9, 1.0), 1.0, rng.uniform(-6, 6), rng.uniform(0.03, 0.15)
     return _finish("seat" if seat_view else "overhead", name, tiles, z.d, z.d, style, out_size, rng, persp, rot,
-                   margin, TableState(players=players), situation, 0, boxes=boxes, squash=squash, clutter=clutter)
+                   margin, TableState(players=players), situation, 0, boxes=boxes, squash=squash, clutter=clutter,
+                   racks=racks)

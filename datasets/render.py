@@ -25,6 +25,7 @@ from mjtable.scoring import tiles as T
 from mjtable.system_files import require
 
 from .clutter import camera_effects, scatter
+from .clutter import racks as draw_racks
 
 BACK_COLOURS = [  # BGR
     (60, 140, 40), (40, 110, 30), (150, 90, 30), (170, 120, 40), (40, 170, 230), (30, 120, 220), (50, 60, 200),
@@ -382,12 +383,14 @@ def _image_box(pts: np.ndarray, Hm: np.ndarray, out_w: int, out_h: int):
 
 def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarray, d_stand: np.ndarray,
            style: Style, Hm: np.ndarray, out_size: tuple[int, int], rng: random.Random, n_distractors: int = 0,
-           underlays=(), boxes: str = DEFAULT_BOXES, clutter: Optional[random.Random] = None):
+           underlays=(), boxes: str = DEFAULT_BOXES, clutter: Optional[random.Random] = None,
+           racks: Optional[random.Random] = None):
     """Returns (image, [(TileSpec, box, orientation, angle)]) for the tiles visible in the frame (box None for
     the others). underlays: (polygon in plane pixels, BGR colour) drawn on the table under the tiles (trays,
     racks). boxes: "whole" (each tile's whole silhouette, hidden parts too) or "visible" (what shows of it).
     A tile is left out when less than 60 % of its whole box is in the frame or nothing of it shows.
-    clutter: a generator for the objects beside the tiles and the camera's light (datasets.clutter), or None."""
+    clutter: a generator for the objects beside the tiles and the camera's light (datasets.clutter), or None.
+    racks: a generator for clear racks before the seats' hands (datasets.clutter.racks), or None."""
     if boxes not in BOX_KINDS:
         raise ValueError(f"boxes must be one of {BOX_KINDS}, not {boxes!r}")
     pw, ph = plane_size
@@ -413,6 +416,8 @@ def render(tiles: list[TileSpec], plane_size: tuple[int, int], d_flat: np.ndarra
     order = sorted(range(len(tiles)), key=lambda i: (tiles[i].z, tiles[i].cy + tiles[i].cx * 1e-4))
     for i in order:
         draw_tile(plane, tiles[i], ds[i], style, rng)
+    if racks is not None:
+        draw_racks(plane, tiles, sils, racks)
     out_w, out_h = out_size
     img = photograph(plane, Hm, out_w, out_h, rng)
     if clutter is not None:

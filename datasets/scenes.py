@@ -61,7 +61,7 @@ def _camera(pts: np.ndarray, out_w, out_h, rng, persp, rot_deg, margin, squash=1
 
 
 def _finish(kind, name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot, margin, table, situation,
-            n_distractors, underlays=(), boxes=DEFAULT_BOXES, squash=1.0, clutter=None):
+            n_distractors, underlays=(), boxes=DEFAULT_BOXES, squash=1.0, clutter=None, racks=None):
     out_w, out_h = out_size
     pts = _tile_points(tiles, d_flat, d_stand)
     for _ in range(6):
@@ -82,7 +82,7 @@ def _finish(kind, name, tiles, d_flat, d_stand, style, out_size, rng, persp, rot
     Hm = Hm @ np.float64([[1, 0, -shift[0]], [0, 1, -shift[1]], [0, 0, 1]])
     plane_size = (int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1)
     img, objs = render(tiles, plane_size, d_flat, d_stand, style, Hm, out_size, rng, n_distractors, underlays,
-                      boxes, clutter)
+                      boxes, clutter, racks)
     gt_objs = [GTObject(tuple(round(v, 1) for v in box), t.kind, o, t.seat, t.group)
                for t, box, o, ang in objs if box is not None]
     angles = [ang for t, box, o, ang in objs if box is not None]
@@ -249,10 +249,11 @@ def lay_melds(local: list, mots: list, w: float, h: float, y: float) -> None:
 
 
 def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640), boxes: str = DEFAULT_BOXES,
-                   seat_view: bool = False, clutter=None):
+                   seat_view: bool = False, clutter=None, racks=None):
     """Four players' tables seen from above; seat_view: the same table photographed from the south seat (far
     edge 0.35-0.6 of the near one, depth shortened to 0.35-0.6 of the width), gt kind 'seat'. clutter: a
-    generator for the objects beside the tiles and the camera's light (datasets.clutter), or None."""
+    generator for the objects beside the tiles and the camera's light (datasets.clutter), or None; racks: one
+    for clear racks before the hands (datasets.clutter.racks), or None."""
     style = pick_style(art, rng)
     w = 40.0
     h = w * rng.uniform(1.28, 1.4)
@@ -270,7 +271,7 @@ def overhead_scene(art: dict, rng: random.Random, name: str, out_size=(640, 640)
     persp, rot, margin, squash = _overhead_camera(rng, seat_view)
     return _finish("seat" if seat_view else "overhead", name, tiles, d_flat, d_flat, style, out_size, rng, persp,
                    rot, margin, TableState(players=players), situation, rng.randrange(0, 6), boxes=boxes,
-                   squash=squash, clutter=clutter)
+                   squash=squash, clutter=clutter, racks=racks)
 
 
 def _overhead_seat(local: list, seat: str, deck: Deck, rng: random.Random, w: float, h: float,

@@ -20,7 +20,10 @@ seats' hands exact (of 3 per table), false violations (findings of severity "vio
 table's review does not have), findings of severity "check", and frames not read.
 
     python -m scripts.bench_tables [--n 20] [--seed 7707] [--views portrait landscape topdown]
-        [--data data] [--no-clutter] [--workers 2] [--ways runtime regions ...] [--json]
+        [--data data] [--no-clutter] [--racks] [--workers 2] [--ways runtime regions ...] [--json]
+
+--racks: the same tables with a clear plastic rack before most seats' hands (generate --racks), to measure what
+racks cost beside the tables without them.
 
 --ways: ways of reading, each on the same frames in one run: runtime (the pipeline's detector), regions (each row
 of face-up tiles rectified into a strip and read by the general locator and classifier, vision.regions), regions,
@@ -43,25 +46,28 @@ VIEWS = {"portrait": ("seat", 1280, True), "landscape": ("seat", 1024, False), "
 NAMES = {"portrait": "portrait seat view", "landscape": "landscape seat view", "topdown": "top-down"}
 
 
-def made_as(clutter: bool, portrait: bool) -> dict:
+def made_as(clutter: bool, portrait: bool, racks: bool = False) -> dict:
     """What generator.json says of scenes this benchmark can use."""
     from mjtable.datasets.generate import LABELS_VERSION
     from mjtable.datasets.realfaces import BANK_VERSION
     from mjtable.datasets.realtable import TABLES_VERSION
     from mjtable.datasets.render import DEFAULT_BOXES
-    return {"labels": LABELS_VERSION, "boxes": DEFAULT_BOXES, "art": "real", "clutter": clutter,
+    made = {"labels": LABELS_VERSION, "boxes": DEFAULT_BOXES, "art": "real", "clutter": clutter,
             "portrait": portrait, "split": "heldout", "bank": BANK_VERSION, "tables": TABLES_VERSION}
+    return {**made, "racks": True} if racks else made
 
 
-def ensure_tables(data: Path, view: str, n: int, seed: int, clutter: bool = True, workers: int = 2) -> list[Path]:
+def ensure_tables(data: Path, view: str, n: int, seed: int, clutter: bool = True, workers: int = 2,
+                  racks: bool = False) -> list[Path]:
     """The first n held-out real tables of a view (their ground-truth files), generated when missing or made
-    by an older generator or face bank."""
+    by an older generator or face bank; ``racks``: the same tables with clear racks before the hands, in a
+    folder of their own."""
     import shutil
     from mjtable.datasets import generate
     kind, imgsz, portrait = VIEWS[view]
-    out = data / "bench_tables" / f"{view}_{seed}"
+    out = data / "bench_tables" / (f"{view}_{seed}" + ("_racks" if racks else ""))
     try:
-        current = json.loads((out / "generator.json").read_text()) == made_as(clutter, portrait)
+        current = json.loads((out / "generator.json").read_text()) == made_as(clutter, portrait, racks)
     except (OSError, ValueError):
         current = False
     gts = sorted((out / "gt").glob("*.json")) if current else []
@@ -73,7 +79,8 @@ def ensure_tables(data: Path, view: str, n: int, seed: int, clutter: bool = True
         print(f"generating {n} {NAMES[view]} tables into {out}", file=sys.stderr)
         from contextlib import redirect_stdout
         with redirect_stdout(sys.stderr):            # stdout carries the figures (--json)
-            generate.main(args + (["--portrait"] if portrait else []) + (["--clutter"] if clutter else []))
+            generate.main(args + (["--portrait"] if portrait else []) + (["--clutter"] if clutter else [])
+                          + (["--racks"] if racks else []))
         gts = sorted((out / "gt").glob("*.json"))
     return gts[:n]
 
@@ -164,12 +171,13 @@ def run_view(gts: list[Path], detectors: dict) -> dict:
             "ms_median": {w: statistics.median(v) if v else None for w, v in ms.items()}}
 
 
-def report(results: dict, seed: int, clutter: bool) -> list[str]:
+def report(results: dict, seed: int, clutter: bool, racks: bool = False) -> list[str]:
     """The printed table: one block per view, the model's figures beside the ground-truth boxes'."""
     ways = [w for w in next(iter(results.values()))["ms_median"]]
     who_all = ways + ["gt boxes"]
     wide = max(12, *(len(w) + 2 for w in who_all))
-    lines = [f"Real-looking whole tables from held-out tile sets (seed {seed}{', clutter' if clutter else ''}; "
+    lines = [f"Real-looking whole tables from held-out tile sets (seed {seed}{', clutter' if clutter else ''}"
+             f"{', clear racks' if racks else ''}; "
              f"MCR; view guessed)", f"{'':30s}" + "".join(f"{w:>{wide}s}" for w in who_all)]
     for view, r in results.items():
         n = r["n"]
@@ -208,6 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--views", nargs="+", choices=list(VIEWS), default=list(VIEWS))
     ap.add_argument("--data", type=Path, default=ROOT / "data")
     ap.add_argument("--no-clutter", action="store_true", help="tables without objects beside the tiles")
+    ap.add_argument("--racks", action="store_true",
+                    help="the same tables with clear plastic racks before the hands (generate --racks), in folders "
+                         "of their own")
     ap.add_argument("--workers", type=int, default=2, help="processes generating the tables (once)")
     ap.add_argument("--ways", nargs="+", choices=list(WAYS), default=["runtime"],
                     help="ways of reading measured side by side (regions: DetectorConfig(regions=True))")
@@ -225,7 +236,7 @@ def main(argv=None) -> int:
         print("bench_tables: --n must be > 0 and --seed one no training set was made with", file=sys.stderr)
         return 2
     try:
-        gts = {v: ensure_tables(a.data, v, a.n, a.seed, not a.no_clutter, a.workers) for v in a.views}
+        gts = {v: ensure_tables(a.data, v, a.n, a.seed, not a.no_clutter, a.workers, a.racks) for v in a.views}
     except FileNotFoundError as e:          # no shared data to cut the face bank from
         print(f"bench_tables: {e}", file=sys.stderr)
         return 2
@@ -236,7 +247,7 @@ def main(argv=None) -> int:
         from mjtable.vision.detector import models_in
         detectors[f"models in {a.models.name}"] = load_detector(config=DetectorConfig(**models_in(a.models)))
     results = {v: run_view(g, detectors) for v, g in gts.items()}
-    print(json.dumps(results) if a.json else "\n".join(report(results, a.seed, not a.no_clutter)))
+    print(json.dumps(results) if a.json else "\n".join(report(results, a.seed, not a.no_clutter, a.racks)))
     return 0
 
 

@@ -97,3 +97,44 @@ def test_bench_clutter_measures_plain_and_cluttered_scenes():
     assert p.returncode == 2 and "synth/clut910" in p.stderr
     p = run_script("bench_clutter", "--n", "0", timeout=120)
     assert p.returncode == 2 and "--n must be > 0" in p.stderr
+
+
+def test_racks_change_the_picture_not_the_tiles():
+    """generate --racks: the same table, the same labels, with clear racks drawn from a generator of their own;
+    the same scene again is the same picture."""
+    plain_img, plain_gt, plain_angles = generate.make_scene("overhead", 77, 3)
+    img, gt, angles = generate.make_scene("overhead", 77, 3, racks=True)
+    assert gt.objects == plain_gt.objects and angles == plain_angles
+    assert np.abs(img.astype(int) - plain_img.astype(int)).mean() > 0.05
+    assert np.array_equal(img, generate.make_scene("overhead", 77, 3, racks=True)[0])
+
+
+def test_a_rack_lies_along_a_standing_hand_on_the_side_towards_the_middle():
+    """A row of standing backs at the bottom of the plane and a river above it: the rack is drawn along the row
+    (paler, the tiles showing through) on the side of the river, and nowhere near the river itself."""
+    from mjtable.datasets.clutter import racks
+    from mjtable.datasets.render import TileSpec, silhouette
+    from mjtable.scoring import tiles as T
+    hand = [TileSpec(T.BACK, 200 + 40 * i, 500, 0.0, 40, 30, seat="self", group="concealed") for i in range(10)]
+    river = [TileSpec(5, 300 + 40 * i, 200, 0.0, 40, 54, seat="self", group="discard") for i in range(6)]
+    tiles = hand + river
+    sils = [silhouette(t, np.zeros(2)) for t in tiles]
+    for seed in range(6):
+        plane = np.full((700, 800, 3), 60, np.uint8)
+        drawn = racks(plane, tiles, sils, random.Random(seed))
+        changed = np.any(plane != 60, axis=2)
+        if not drawn:                           # a seat without a rack: nothing drawn
+            assert not changed.any()
+            continue
+        rows = np.nonzero(changed.any(axis=1))[0]
+        assert 470 <= rows.min() <= 500 and rows.max() <= 520, seed      # from the hand's foot towards the middle
+        assert not changed[:400].any() and changed[:, 200:600].any(axis=0).mean() > 0.9
+        assert plane[changed].mean() > 60                                  # pale: the plastic lightens the table
+    assert any(racks(np.full((700, 800, 3), 60, np.uint8), tiles, sils, random.Random(s)) for s in range(6))
+
+
+def test_cli_racks_option_is_for_whole_tables(tmp_path):
+    assert generate.main(["--out", str(tmp_path / "p"), "--kind", "phone", "--n", "1", "--racks"]) == 2
+    assert generate.main(["--out", str(tmp_path / "o"), "--kind", "overhead", "--n", "1", "--racks",
+                          "--workers", "1", "--imgsz", "320"]) == 0
+    assert json.loads((tmp_path / "o" / "generator.json").read_text())["racks"] is True

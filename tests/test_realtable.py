@@ -187,6 +187,14 @@ def test_generator_real_art_uses_the_split(monkeypatch):
         generate.make_scene("phone", 3, 0, art="real", split="heldout")
 
 
+def test_bench_tables_keeps_tables_with_racks_apart():
+    """bench_tables --racks measures the same tables with clear racks: their generator stamp says so, so neither
+    folder is taken for the other."""
+    from scripts.bench_tables import made_as
+    plain, racks = made_as(True, False), made_as(True, False, racks=True)
+    assert racks == {**plain, "racks": True} and "racks" not in plain
+
+
 def test_bench_tables_end_to_end(tmp_path):
     if not (RF.shared_dir() / "data" / RF.CMD / "data.yaml").exists():
         pytest.skip(f"no shared {RF.CMD} beside the repository (../shared or $MJTABLE_SHARED): no face bank")
