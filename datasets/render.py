@@ -24,8 +24,7 @@ import numpy as np
 from mjtable.scoring import tiles as T
 from mjtable.system_files import require
 
-from .clutter import camera_effects, scatter
-from .clutter import racks as draw_racks
+from .clutter import camera_effects, racks as draw_racks, scatter
 
 BACK_COLOURS = [  # BGR
     (60, 140, 40), (40, 110, 30), (150, 90, 30), (170, 120, 40), (40, 170, 230), (30, 120, 220), (50, 60, 200),
