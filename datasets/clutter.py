@@ -283,19 +283,26 @@ def racks(plane: np.ndarray, tiles: list, sils: list[np.ndarray], rng: random.Ra
         far = near + rng.uniform(0.25, 0.6) * w
         u0, u1 = u.min() - rng.uniform(0.2, 1.0) * w, u.max() + rng.uniform(0.2, 1.0) * w
         corners = [centre + along * x + up * y for x, y in ((u0, near), (u1, near), (u1, far), (u0, far))]
-        poly = np.int32(np.round(corners))
-        body = np.zeros(plane.shape[:2], np.float32)
+        # drawn in the rack's own window of the plane (its lines' width and blur inside the margin), not the
+        # whole plane
+        (x0, y0), (x1, y1) = np.floor(np.min(corners, 0)) - 16, np.ceil(np.max(corners, 0)) + 16
+        x0, y0 = max(int(x0), 0), max(int(y0), 0)
+        x1, y1 = min(int(x1), plane.shape[1]), min(int(y1), plane.shape[0])     # beside the tiles: never empty
+        at = np.array([x0, y0], float)
+        win = plane[y0:y1, x0:x1]
+        poly = np.int32(np.round(np.array(corners) - at))
+        body = np.zeros(win.shape[:2], np.float32)
         cv2.fillConvexPoly(body, poly, 1.0, cv2.LINE_AA)
         tint = np.array([rng.uniform(215, 250), rng.uniform(225, 250), rng.uniform(225, 250)], np.float32)
         alpha = rng.uniform(0.1, 0.3) * body
-        edges = np.zeros(plane.shape[:2], np.float32)
+        edges = np.zeros(win.shape[:2], np.float32)
         width = max(1, int(round(w * rng.uniform(0.03, 0.08))))
         for y in (near, far):
-            a0, a1 = centre + along * u0 + up * y, centre + along * u1 + up * y
+            a0, a1 = centre + along * u0 + up * y - at, centre + along * u1 + up * y - at
             cv2.line(edges, tuple(int(round(x)) for x in a0), tuple(int(round(x)) for x in a1),
                      rng.uniform(0.4, 0.85), width, cv2.LINE_AA)
         edges = cv2.GaussianBlur(edges, (0, 0), rng.uniform(0.5, 1.2))
         alpha = np.clip(alpha + edges, 0.0, 0.9)[..., None]
-        plane[:] = np.clip(plane * (1 - alpha) + tint * alpha, 0, 255).astype(np.uint8)
+        win[:] = np.clip(win * (1 - alpha) + tint * alpha, 0, 255).astype(np.uint8)
         drawn += 1
     return drawn
