@@ -5,7 +5,11 @@ its message as one line on stderr and exits with that code. docs/exit-codes.md g
 """
 from __future__ import annotations
 
+import errno
+import os
+import sys
 from pathlib import PurePath
+from typing import Callable
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -78,7 +82,55 @@ class OutputError(MjtableError):
     exit_code = EXIT_OUTPUT
 
 
+FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})     # an output with no room left
+
+
+def answered(call: Callable[[], int], prog: str = "mjtable") -> int:
+    """``call()``'s exit status, every error answered as the command line answers it: one line on stderr and its
+    exit code, never a traceback (an error raised on purpose: its own; an interrupt: 130; a reader gone away: 1;
+    an output with no room left, standard output most likely, as files are written whole or not at all: 8;
+    argparse's --help: its status; anything else: 1, "internal error", what broke)."""
+    try:
+        return call()
+    except MjtableError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_INTERNAL
+    except OSError as e:
+        if e.errno not in FULL:
+            print(f"{prog}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+            return EXIT_INTERNAL
+        print(f"{prog}: error: cannot write the output: {e.strerror}", file=sys.stderr)
+        _quiet_stdout()
+        return EXIT_OUTPUT
+    except SystemExit as e:              # argparse --help
+        return int(e.code or 0) if isinstance(e.code, int) else EXIT_USAGE
+    except Exception as e:               # never a traceback: say what broke in one line
+        print(f"{prog}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _quiet_stdout() -> None:
+    """Standard output pointed at the null device: nothing more goes to a reader that left or a full device (at
+    exit Python would flush what is left there, and say it could not)."""
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
+
+
 SHOWN = 60          # at most this many characters of a value the user gave are quoted back in a message
+
+
+def one_line(text, limit: int = 300) -> str:
+    """A message on one line (its white space runs made single spaces), cut to ``limit`` characters."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
 def shown(value, limit: int = SHOWN) -> str:

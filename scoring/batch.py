@@ -30,7 +30,7 @@ import sys
 from mjtable.errors import MjtableError, UsageError
 
 from .engines import RULES, EngineUnavailable, engine
-from .jsonio import JsonInputError, hand_from_dict, result_to_dict
+from .jsonio import JsonInputError, hand_from_dict, loads, result_to_dict
 from .notation import format_hand
 from .situation import SituationError
 from .situation import check as check_situation
@@ -40,10 +40,7 @@ def score_line(text: str, line_no: int, default_rules: str = "mcr", default_prof
     """One input line -> one output object (an error object if the line cannot be scored)."""
     ident = None
     try:
-        try:
-            d = json.loads(text.strip())
-        except json.JSONDecodeError as e:
-            raise JsonInputError(f"invalid JSON: {e.msg} at column {e.colno}") from None
+        d = loads(text.strip())
         if isinstance(d, dict):  # our own object, parsed from the line: filled in place
             ident = d.get("id")
             if "rules" not in d:
@@ -183,6 +180,10 @@ def main(argv=None, prog: str = "python -m mjtable.scoring.batch") -> int:
         ap.add_argument("--profile", help="profile for lines that do not say (default: the rules' default)")
         args = ap.parse_args(argv)
         rules, profile = args.rules, args.profile
+        if profile is not None:  # an unknown one is a usage error once, not an error on every line
+            from .engines import resolve_profile
+
+            resolve_profile(rules, profile)
     else:
         rules, profile = "mcr", None
     import gc

@@ -29,7 +29,10 @@ still read, deprecated, for the 0.2 release. Unknown keys are an error (a misspe
 
 from __future__ import annotations
 
-from mjtable.errors import shown
+import json
+import math
+
+from mjtable.errors import one_line, shown
 
 from . import tiles as T
 from .engines import DEFAULT_PROFILE
@@ -42,6 +45,39 @@ from .situation_fields import CANONICAL, NAMES, fields_of, situation_from_fields
 
 class JsonInputError(ValueError):
     """A JSON hand we cannot read; the message names the key and the problem."""
+
+
+def loads(text: str | bytes, max_digits: int | None = None):
+    """``json.loads`` for what a user gives (a batch line, a deal, a request body), every failure a JsonInputError
+    of one line: bad syntax, bytes that are not UTF-8, nesting too deep for the decoder, NaN or Infinity, a number
+    out of a float's range, or of more than ``max_digits`` digits (None: Python's own limit of thousands)."""
+
+    def constant(name: str):
+        raise JsonInputError(f"invalid JSON: {name} is not a number JSON allows")
+
+    def finite(t: str) -> float:
+        v = float(t)
+        if not math.isfinite(v):
+            raise JsonInputError(f"invalid JSON: number {one_line(t, 24)} out of range")
+        return v
+
+    def whole(t: str) -> int:
+        if max_digits is not None and len(t.lstrip("-")) > max_digits:
+            raise JsonInputError(f"invalid JSON: number {one_line(t, 24)} has more than {max_digits} digits")
+        return int(t)
+
+    try:
+        return json.loads(text, parse_constant=constant, parse_float=finite, parse_int=whole)
+    except JsonInputError:
+        raise
+    except RecursionError:
+        raise JsonInputError("invalid JSON: nested too deep") from None
+    except UnicodeDecodeError as e:
+        raise JsonInputError(f"invalid JSON: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise JsonInputError(f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except ValueError as e:  # a number of thousands of digits, say
+        raise JsonInputError(f"invalid JSON: {one_line(str(e), 80)}") from None
 
 
 _HAND_KEYS = ("concealed", "melds", "winning_tile", "flowers")
@@ -167,7 +203,7 @@ def hand_from_dict(d: dict) -> tuple[Hand, str, str]:
     if unknown:
         raise JsonInputError(f"unknown key(s) {shown(', '.join(sorted(unknown)))} (known: {_SHOWN_KEYS})")
     rules = d.get("rules", "mcr")
-    if rules not in DEFAULT_PROFILE:
+    if not isinstance(rules, str) or rules not in DEFAULT_PROFILE:
         raise JsonInputError(f"rules: want one of {', '.join(DEFAULT_PROFILE)}, got {shown(rules)}")
     profile = d.get("profile", DEFAULT_PROFILE[rules])
     if not isinstance(profile, str) or not profile:

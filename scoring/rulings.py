@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from mjtable.errors import shown
+
 from .result import Finding
 
 R = "referee-rulings.txt"
@@ -306,7 +308,7 @@ def parse_fact(text: str) -> tuple[str, int]:
     name, _, count = str(text).strip().partition("=")
     known = [*FACTS, f"{WARNINGS_BEFORE}=N"]
     if name not in FACTS and name != WARNINGS_BEFORE:
-        raise ValueError(f"unknown referee fact {text!r} (known: {', '.join(known)})")
+        raise ValueError(f"unknown referee fact {shown(str(text))} (known: {', '.join(known)})")
     least = 0 if name == WARNINGS_BEFORE else 1
     if not count:
         if name == WARNINGS_BEFORE:
@@ -315,7 +317,7 @@ def parse_fact(text: str) -> tuple[str, int]:
     if name != WARNINGS_BEFORE and len(FACTS[name].steps) == 1:
         raise ValueError(f"referee fact {name} takes no count")
     if not count.isdigit() or int(count) < least or len(count) > 3:
-        raise ValueError(f"referee fact {text!r}: the count is a whole number from {least}")
+        raise ValueError(f"referee fact {shown(str(text))}: the count is a whole number from {least}")
     return name, int(count)
 
 

@@ -30,7 +30,6 @@ JSON: ``{"events": [{"kong": {"seat": 1, "kind": "concealed"}}, {"win": {"winner
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Callable
 
@@ -38,11 +37,13 @@ from mjtable.errors import BadHandError, shown
 
 from . import tiles as T
 from .hand import Situation
+from .jsonio import JsonInputError, loads
 from .notation import NotationError, parse_hand, parse_tiles
 from .settlement import Barred, Deal, EndHand, FalseWin, Kong, LedgerItem, Settlement, SettlementError, Win
 from .sichuan import score
 
 S = "sichuan-sbr-2025.txt"
+MAX_FANS = 99  # a typed fan count beyond any hand's (a typo, or a number from elsewhere) is refused
 # ledger kind (or "kind:cause") -> clause. A kong refund's clause depends on its cause: 杠上炮 第十条一（四）; a
 # barred player (停和陪打) 第十一条四（五）, a false win 第十二条十一（一）; no ready hand at a draw 第十条一（三）.
 CLAUSES = {
@@ -108,6 +109,7 @@ def _win_line(line: str, where: str) -> Win:
             fans = tuple(int(f.removesuffix("fan")) for f in rest[0].split(","))
         except ValueError:
             raise DealError(f"{where}: fans as '2fan' or '1fan,3fan', got {shown(rest[0])}") from None
+        fans = _fans(fans, where)
         rest = rest[1:]
     hands = []
     while len(rest) >= 2 and rest[0] == "hand":
@@ -123,6 +125,17 @@ def _win_line(line: str, where: str) -> Win:
     if not set(mods) <= MODIFIERS or len(set(mods)) != len(mods) or ("robbing" in mods and discarder is None):
         raise DealError(f"{where}: {WIN_FORM}")
     return priced_win(where, winners, fans, hands, discarder, set(mods))
+
+
+def _fans(values, where: str) -> tuple[int, ...]:
+    """Typed fan counts, each a whole number from 0 to MAX_FANS (DealError naming the event otherwise)."""
+    if not isinstance(values, (list, tuple)) or not all(
+        isinstance(f, int) and not isinstance(f, bool) and 0 <= f <= MAX_FANS for f in values
+    ):
+        raise DealError(
+            f"{where}: fans: want a whole number of fans from 0 to {MAX_FANS} per winner, got {shown(values)}"
+        )
+    return tuple(values)
 
 
 def _hand_fans(where: str, seat: int, notation, sit: Situation) -> int:
@@ -214,7 +227,7 @@ def _win_json(v: dict, where: str) -> Win:
     disc = v.get("discarder")
     disc = None if disc is None else _seat(disc, where)
     hands = [v["hand"]] if "hand" in v else list(v.get("hands") or ())
-    fans = None if v.get("fans") is None else tuple(int(f) for f in v["fans"])
+    fans = None if v.get("fans") is None else _fans(v["fans"], where)
     mods = {m for m, k in (("kong", "kong_discard"), ("last", "last_tile"), ("robbing", "robbing_kong")) if v.get(k)}
     if "robbing" in mods and disc is None:
         raise DealError(f"{where}: robbing_kong needs a discarder (the player whose kong was robbed)")
@@ -224,9 +237,9 @@ def _win_json(v: dict, where: str) -> Win:
 def load_json(text: str) -> dict:
     """The deal's JSON object; DealError for invalid JSON or anything but an object."""
     try:
-        d = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise DealError(f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        d = loads(text)
+    except JsonInputError as e:
+        raise DealError(str(e)) from None
     if not isinstance(d, dict):
         raise DealError('want a JSON object {"events": [...], "draw": {...}}')
     return d

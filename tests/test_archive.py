@@ -513,6 +513,19 @@ def test_a_json_line_that_breaks_the_parser_is_one_error_row(tmp_path):
     assert rows[1]["error"] == "invalid JSON: nested too deep" and "digits" in rows[2]["error"]
 
 
+def test_a_json_line_with_a_value_of_the_wrong_type_is_one_error_row(tmp_path):
+    """A list where the rule system's name goes: an error row for that line that names the field, and the lines
+    around it scored (it had escaped as a TypeError and failed the whole file)."""
+    p = tmp_path / "hands.jsonl"
+    good = '{"hand": "123m456p789s1z [555z^] +1z"}'
+    p.write_text("\n".join([good, '{"hand": "123m456p789s1z [555z^] +1z", "rules": ["mcr"]}', good]) + "\n",
+                 encoding="utf-8")
+    st = p.stat()
+    rows = A.process(A.Item(str(p), "hands.jsonl", "hands.jsonl", "hands", st.st_size, st.st_mtime_ns), OPT)
+    assert [(r["line"], r["status"]) for r in rows] == [(1, "win"), (2, "error"), (3, "win")]
+    assert rows[1]["error"].startswith("rules: want one of")
+
+
 def test_an_unreachable_scheduler_fails_in_seconds(tmp_path):
     """A closed port, and a port that accepts and says nothing: exit 2 and one line, in a few seconds each."""
     import socket

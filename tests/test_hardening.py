@@ -629,3 +629,72 @@ def test_any_detections_file_ends_with_a_documented_code(tmp_path, capsys, data,
     assert "Traceback" not in err and (err == "" if code == 0 else _one_line(err)), err
     if code == 0:
         json.loads(out)
+
+
+# ------------------------------------------------------------------------------------------ JSON values of any type
+
+
+_hand_fields = st.fixed_dictionaries(
+    {"hand": st.one_of(st.just(WIN), _json)},
+    optional={k: _json for k in ("rules", "profile", "seat_wind", "prevalent_wind", "self_drawn", "void_suit",
+                                 "referee_facts", "id", "winning_tile", "flowers")})
+
+
+@settings(max_examples=200, deadline=None)
+@given(_hand_fields)
+def test_any_values_in_a_json_hand_give_its_own_record_never_an_internal_error(d):
+    """A batch line (and an archive's hand file line) whose known keys hold values of any JSON type: scored, or
+    an error that names the field, never "internal error" (a list where a rule name goes had been one)."""
+    out = batch.score_line(json.dumps(d), 3)
+    assert out["line"] == 3 and ("is_win" in out or "internal error" not in out["error"]), out
+
+
+@pytest.mark.parametrize("text,words", [
+    ('{"events": ' + "[" * 100_000, "nested too deep"),
+    ('{"events": [{"false_win": 1e400}]}', "out of range"),
+    ('{"mode": "2v2", "teams": {"A": [0, 1e400], "B": [2, 3]}}', "out of range"),
+    ('{"events": [{"win": {"winners": [0], "fans": [1e300], "discarder": 1}}]}', "fans"),
+    ('{"events": [{"win": {"winners": [0], "fans": [true], "discarder": 1}}]}', "fans"),
+    ("win 0 -3fan self", "fans"),
+    ('{"events": [], "x": NaN}', "NaN")])
+def test_a_deal_of_bad_numbers_or_deep_json_is_a_bad_deal(tmp_path, capsys, text, words):
+    p = tmp_path / "deal.json"
+    p.write_text(text)
+    code = cli.main(["settle", str(p)])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_BAD_HAND and _one_line(err) and words in err, err
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["serve", "--port", "70000"], "--port"), (["serve", "--port", "0"], "--port"),
+    (["serve", "--host", "a..b"], "--host"), (["serve", "--max-upload-mb", "1e308"], "--max-upload-mb"),
+    (["video", "table.avi", "--every", "1e308"], "--every"), (["archive", "in", "out", "--every", "1e308"], "--every"),
+    (["evaluate", "data", "--names", "n.yaml", "--conf", "nan"], "--conf"),
+    (["evaluate", "data", "--names", "n.yaml", "--conf", "-1"], "--conf")])
+def test_flag_values_out_of_range_are_usage_errors(capsys, argv, words):
+    """Before anything is opened or served: a port past 65535, an address the resolver cannot take, a number of
+    seconds or megabytes that overflows once turned into frames or bytes, a confidence outside 0-1."""
+    code = cli.main(argv)
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_USAGE and _one_line(err) and words in err, err
+
+
+def test_batch_with_an_unknown_profile_is_one_usage_error():
+    r = subprocess.run([sys.executable, "-m", "mjtable.launch", "batch", "--profile", "nope"], input=WIN,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == errors.EXIT_USAGE and r.stdout == "" and _one_line(r.stderr), r.stderr
+
+
+@pytest.mark.parametrize("argv,stdin", [(["score", WIN], None), (["batch"], json.dumps({"hand": WIN}) + "\n"),
+                                        (["settle"], "win 0 3fan self\n")])
+def test_a_full_standard_output_is_an_output_error(argv, stdin):
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "mjtable.launch", *argv], input=stdin, stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+    assert r.returncode == errors.EXIT_OUTPUT and _one_line(r.stderr) and "cannot write" in r.stderr, r.stderr
+
+
+def test_a_long_referee_fact_is_cut_short_in_the_message(capsys):
+    code = cli.main(["score", WIN, "--referee-fact", "early_draw=" + "9" * 500])
+    err = capsys.readouterr().err
+    assert code == errors.EXIT_USAGE and _one_line(err) and len(err) < 300 and "…" in err, err

@@ -226,16 +226,12 @@ def _hand_file(item: Item, opt: Options) -> list[dict]:
 def _json_hand(text: str, opt: Options):
     """One JSON line as ``mjtable batch`` reads it (mjtable.scoring.jsonio) -> (Reading, its id)."""
     from mjtable.errors import BadHandError
-    from mjtable.scoring.jsonio import JsonInputError, hand_from_dict
+    from mjtable.scoring.jsonio import JsonInputError, hand_from_dict, loads
 
     try:
-        d = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise BadHandError(f"invalid JSON: {e.msg} at column {e.colno}") from None
-    except RecursionError:                  # a line nested thousands deep: its own error row, not the file's
-        raise BadHandError("invalid JSON: nested too deep") from None
-    except ValueError as e:                 # a number of thousands of digits
-        raise BadHandError(f"invalid JSON: {' '.join(str(e).split()[:12])}") from None
+        d = loads(text)
+    except JsonInputError as e:
+        raise BadHandError(str(e)) from None
     ident = d.get("id") if isinstance(d, dict) else None
     if isinstance(d, dict):
         d = {"rules": opt.rules, **d}

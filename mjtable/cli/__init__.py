@@ -29,8 +29,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Optional
 
-from mjtable.errors import (EXIT_CODES, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, MjtableError,
-                            OutputError, UsageError, SHOWN, shown)
+from mjtable.errors import EXIT_CODES, EXIT_OK, SHOWN, OutputError, UsageError, answered, shown
 from mjtable.scoring import tiles as T
 from mjtable.scoring.engines import RULES
 from mjtable.scoring.hand import Hand
@@ -62,38 +61,24 @@ SUBCOMMANDS = tuple(COMMANDS)
 
 def main(argv: Optional[list[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        if argv and argv[0] == "--help-exit":
-            print("\n".join(f"{code:4d}  {text}" for code, text in EXIT_CODES.items()))
-            return EXIT_OK
-        if argv and argv[0] == "--version":
-            from mjtable import __version__
-            print(f"mjtable {__version__}")
-            return EXIT_OK
-        if argv and argv[0] in SUBCOMMANDS:
-            return command(argv[0]).main(argv[1:])
-        if argv and _unknown_command(argv[0]):
-            near = difflib.get_close_matches(argv[0], SUBCOMMANDS, 1)
-            raise UsageError(f"unknown command {shown(argv[0])}{f' (did you mean {shown(near[0])}?)' if near else ''}; "
-                             f"commands: {', '.join(SUBCOMMANDS)}, or a photo file (mjtable --help)")
-        return command("photo").main(argv)
-    except MjtableError as e:
-        print(f"mjtable: error: {e}", file=sys.stderr)
-        return e.exit_code
-    except KeyboardInterrupt:
-        print("mjtable: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        return EXIT_INTERNAL
-    except SystemExit as e:              # argparse --help
-        return int(e.code or 0) if isinstance(e.code, int) else EXIT_USAGE
-    except Exception as e:               # never a traceback: say what broke in one line
-        print(f"mjtable: internal error: {type(e).__name__}: {e}", file=sys.stderr)
-        return EXIT_INTERNAL
+    return answered(lambda: _dispatch(argv))
+
+
+def _dispatch(argv: list[str]) -> int:
+    if argv and argv[0] == "--help-exit":
+        print("\n".join(f"{code:4d}  {text}" for code, text in EXIT_CODES.items()))
+        return EXIT_OK
+    if argv and argv[0] == "--version":
+        from mjtable import __version__
+        print(f"mjtable {__version__}")
+        return EXIT_OK
+    if argv and argv[0] in SUBCOMMANDS:
+        return command(argv[0]).main(argv[1:])
+    if argv and _unknown_command(argv[0]):
+        near = difflib.get_close_matches(argv[0], SUBCOMMANDS, 1)
+        raise UsageError(f"unknown command {shown(argv[0])}{f' (did you mean {shown(near[0])}?)' if near else ''}; "
+                         f"commands: {', '.join(SUBCOMMANDS)}, or a photo file (mjtable --help)")
+    return command("photo").main(argv)
 
 
 def command(name: str):
@@ -178,8 +163,9 @@ def add_detections(ap: argparse.ArgumentParser) -> None:
                          "orientation, confidence}, or a generator ground-truth file (its objects)")
 
 
-def positive(cast=float):
-    """An argparse type: a positive finite number (cast float or int)."""
+def positive(cast=float, most: float = 1e9):
+    """An argparse type: a positive number (cast float or int) of at most ``most`` (a flag's value far beyond any
+    use, 1e308 seconds say, is a typo, and overflows where it is turned into frames or bytes)."""
     what = "whole number" if cast is int else "number"
 
     def parse(text: str):
@@ -187,8 +173,8 @@ def positive(cast=float):
             v = cast(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a {what}: {shown(text)}") from None
-        if not (v > 0 and v != float("inf")):
-            raise argparse.ArgumentTypeError(f"must be a positive {what}: {shown(text)}")
+        if not 0 < v <= most:
+            raise argparse.ArgumentTypeError(f"must be a positive {what} up to {most:g}: {shown(text)}")
         return v
     return parse
 

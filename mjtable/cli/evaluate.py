@@ -8,13 +8,25 @@ detector's time per image; ``--json`` prints one JSON object instead. A folder o
 exits 3 (input), a model that cannot be loaded 7, conflicting options 2."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 
-from mjtable.errors import EXIT_OK, InputError, UsageError
+from mjtable.errors import EXIT_OK, InputError, UsageError, shown
 
 from . import Parser
+
+
+def _probability(text: str) -> float:
+    """An argparse type: a confidence threshold, a number from 0 to 1."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError(f"want a confidence from 0 to 1: {shown(text)}")
+    return v
 
 
 def build_parser(prog: str = "mjtable evaluate") -> Parser:
@@ -24,7 +36,7 @@ def build_parser(prog: str = "mjtable evaluate") -> Parser:
     ap.add_argument("--names", required=True, help="data.yaml or JSON with the set's class names")
     ap.add_argument("--model", help="ONNX tile model (the locator) to use instead of the committed default")
     ap.add_argument("--classifier", help="ONNX tile classifier to use instead of the committed default")
-    ap.add_argument("--conf", type=float,
+    ap.add_argument("--conf", type=_probability,
                     help="detector confidence threshold (default: the detector's own; 0.001 gives the full "
                          "precision/recall curve, as ultralytics val does)")
     ap.add_argument("--predictions", help="folder of YOLO txt predictions to score instead of running a model")

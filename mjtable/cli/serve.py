@@ -6,7 +6,7 @@ import sys
 from typing import Optional
 
 from mjtable import pipeline
-from mjtable.errors import EXIT_OK, UsageError
+from mjtable.errors import EXIT_OK, UsageError, shown
 from mjtable.pipeline import KINDS
 from mjtable.scoring.engines import RULES
 
@@ -16,8 +16,9 @@ from . import Parser, add_sampling, positive
 def main(argv: list[str]) -> int:
     ap = Parser(prog="mjtable serve", description="The phone upload page, the JSON API, live table events and the "
                  "broadcast overlay (http://HOST:PORT/, /overlay, /docs).")
-    ap.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    ap.add_argument("--port", type=positive(int), default=8000)
+    ap.add_argument("--host", default="127.0.0.1", type=_bind_address,
+                    help="address to bind (default 127.0.0.1: this machine only)")
+    ap.add_argument("--port", type=positive(int, most=65535), default=8000)
     ap.add_argument("--source", metavar="VIDEO|CAMERA|URL",
                     help="live source for /api/events and /overlay: a video file (played at its own pace), a "
                          "camera index (0, 1 ...) or a stream URL (rtsp://, http://)")
@@ -78,6 +79,16 @@ def started_lines(host: str, port: int, allowed: tuple[str, ...], lan: Optional[
     if phone is not None and phone != here:
         lines.append(f"mjtable serve: from a phone on the LAN: {url(phone, port)}")
     return lines
+
+
+def _bind_address(text: str) -> str:
+    """An argparse type: an address or host name to listen on, as the resolver takes it (an empty or overlong
+    label, "a..b", fails there with a traceback, not the one line an address in use gets)."""
+    try:
+        text.encode("idna")
+    except UnicodeError:
+        raise argparse.ArgumentTypeError(f"not an address or host name: {shown(text)}") from None
+    return text
 
 
 def _host_name(text: str) -> str:

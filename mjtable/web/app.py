@@ -49,7 +49,9 @@ from mjtable.errors import (
     OutputError,
     UnreadableError,
     UsageError,
+    one_line,
 )
+from mjtable.scoring.jsonio import JsonInputError, loads
 from mjtable.scoring.rulings import Facts, check_facts
 from mjtable.scoring.situation_fields import CANONICAL, FIELDS, FLAG, NAMES
 from mjtable.scoring.situation_model import situation
@@ -96,11 +98,6 @@ HAND_KEYS = ("concealed", "melds", "winning_tile", "flowers")
 
 def status_of(e: Exception) -> int:
     return next((code for cls, code in STATUS if isinstance(e, cls)), 500)
-
-
-def one_line(text: str, limit: int = 300) -> str:
-    line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
 def refuse(status: int, message: str, headers: Optional[dict] = None, advice: tuple[str, ...] = ()) -> JSONResponse:
@@ -152,23 +149,6 @@ def referee_facts(fields: dict, rules: str, form: bool = False):
         raise UsageError(f"referee_facts: {e}") from None
 
 
-def _refuse_constant(name: str):
-    raise UsageError(f"invalid JSON: {name} is not a number JSON allows")
-
-
-def _finite(text: str) -> float:
-    v = float(text)
-    if not math.isfinite(v) or len(text) > 64:
-        raise UsageError(f"invalid JSON: number {one_line(text, 24)} out of range")
-    return v
-
-
-def _short_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise UsageError(f"invalid JSON: number {one_line(text, 24)} has more than {MAX_DIGITS} digits")
-    return int(text)
-
-
 def _depth(value) -> int:
     """How deep arrays and objects nest in a parsed JSON value (a scalar: 0), counted without recursion."""
     deepest, todo = 0, [(value, 1)]
@@ -186,15 +166,9 @@ def parse_json(raw: bytes):
     out of range or of more than MAX_DIGITS digits, arrays and objects nested more than MAX_DEPTH deep."""
     too_deep = UsageError(f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
     try:
-        value = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite, parse_int=_short_int)
-    except RecursionError:
-        raise too_deep from None
-    except UnicodeDecodeError as e:
-        raise UsageError(f"invalid JSON: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except json.JSONDecodeError as e:
-        raise UsageError(f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    except ValueError as e:                 # what else the decoder refuses, one line
-        raise UsageError(f"invalid JSON: {one_line(str(e), 80)}") from None
+        value = loads(raw, max_digits=MAX_DIGITS)
+    except JsonInputError as e:
+        raise too_deep if "nested" in str(e) else UsageError(str(e)) from None
     if _depth(value) > MAX_DEPTH:
         raise too_deep
     return value
@@ -210,7 +184,7 @@ def hand_notation(body: dict) -> str:
         return body["hand"]
     if not any(k in body for k in HAND_KEYS):
         raise UsageError('no hand: give "hand" (notation) or "concealed" (+ "melds", "winning_tile", "flowers")')
-    from mjtable.scoring.jsonio import JsonInputError, hand_from_dict
+    from mjtable.scoring.jsonio import hand_from_dict
     from mjtable.scoring.notation import NotationError, format_hand
     try:
         hand, _, _ = hand_from_dict({k: body[k] for k in HAND_KEYS if k in body})
