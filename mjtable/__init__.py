@@ -53,6 +53,10 @@ def read(image, rules: str = "mcr", profile: str | None = None, kind: str = "aut
         if _DETECTOR is None:
             _DETECTOR = pipeline.load_detector()
         detector = _DETECTOR
+    elif not callable(getattr(detector, "detect", None)):
+        from .errors import UsageError
+        raise UsageError(f"detector: want a detector (mjtable.pipeline.load_detector()), got "
+                         f"{type(detector).__name__}")
     return pipeline.read_image(img, detector, sit, rules, profile, kind, stretched=stretched)
 
 
@@ -60,4 +64,8 @@ def score(notation: str, rules: str = "mcr", profile: str | None = None, **situa
     """Score a hand written in notation (docs/notation.md); keywords as for ``read``. BadHandError (a
     MjtableError) for bad notation or an impossible hand; a hand that is not a win has result.is_win False."""
     from . import pipeline
+    from .errors import BadHandError
+    if not isinstance(notation, str):
+        raise BadHandError(f"bad notation: want a string such as \"123m456p789s1z [555z^] +1z\", got "
+                           f"{type(notation).__name__}")
     return pipeline.read_notation(notation, pipeline.situation(**situation), rules, profile)

@@ -316,8 +316,8 @@ def parse_fact(text: str) -> tuple[str, int]:
         return name, 1
     if name != WARNINGS_BEFORE and len(FACTS[name].steps) == 1:
         raise ValueError(f"referee fact {name} takes no count")
-    if not count.isdigit() or int(count) < least or len(count) > 3:
-        raise ValueError(f"referee fact {shown(str(text))}: the count is a whole number from {least}")
+    if not count.isdigit() or len(count) > 3 or int(count) < least:
+        raise ValueError(f"referee fact {shown(str(text))}: the count is a whole number from {least} to 999")
     return name, int(count)
 
 

@@ -83,3 +83,23 @@ def test_read_refuses_what_is_not_an_image(tmp_path):
         mjtable.read(b"not an image")
     with pytest.raises(errors.InputError):
         mjtable.read(str(tmp_path / "missing.jpg"))
+
+
+@pytest.mark.parametrize("notation", [123, b"123m456p789s1z [555z^] +1z", None, ["1m"]])
+def test_score_refuses_what_is_not_notation_with_bad_hand(notation):
+    with pytest.raises(errors.BadHandError, match="want a string"):
+        mjtable.score(notation)
+
+
+@pytest.mark.parametrize("image,error,words", [
+    (123, errors.InputError, "want a file path"), (None, errors.InputError, "got NoneType"),
+    ([1, 2], errors.InputError, "got list"), ("a\x00b.jpg", errors.InputError, "NUL")])
+def test_read_refuses_what_is_no_image_source_in_one_line(image, error, words):
+    with pytest.raises(error, match=words) as e:
+        mjtable.read(image)
+    assert "\n" not in str(e.value)
+
+
+def test_read_refuses_what_is_no_detector():
+    with pytest.raises(errors.UsageError, match="detector"):
+        mjtable.read(str(EXAMPLES / "phone_win.jpg"), detector="x")

@@ -487,6 +487,30 @@ def test_rows_name_files_relative_to_their_input_never_by_absolute_path(tmp_path
         assert str(tmp_path) not in json.dumps(r, default=str), r["source"]
 
 
+def test_odd_names_the_users_files_and_a_damaged_part(tmp_path, client):
+    """A file name that is not UTF-8 is recorded, escaped (it had stopped the whole run: Parquet takes UTF-8
+    only); the output folder's own temporary files are cleared but a user's ``.*.tmp`` files are not; a part
+    emptied on the disk is read again on the next run (it had failed every later run)."""
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "ok.txt").write_text("123m456p789s1z [555z^] +1z\n", encoding="utf-8")
+    (Path(os.fsdecode(bytes(src) + b"/g\xff.txt"))).write_text("123m456p789s1z [555z^] +1z\n", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".draft.tmp").write_text("the user's")
+    (out / ".summary.json.x1y2z3.tmp").write_text("a run's, cut short")
+    st = archive_run.run([str(src)], out, OPT, client=client, progress=False, say=lambda s: None)
+    rows = _rows(out)
+    assert st.processed == 2 and sorted(r["source"] for r in rows) == ["in/g\\xff.txt", "in/ok.txt"]
+    assert all(r["status"] == "win" for r in rows)
+    assert (out / ".draft.tmp").read_text() == "the user's" and not (out / ".summary.json.x1y2z3.tmp").exists()
+
+    part = next((out / "parts").glob("*.parquet"))
+    part.write_bytes(b"")
+    st = archive_run.run([str(src)], out, OPT, client=client, progress=False, say=lambda s: None)
+    assert (st.processed, st.done_before) == (1, 1) and len(_rows(out)) == 2
+
+
 def test_a_line_that_is_not_utf8_is_one_error_row_and_the_others_are_read(tmp_path):
     p = tmp_path / "hands.jsonl"
     good = HANDS.read_text(encoding="utf-8").splitlines()[:3]

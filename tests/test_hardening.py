@@ -694,7 +694,9 @@ def test_a_full_standard_output_is_an_output_error(argv, stdin):
     assert r.returncode == errors.EXIT_OUTPUT and _one_line(r.stderr) and "cannot write" in r.stderr, r.stderr
 
 
-def test_a_long_referee_fact_is_cut_short_in_the_message(capsys):
-    code = cli.main(["score", WIN, "--referee-fact", "early_draw=" + "9" * 500])
+@pytest.mark.parametrize("fact", ["early_draw=" + "9" * 500, "warnings_before=" + "9" * 5000])
+def test_a_long_referee_fact_is_cut_short_in_the_message(capsys, fact):
+    code = cli.main(["score", WIN, "--referee-fact", fact])
     err = capsys.readouterr().err
     assert code == errors.EXIT_USAGE and _one_line(err) and len(err) < 300 and "…" in err, err
+    assert "referee fact" in err and "digits" not in err

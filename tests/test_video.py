@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import cv2
@@ -13,7 +14,7 @@ from mjtable.scoring.hand import LEFT, Meld
 from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
 from mjtable import cli
 from mjtable.vision.locate import FileDetector
-from mjtable.vision.video import Settler, VideoError, describe, iter_frames, watch
+from mjtable.vision.video import DEFAULT_FPS, Settler, VideoError, describe, iter_frames, stated_fps, watch
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "overhead.jpg"
@@ -110,6 +111,33 @@ def test_not_a_video(tmp_path, content):
         list(iter_frames(p))
     with pytest.raises(VideoError, match="no such file"):
         list(iter_frames(tmp_path / "missing.mp4"))
+
+
+@pytest.mark.parametrize("script", [b"ffconcat version 1.0\nfile fifo\n", b"#EXTM3U\n#EXTINF:1,\nfifo\n",
+                                    b"  <?xml version='1.0'?><MPD/>"])
+def test_a_playlist_naming_other_files_is_refused_unopened(tmp_path, script):
+    """FFmpeg would open the files a concat script or a playlist names: a FIFO among them blocked the reader
+    for ever (and any file of the machine could be read as a frame)."""
+    os.mkfifo(tmp_path / "fifo")
+    p = tmp_path / "clip.mp4"
+    p.write_bytes(script)
+    with pytest.raises(VideoError, match="playlist"):
+        list(iter_frames(p))
+
+
+class _Cap:
+    def __init__(self, fps):
+        self.fps = fps
+
+    def get(self, prop):
+        return self.fps
+
+
+@pytest.mark.parametrize("fps,want", [(30.0, 30.0), (0.5, 0.5), (0.0, DEFAULT_FPS), (4.7e-10, DEFAULT_FPS),
+                                      (float("nan"), DEFAULT_FPS), (-25.0, DEFAULT_FPS), (float("inf"), DEFAULT_FPS)])
+def test_a_frame_rate_no_video_has_is_taken_as_unknown(fps, want):
+    """A broken header's rate of a frame every 60 years had a live source wait that long for its second frame."""
+    assert stated_fps(_Cap(fps)) == want
 
 
 # ------------------------------------------------------------------------------------------ the loop

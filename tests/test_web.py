@@ -548,3 +548,32 @@ def test_serve_command_refuses_bad_options(capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
     assert cli.main(["serve", "--help"]) == 0 and "--max-upload-mb" in capsys.readouterr().out
+
+
+def test_a_subscriber_that_fell_behind_still_gets_the_end():
+    """More than QUEUE events behind, a page is sent a fresh snapshot instead of the backlog; when the source
+    had ended by then, the stream sends "end" and closes (it had stayed open for good, and the overlay closes only
+    on "end")."""
+    import asyncio
+
+    from mjtable.web.app import _event_stream
+    from mjtable.web.live import QUEUE, LiveTable
+
+    async def run():
+        live = LiveTable(str(ROOT / "missing.avi"), FileDetector(str(ROOT / "examples" / "phone_win.json")))
+        sub, snap = live.subscribe(asyncio.get_running_loop())
+        for _ in range(QUEUE + 44):               # the reader thread's events, faster than the page reads them
+            live._emit({"type": "change", "seat": "self", "field": "discards", "text": "discards 1m", "now": "1m",
+                        "time_s": 1.0})
+        live._emit({"type": "end"})
+        await asyncio.sleep(0.1)
+        got = []
+
+        async def consume():
+            async for ev in _event_stream(live, sub, snap):
+                got.append(ev["event"])
+        await asyncio.wait_for(consume(), 5)
+        return got
+
+    got = asyncio.run(run())
+    assert got[0] == "snapshot" and "snapshot" in got[1:] and got[-1] == "end"

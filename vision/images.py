@@ -55,6 +55,8 @@ def not_a_file(path) -> str:
         return "does not exist"
     except OSError as e:                # a name too long, a loop of links, no permission ...
         return f"cannot be read ({e.strerror or e})"
+    except ValueError:                  # a NUL byte in the name
+        return "cannot be read (a NUL character in its name)"
     if stat.S_ISDIR(mode):
         return "is a directory"
     if not stat.S_ISREG(mode):

@@ -12,6 +12,7 @@ follows (the hand, its score, the audit's findings) is the pipeline's.
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -45,8 +46,11 @@ def load_frame(source) -> tuple[np.ndarray, float]:
         img = source
     elif isinstance(source, (bytes, bytearray, memoryview)):
         img = decode_image(np.frombuffer(bytes(source), np.uint8), "the uploaded data")
-    else:
+    elif isinstance(source, (str, os.PathLike)):
         img = load_file(source)
+    else:
+        raise InputError(f"not an image: want a file path, the bytes of an image file or a BGR uint8 array, got "
+                         f"{type(source).__name__}")
     img, sx, sy = unstretch(img)
     return img, 1 / min(sx, sy)
 

@@ -31,6 +31,9 @@ from mjtable.scoring.table import MeldOnTable, PlayerArea, TableState
 
 FIELDS = ("concealed", "concealed_face_down", "melds", "winning_tile", "flowers", "discards", "exposed")
 DEFAULT_FPS = 25.0          # when a stream does not say its frame rate
+MIN_FPS = 0.01              # a stated rate under a frame per 100 s is a broken header: DEFAULT_FPS instead
+# what FFmpeg reads as a list of other files to open (concat script, HLS, DASH, SDP), by its first bytes
+PLAYLISTS = (b"ffconcat", b"#EXTM3U", b"<?xml", b"<MPD", b"v=0")
 _UNSET = object()
 
 
@@ -81,9 +84,7 @@ def iter_frames(path, every: float = 1.0, max_frames: Optional[int] = None) -> I
         if not cap.isOpened():
             raise VideoError(f"cannot read {shown(p)}: not a video file (or a format this OpenCV cannot decode)")
         _check_size(cap, shown(p))
-        fps = cap.get(cv2.CAP_PROP_FPS)
-        if not fps or not math.isfinite(fps) or fps <= 0:
-            fps = DEFAULT_FPS
+        fps = stated_fps(cap)
         step = max(1, round(every * fps))
         i = n = 0
         while max_frames is None or n < max_frames:
@@ -102,14 +103,30 @@ def iter_frames(path, every: float = 1.0, max_frames: Optional[int] = None) -> I
         cap.release()
 
 
+def stated_fps(cap) -> float:
+    """The frame rate a stream states, or DEFAULT_FPS when it states none, or one no video has (a broken header
+    saying a frame every 60 years would have a live source wait that long for its second frame)."""
+    import cv2
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    return fps if math.isfinite(fps) and MIN_FPS <= fps else DEFAULT_FPS
+
+
 def _check_file(p: Path, hint: str = "") -> None:
-    """A video file must be a regular file: say what else it is (a FIFO could block a reader for ever)."""
+    """A video file must be a regular file (say what else it is: a FIFO could block a reader for ever), and no
+    playlist or script naming other files, which FFmpeg would open in turn (a FIFO among them, or any file)."""
     from .images import not_a_file
     why = not_a_file(p)
     if why == "does not exist":
         raise VideoError(f"cannot read {shown(p)}: no such file{hint}")
     if why:
         raise VideoError(f"cannot read {shown(p)}: it {why.replace('directory', 'folder')}")
+    try:
+        with open(p, "rb") as f:
+            head = f.read(64).lstrip()
+    except OSError as e:
+        raise VideoError(f"cannot read {shown(p)}: {e.strerror or e}") from None
+    if head.startswith(PLAYLISTS):
+        raise VideoError(f"cannot read {shown(p)}: it is a playlist or script that names other files, not a video")
 
 
 def _check_size(cap, name: str) -> None:
@@ -217,13 +234,10 @@ class Follower:
         return cap
 
     def _run(self) -> None:
-        import cv2
         cap = None
         try:
             cap = self._open()
-            fps = cap.get(cv2.CAP_PROP_FPS)
-            if not fps or not math.isfinite(fps) or fps <= 0:
-                fps = DEFAULT_FPS
+            fps = stated_fps(cap)
             start = None
             last_frame = time.monotonic()
             i = 0

@@ -262,7 +262,17 @@ def _row(item: Item, **kw) -> dict:
            "is_win": None, "score": None, "base": None, "fans": [], "payments": [], "findings": [],
            "confidence": None, "detail": None, "ms": None}
     row.update(kw)
-    return row
+    return {k: _text(v) if isinstance(v, str) else v for k, v in row.items()}
+
+
+def _text(s: str) -> str:
+    """A string as the rows store it: a file name's bytes that are not UTF-8 (held as surrogates) written as
+    backslash escapes (Parquet and JSON take only UTF-8: one such name had stopped the whole run)."""
+    try:
+        s.encode("utf-8")
+        return s
+    except UnicodeEncodeError:
+        return s.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def error_row(item: Item, message: str, **kw) -> dict:
@@ -341,6 +351,7 @@ def schema():
 
 
 PARTS = "parts"
+OUTPUTS = ("hands.parquet", "summary.parquet", "summary.json")
 
 
 def prepare_out(out: str | os.PathLike) -> Path:
@@ -349,9 +360,10 @@ def prepare_out(out: str | os.PathLike) -> Path:
     d = Path(out)
     try:
         (d / PARTS).mkdir(parents=True, exist_ok=True)
-        for tmp in (d / PARTS).glob(".*.tmp"):
+        # only this command's own (outputs.write_atomic's ".NAME.XXXX.tmp"): the folder may hold the user's files
+        for tmp in (d / PARTS).glob(".*.parquet.*.tmp"):
             tmp.unlink()
-        for tmp in d.glob(".*.tmp"):
+        for tmp in (t for name in OUTPUTS for t in d.glob(f".{name}.*.tmp")):
             tmp.unlink()
     except OSError as e:
         raise OutputError(f"cannot write to {d}: {e.strerror or e}") from None
@@ -361,8 +373,18 @@ def prepare_out(out: str | os.PathLike) -> Path:
 
 
 def done_keys(out: Path) -> set[str]:
-    """The keys of the items whose part is written: they are done."""
-    return {p.stem for p in (out / PARTS).glob("*.parquet")}
+    """The keys of the items whose part is written: they are done. A part that cannot be read (emptied or cut
+    short on the disk, not by this command: it writes each whole or not at all) is removed, and its item read
+    again."""
+    import pyarrow.parquet as pq
+    done = set()
+    for p in (out / PARTS).glob("*.parquet"):
+        try:
+            pq.read_metadata(p)
+            done.add(p.stem)
+        except (OSError, ValueError):       # pyarrow's ArrowInvalid is a ValueError
+            p.unlink(missing_ok=True)
+    return done
 
 
 def error_keys(out: Path, keys: Iterable[str]) -> set[str]:
@@ -421,7 +443,7 @@ def up_to_date(out: Path) -> Optional[dict]:
     """The totals of summary.json when hands.parquet and the summary are newer than every part (nothing to
     gather again), else None."""
     try:
-        oldest = min((out / n).stat().st_mtime_ns for n in ("hands.parquet", "summary.parquet", "summary.json"))
+        oldest = min((out / n).stat().st_mtime_ns for n in OUTPUTS)
         if any(p.stat().st_mtime_ns > oldest for p in (out / PARTS).glob("*.parquet")):
             return None
         return json.loads((out / "summary.json").read_text(encoding="utf-8"))["total"]

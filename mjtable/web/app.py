@@ -504,6 +504,9 @@ async def _event_stream(live, sub, snap):
                 snap2 = live.snapshot()
                 last = snap2["seq"]
                 yield {"event": "snapshot", "id": str(last), "data": json.dumps(snap2, ensure_ascii=False)}
+                if snap2["source_ended"]:       # its end is in the snapshot: no event newer than it will come
+                    yield {"event": "end", "id": str(last), "data": "{}"}
+                    return
                 continue
             if ev["seq"] <= last:
                 continue
