@@ -45,7 +45,7 @@ def _same(a: PathLike, b: PathLike) -> bool:
 def check_outputs(outputs: Iterable[PathLike], inputs: Iterable[PathLike] = ()) -> None:
     """Refuse, before anything is written, an output that could not be written whole as a new or a regular
     file, that is an input of the command, or that is another of its outputs."""
-    outputs, inputs = [Path(p) for p in outputs], [Path(p) for p in inputs if p is not None]
+    outputs, inputs = [_named(p) for p in outputs], [Path(p) for p in inputs if p is not None]
     for n, p in enumerate(outputs):
         try:
             mode = os.lstat(p).st_mode
@@ -59,10 +59,33 @@ def check_outputs(outputs: Iterable[PathLike], inputs: Iterable[PathLike] = ()) 
         folder = p.parent if str(p.parent) else Path(".")
         if not folder.is_dir():
             raise OutputError(f"cannot write {shown(p)}: folder {shown(folder)} does not exist")
+        try:
+            longest = os.pathconf(folder, "PC_NAME_MAX")
+        except (OSError, ValueError):
+            longest = 255
+        if len(os.fsencode(_temporary(p.name, "x" * 8))) > longest:
+            raise OutputError(f"cannot write {shown(p)}: its name is too long for the folder (at most "
+                              f"{longest - len(_temporary('', 'x' * 8))} bytes)")
         if any(_same(p, i) for i in inputs):
             raise OutputError(f"cannot write {shown(p)}: it is an input of this command (not written over)")
         if any(_same(p, q) for q in outputs[:n]):
             raise OutputError(f"cannot write {shown(p)}: this command writes another output there")
+
+
+def _named(path: PathLike) -> Path:
+    """An output's path; OutputError for a name that is empty or ends in a separator (``Path`` would drop it, and
+    "out.png/" would write over the file out.png, or make a file of a folder that was meant)."""
+    text = os.fspath(path)
+    if not text:
+        raise OutputError("cannot write '': an output needs a file name")
+    if text.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
+        raise OutputError(f"cannot write {shown(text)}: it names a folder; an output is a new or a regular file")
+    return Path(text)
+
+
+def _temporary(name: str, random: str) -> str:
+    """The name of write_atomic's temporary file for an output called ``name`` (tempfile.mkstemp's form)."""
+    return f".{name}.{random}.tmp"
 
 
 def write_atomic(path: PathLike, data: Union[bytes, Callable], inputs: Iterable[PathLike] = (),
@@ -70,8 +93,8 @@ def write_atomic(path: PathLike, data: Union[bytes, Callable], inputs: Iterable[
     """Write ``data`` (bytes, or a function that writes into the open binary file) to ``path`` via a temporary
     file in the same folder and a rename, after ``check_outputs``. ``fsync``: the file and the folder reach the
     disk before this returns."""
+    check_outputs([path], inputs)
     p = Path(path)
-    check_outputs([p], inputs)
     folder = p.parent if str(p.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)

@@ -169,6 +169,30 @@ def test_read_yolo_rows_boxes_polygons_and_errors(tmp_path):
         read_yolo(p, 10, 10)
 
 
+@pytest.mark.parametrize("row, msg", [("nan 0.5 0.5 0.1 0.1", "class nan is not"), ("inf 0.5 0.5 0.1 0.1", "class inf"),
+                                      ("1e400 0.5 0.5 0.1 0.1", "class 1e400"),
+                                      ("0 0.5 0.5 -0.1 -0.1", "width and height must be over 0"),
+                                      ("0 0.5 0.5 0 0.1", "width and height"),
+                                      ("0 0.5 0.5 0.1 0.1 nan", "confidence"), ("0 0.5 0.5 0.1 0.1 -3", "confidence")])
+def test_label_rows_no_tile_has_are_refused_naming_the_row(tmp_path, row, msg):
+    p = tmp_path / "a.txt"
+    p.write_text(row + "\n")
+    with pytest.raises(DatasetError, match=msg) as e:
+        read_yolo_rows(p, {0: 10}, 100, 100, with_conf=True)
+    assert "a.txt:1" in str(e.value)
+
+
+def test_a_label_file_or_model_that_is_a_fifo_is_refused_unread(tmp_path):
+    import os
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(DatasetError, match="not a regular file"):
+        read_yolo_rows(tmp_path / "fifo", {0: 10}, 100, 100)
+    from mjtable.vision.inference import open_session
+    from mjtable.vision.yolo_decode import ModelError
+    with pytest.raises(ModelError, match="not a regular file"):
+        open_session(tmp_path / "fifo", 1)
+
+
 def test_list_samples_pairs_images_with_labels():
     s = list_samples(DET)
     assert [x.image.name for x in s] == sorted(p.name for p in (DET / "images").iterdir())

@@ -124,6 +124,27 @@ def test_bad_names_files(text, msg, tmp_path):
         load_names(p)
 
 
+@pytest.mark.parametrize("text, msg", [
+    ("[" * 100_000 + "]" * 100_000, "nested too deep"),
+    ('{"nc": "2", "names": ["1m", "2m"]}', "nc: want the number of classes"),
+    ('{"names": {"0": "1m", "00": "3m"}}', "class index 0 is given more than once"),
+])
+def test_bad_json_names_files_are_named(text, msg, tmp_path):
+    p = tmp_path / "n.json"
+    p.write_text(text)
+    with pytest.raises(NamesError, match=msg):
+        load_names(p)
+
+
+def test_a_names_file_that_is_no_regular_file_is_refused_unread(tmp_path):
+    import os
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(NamesError, match="not a regular file"):
+        load_names(tmp_path / "fifo")                       # a FIFO had blocked the reader for ever
+    with pytest.raises(NamesError, match="not a regular file"):
+        load_names("/dev/zero")                             # and /dev/zero had been read until memory ran out
+
+
 def test_missing_and_bad_json_files(tmp_path):
     with pytest.raises(NamesError, match="cannot read"):
         load_names(tmp_path / "nope.yaml")

@@ -118,3 +118,72 @@ def test_write_atomic_refuses_before_writing(tmp_path):
     outputs.write_atomic(tmp_path / "new.txt", lambda f: f.write(b"yz"), fsync=True)   # a regular file: replaced
     assert (tmp_path / "new.txt").read_bytes() == b"yz"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f", "new.txt"]
+
+
+@pytest.mark.parametrize("name", ["out.png/", "newdir/", ""])
+def test_an_output_named_as_a_folder_or_empty_is_refused(tmp_path, capsys, name):
+    """Path() drops a trailing separator: "out.png/" had written over the file out.png, and "newdir/" had made a
+    file called newdir."""
+    (tmp_path / "out.png").write_bytes(b"keep me")
+    os.chmod(tmp_path / "out.png", 0o600)
+    before = _files(tmp_path)
+    target = f"{tmp_path}/{name}" if name else ""
+    _refused([PHOTO, "--detections", ROOT / "examples" / "phone_win.json", "--annotate", target], capsys,
+             "folder" if name else "file name")
+    _refused(["audit", PHOTO, "--detections", ROOT / "examples" / "phone_win.json", "--out", target], capsys)
+    assert _files(tmp_path) == before and (tmp_path / "out.png").stat().st_mode & 0o777 == 0o600
+
+
+def test_an_output_name_too_long_for_its_temporary_file_leaves_nothing(tmp_path, capsys):
+    """The report's name fits the folder but its temporary file's does not: refused before the image beside it is
+    written (the image had been left behind)."""
+    out = tmp_path / ("b" * 237 + ".markdown")
+    _refused(["audit", PHOTO, "--detections", ROOT / "examples" / "phone_win.json", "--out", out], capsys,
+             "too long")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_report_that_fails_to_be_written_takes_its_new_image_with_it(tmp_path, capsys, monkeypatch):
+    from mjtable.cli import audit
+    real = audit.write_atomic
+
+    def failing(path, data, inputs=()):
+        if str(path).endswith(".md"):
+            raise errors.OutputError(f"cannot write {path}: No space left on device")
+        real(path, data, inputs)
+    monkeypatch.setattr(audit, "write_atomic", failing)
+    _refused(["audit", PHOTO, "--detections", ROOT / "examples" / "phone_win.json", "--out", tmp_path / "r.md"],
+             capsys, "No space")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_output_is_written_over_a_model_the_command_reads(tmp_path):
+    """The detector's models are inputs of a photo command too ($MJTABLE_MODELS, or the package's own)."""
+    import subprocess
+    import sys
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "tile_locator.onnx").write_bytes(b"a model")
+    r = subprocess.run([sys.executable, "-m", "mjtable.cli", str(PHOTO), "--detections",
+                        str(ROOT / "examples" / "phone_win.json"), "--annotate", str(models / "tile_locator.onnx")],
+                       env={**os.environ, "MJTABLE_MODELS": str(models)}, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == errors.EXIT_OUTPUT and "input of this command" in r.stderr, r.stderr
+    assert (models / "tile_locator.onnx").read_bytes() == b"a model"
+
+
+def test_the_archive_refuses_a_parts_link_and_its_outputs_before_reading(tmp_path):
+    pytest.importorskip("pyarrow")
+    from mjtable.archive import items as archive
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "parts").symlink_to(elsewhere)
+    with pytest.raises(errors.OutputError, match="symbolic link"):
+        archive.prepare_out(out)
+    (out / "parts").unlink()
+    (out / "hands.parquet").symlink_to(tmp_path / "victim")
+    with pytest.raises(errors.OutputError, match="symbolic link"):
+        archive.prepare_out(out)
+    assert list(elsewhere.iterdir()) == [] and not (tmp_path / "victim").exists()

@@ -22,9 +22,13 @@ def softmax(x: np.ndarray) -> np.ndarray:
 
 def open_session(path: Path, threads: int):
     import onnxruntime as ort
-    if not Path(path).exists():
+    from .images import not_a_file
+    why = not_a_file(path)
+    if why == "does not exist":
         raise ModelError(f"model file missing: {path} (set MJTABLE_MODELS to a folder of the models, or train them: "
                          f"models/README.md)")
+    if why:                             # a FIFO would block the loader for ever
+        raise ModelError(f"cannot load the model {path}: it {why}")
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1

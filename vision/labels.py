@@ -23,6 +23,30 @@ class DatasetError(ValueError):
     """The data folder or one of its label files cannot be used; the message names it."""
 
 
+MAX_LABEL_BYTES = 16 << 20          # a label file (a frame holds a few hundred tiles: a few KB)
+
+
+def read_text_file(path: Path, limit: int, error: type[Exception], what: str = "file") -> str:
+    """A small text file's content: ``error`` (one line naming ``what`` and the path) for one that is no regular
+    file (a FIFO would block the reader for ever, /dev/zero never end), larger than ``limit`` bytes, or not
+    UTF-8."""
+    from .images import not_a_file
+    why = not_a_file(path)
+    if why:
+        raise error(f"cannot read {what} {path}: it {why}")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise error(f"cannot read {what} {path}: larger than {limit >> 20} MB")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise error(f"cannot read {what} {path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
 def row_to_box(values: list[float]) -> tuple[float, float, float, float]:
     """YOLO row values after the class: 4 numbers = box (cx cy w h), more = polygon x y pairs -> its box."""
     if len(values) == 4:
@@ -41,8 +65,9 @@ def _row(parts: list[str], mapping: dict[int, int] | None, where: str, with_conf
         nums = [float(x) for x in parts[1:]]
     except ValueError:
         raise DatasetError(f"{where}: not numbers: {' '.join(parts)!r}") from None
-    known = cls_f >= 0 if mapping is None else int(cls_f) in mapping
-    if cls_f != int(cls_f) or not known:
+    whole = math.isfinite(cls_f) and cls_f == int(cls_f)
+    known = whole and (cls_f >= 0 if mapping is None else int(cls_f) in mapping)
+    if not known:
         raise DatasetError(f"{where}: class {parts[0]} is not in the names file "
                            f"(it has {min(mapping)}..{max(mapping)})" if mapping else
                            f"{where}: class {parts[0]} is not a class index")
@@ -59,6 +84,10 @@ def _row(parts: list[str], mapping: dict[int, int] | None, where: str, with_conf
     box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]
     if not all(math.isfinite(v) for v in box) or min(box) < -0.5 or max(box) > 1.5:
         raise DatasetError(f"{where}: coordinates must be normalised to 0..1")
+    if not (w > 0 and h > 0):
+        raise DatasetError(f"{where}: a box's width and height must be over 0, got {w:g} x {h:g}")
+    if not 0.0 <= conf <= 1.0:
+        raise DatasetError(f"{where}: a confidence must be from 0 to 1, got {conf:g}")
     return (int(cls_f) if mapping is None else mapping[int(cls_f)]), box, conf
 
 
@@ -69,10 +98,7 @@ def read_yolo_rows(path: Path, mapping: dict[int, int] | None, width: int, heigh
     boxes, kinds, confs = [], [], []
     path = Path(path)
     if path.exists():
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as e:
-            raise DatasetError(f"cannot read {path}: {e}") from None
+        lines = read_text_file(path, MAX_LABEL_BYTES, DatasetError, "label file").splitlines()
         for n, line in enumerate(lines, 1):
             parts = line.split()
             if not parts:

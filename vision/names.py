@@ -19,11 +19,12 @@ Only the small YAML subset such files use is read (no PyYAML at run time).
 """
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 from mjtable.scoring import tiles as T
+
+MAX_NAMES_BYTES = 1 << 20           # a names file lists 43 classes at most: a few KB
 
 
 class NamesError(ValueError):
@@ -91,6 +92,13 @@ def tile_of(name: str) -> int | None:
     return NAME_TABLE.get(_norm(name))
 
 
+def _index(k):
+    try:
+        return int(k)
+    except (TypeError, ValueError):
+        return None
+
+
 def map_names(names) -> dict[int, int]:
     """``names`` (list, or dict index -> name) -> {dataset class index: tile id}.
 
@@ -103,6 +111,10 @@ def map_names(names) -> dict[int, int]:
                 items.append((int(k), v))
             except (TypeError, ValueError):
                 raise NamesError(f"class index {k!r} is not a number") from None
+        twice = sorted({k for k, _ in items if sum(k == j for j, _ in items) > 1})
+        if twice:
+            given = ", ".join(repr(k) for k in names if _index(k) == twice[0])
+            raise NamesError(f"class index {twice[0]} is given more than once (as {given})")
     elif isinstance(names, (list, tuple)):
         items = list(enumerate(names))
     else:
@@ -215,17 +227,17 @@ def parse_yaml_names(text: str):
 
 def load_names(path) -> dict[int, int]:
     """Read a names file (data.yaml or JSON) -> {dataset class index: tile id}. Raises NamesError."""
+    from mjtable.scoring.jsonio import JsonInputError, loads
+
+    from .labels import read_text_file
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise NamesError(f"cannot read names file {path}: {getattr(e, 'strerror', None) or e}") from None
+    text = read_text_file(path, MAX_NAMES_BYTES, NamesError, "names file")
     nc = None
     if path.suffix.lower() == ".json" or text.lstrip().startswith(("{", "[")) and _looks_json(text):
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise NamesError(f"{path}: bad JSON ({e.msg} at line {e.lineno})") from None
+            obj = loads(text)
+        except JsonInputError as e:
+            raise NamesError(f"{path}: bad JSON: {str(e).removeprefix('invalid JSON: ')}") from None
         names = obj.get("names") if isinstance(obj, dict) and "names" in obj else obj
         nc = obj.get("nc") if isinstance(obj, dict) else None
     else:
@@ -237,14 +249,17 @@ def load_names(path) -> dict[int, int]:
         mapping = map_names(names)
     except NamesError as e:
         raise NamesError(f"{path}: {e}") from None
+    if nc is not None and (isinstance(nc, bool) or not isinstance(nc, int)):
+        raise NamesError(f"{path}: nc: want the number of classes, got {nc!r}")
     if nc is not None and nc != len(mapping):
         raise NamesError(f"{path}: nc is {nc} but {len(mapping)} names are given")
     return mapping
 
 
 def _looks_json(text: str) -> bool:
+    from mjtable.scoring.jsonio import JsonInputError, loads
     try:
-        json.loads(text)
+        loads(text)
         return True
-    except json.JSONDecodeError:
+    except JsonInputError:
         return False

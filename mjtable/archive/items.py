@@ -32,7 +32,7 @@ from typing import Iterable, Optional
 
 from mjtable import pipeline
 from mjtable.errors import InputError, MjtableError, OutputError
-from mjtable.outputs import write_atomic
+from mjtable.outputs import check_outputs, write_atomic
 
 PHOTO_EXT = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
 VIDEO_EXT = frozenset({".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mpg", ".mpeg"})
@@ -358,6 +358,10 @@ def prepare_out(out: str | os.PathLike) -> Path:
     """The output folder, created if need be, with its parts/ folder; a temporary file left by an interrupted
     run is removed. OutputError (exit 8) when it cannot be written."""
     d = Path(out)
+    parts = d / PARTS
+    if parts.is_symlink() or parts.exists() and not parts.is_dir():
+        raise OutputError(f"cannot write to {parts}: it is {'a symbolic link' if parts.is_symlink() else 'no folder'}"
+                          f"; the parts are written in a folder of the output's own")
     try:
         (d / PARTS).mkdir(parents=True, exist_ok=True)
         # only this command's own (outputs.write_atomic's ".NAME.XXXX.tmp"): the folder may hold the user's files
@@ -369,6 +373,7 @@ def prepare_out(out: str | os.PathLike) -> Path:
         raise OutputError(f"cannot write to {d}: {e.strerror or e}") from None
     if not os.access(d / PARTS, os.W_OK | os.X_OK):
         raise OutputError(f"cannot write to {d / PARTS}: permission denied")
+    check_outputs([d / name for name in OUTPUTS])     # before any item is read, not once all are
     return d
 
 

@@ -25,7 +25,7 @@ def main(argv: list[str]) -> int:
     add_facts(ap)
     a = ap.parse_args(argv)
     # the report, and for md the annotated image beside it (FILE.png): both are checked before either is written
-    check_outputs([a.out] if a.out else [], inputs(a))      # a folder is refused before it is given a suffix
+    check_outputs([a.out] if a.out is not None else [], inputs(a))  # a folder is refused before it gets a suffix
     img_path = Path(a.out).with_suffix(".png") if a.out and a.format == "md" else None
     outputs = [p for p in (img_path, a.out) if p is not None]
     check_outputs(outputs, inputs(a))
@@ -45,9 +45,15 @@ def main(argv: list[str]) -> int:
         text = text.replace("\n", f"\n\n![annotated photo]({img_path.name})\n", 1)
     if a.out:
         check_outputs(outputs, inputs(a))
+        new_image = img_path is not None and not img_path.exists()
         if img_path is not None:
             write_atomic(img_path, png, inputs(a))
-        write_atomic(a.out, text.encode("utf-8"), inputs(a))
+        try:
+            write_atomic(a.out, text.encode("utf-8"), inputs(a))
+        except BaseException:
+            if new_image:               # no image left behind for a report that was not written
+                img_path.unlink(missing_ok=True)
+            raise
     else:
         sys.stdout.write(text)
     return EXIT_OK

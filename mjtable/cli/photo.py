@@ -16,10 +16,10 @@ from . import (Parser, add_common, add_detections, add_facts, annotated, command
 def main(argv: list[str]) -> int:
     ap = parser("mjtable")
     a = ap.parse_args(argv)
-    outputs = [a.annotate] if a.annotate else []
+    outputs = [a.annotate] if a.annotate is not None else []
     check_outputs(outputs, inputs(a))          # before the photo is read: a refusal costs nothing
     img, out = read_photo(a)
-    if a.annotate:
+    if a.annotate is not None:
         write_atomic(a.annotate, png_bytes(annotated(img, out)), inputs(a))
     print_reading(out, a)
     pipeline.verdict(out)
@@ -53,6 +53,8 @@ def read_photo(a) -> tuple[object, Reading]:
     return img, out
 
 
-def inputs(a) -> list[str]:
-    """The files a photo command reads: no output of it may be written over them."""
-    return [x for x in (a.photo, a.detections) if x]
+def inputs(a) -> list:
+    """The files a photo command reads: no output of it may be written over them (the detector's models too)."""
+    from mjtable.vision.detector_config import MODEL_ARGS, int8_path
+    models = [p for m in MODEL_ARGS.values() if m is not None for p in (m, int8_path(m))]
+    return [x for x in (a.photo, a.detections) if x] + models
