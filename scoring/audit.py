@@ -485,6 +485,17 @@ def _check_void(p: PlayerArea, situation: Situation) -> list[Finding]:
         ]
     held = [t for t in (p.concealed or ()) if T.suit(t) == void]
     other = [t for t in p.discards if T.is_suited(t) and T.suit(t) != void]
+    if len(held) == 1 and other and len(p.concealed or ()) + 3 * len(p.melds) == 14:
+        # one more tile than a standing hand: the void-suit tile may be the one just drawn (第七条二)
+        return [
+            _finding(
+                "sichuan",
+                "void_suit_drawn",
+                p.seat,
+                f"holds one void-suit {cn} tile {_codes(held)} in a hand of 14 after discarding another suit: "
+                f"the tile just drawn is no 花猪 if it was kept apart; check whether it was put into the hand",
+            )
+        ]
     if held and other:
         return [
             _finding(

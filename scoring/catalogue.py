@@ -310,6 +310,15 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "第二类判罚尺度：扣盘分 2 分，或扣当盘副分 24 分",
         "active 花猪: 24 deal points (or 2 table points) deducted, barred from winning this deal",
     ),
+    ("sichuan", "void_suit_drawn"): Rule(
+        "void_suit_tiles",
+        f"{S} 第七条二; 第六条三",
+        "选手摸牌后，应明示出新摸到的牌与原有手牌的区别，不得插入原手牌中，否则新摸到的牌也将被视为手牌…"
+        "若手牌（包括新摸到的牌）中含有定缺花色的牌，且该选手已打出过非定缺花色的牌，则视为主动花猪",
+        "a void-suit tile just drawn, kept apart, is discarded next: no 花猪; put into the hand, it is an active "
+        "花猪 (24 deal points)",
+        "warning",
+    ),
     ("sichuan", "void_suit_win"): Rule(
         "void_suit_tiles",
         f"{S} 第六条一; 第十二条十一（一）",

@@ -41,6 +41,8 @@ from .jsonio import JsonInputError, loads
 from .notation import NotationError, parse_hand, parse_tiles
 from .settlement import Barred, Deal, EndHand, FalseWin, Kong, LedgerItem, Settlement, SettlementError, Win
 from .sichuan import score
+from .situation import SituationError
+from .situation import check as check_situation
 
 S = "sichuan-sbr-2025.txt"
 MAX_FANS = 99  # a typed fan count beyond any hand's (a typo, or a number from elsewhere) is refused
@@ -145,6 +147,10 @@ def _hand_fans(where: str, seat: int, notation, sit: Situation) -> int:
     try:
         h = parse_hand(notation, sit)
     except NotationError as e:
+        raise DealError(f"{where}: seat {seat}'s hand: {e}") from None
+    try:  # what ``mjtable score`` refuses (杠上花 with no kong in the hand, 杠上炮 with 抢杠) is no win here either
+        check_situation(h.situation, "sichuan", h)
+    except SituationError as e:
         raise DealError(f"{where}: seat {seat}'s hand: {e}") from None
     r = score(h)
     if r.problems:

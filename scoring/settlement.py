@@ -138,8 +138,10 @@ def draw_status(h: EndHand) -> tuple[str, tuple[int, int] | None]:
     if h.void_suit is not None:
         own = list(h.concealed) + [t for m in h.melds for t in m.tiles]
         if any(T.suit(t) == h.void_suit for t in own):
-            # 被动花猪: every discard so far was of the void suit -> only treated as not tenpai
-            active = any(T.suit(t) != h.void_suit for t in h.discards)
+            # 主动花猪 (第六条三): a pung or kong of the void suit, or another suit discarded while void-suit tiles
+            # were held; else 被动花猪 (every discard so far of the void suit): only treated as not tenpai
+            melded = any(T.suit(t) == h.void_suit for m in h.melds for t in m.tiles)
+            active = melded or any(T.suit(t) != h.void_suit for t in h.discards)
             return (PIG_ACTIVE if active else PIG_PASSIVE), None
     best = max_wait_fans(h.concealed, h.melds, h.void_suit)
     return (TENPAI, best) if best is not None else (NOT_TENPAI, None)

@@ -131,6 +131,18 @@ def test_sichuan_active_pig_during_play():
     assert "主动花猪" in one(run([melded]), "void_suit_tiles").message
 
 
+def test_sichuan_one_void_tile_in_a_hand_of_fourteen_may_be_the_tile_just_drawn():
+    """第七条二: a drawn tile shown apart is not yet the hand's; a void-suit tile just drawn, after another suit was
+    discarded, is discarded next. Held in a hand of 14 it is a warning to check, not a 24-point violation; two such
+    tiles (or one in a hand of 13) cannot both be the drawn tile."""
+    drawn = area("right", concealed="123456789m1357p9s", discards=tuple(P("1s2s4m")), void_suit=T.SOU)
+    f = one(run([drawn]), "void_suit_tiles")
+    assert f.case == "void_suit_drawn" and f.severity == "warning" and "第七条二" in f.clause
+    two = area("right", concealed="123456789m135p89s", discards=tuple(P("1s2s4m")), void_suit=T.SOU)
+    f = one(run([two]), "void_suit_tiles")
+    assert f.case == "void_suit_tiles" and f.severity == "violation"
+
+
 def test_sichuan_chow_is_illegal():
     fs = run([area("left", concealed=H10, melds=[meld("123m", 0)])])
     assert "第七条一" in one(fs, "illegal_meld").clause

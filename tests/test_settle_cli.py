@@ -141,3 +141,14 @@ def test_hands_in_json_and_the_old_typed_form_agree():
                 'win 2 1fan from 0 last'):
         with pytest.raises(settle_io.DealError, match="line 1"):
             settle_io.settle(bad)
+
+
+@pytest.mark.parametrize("deal, words", [
+    ('win 1 hand "123m456m789m11p23p +4p" self kong', "needs a kong in the hand"),
+    ('kong 0 concealed\nwin 1 hand "123m456m789m11p23p +4p" from 0 kong robbing', "cannot be combined"),
+])
+def test_a_win_the_score_command_refuses_is_refused_in_a_deal_too(deal, words):
+    """A winner's hand is checked as ``mjtable score`` checks it: 杠上花 without a kong in the hand, 杠上炮 with
+    抢杠 (the deal had priced both, with their fans)."""
+    with pytest.raises(settle_io.DealError, match=words):
+        settle_io.settle(deal + "\n")

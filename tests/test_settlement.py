@@ -81,6 +81,15 @@ def test_draw_pigs():
     assert s.net[2] == -26
 
 
+def test_a_pung_of_the_void_suit_is_an_active_pig_at_the_draw():
+    """第六条三: 碰、杠定缺花色的牌 is 主动花猪, though every discard was of the void suit (it had been read as a
+    passive 花猪 from the discards alone, with no deduction)."""
+    pung = EndHand(tuple(parse_tiles("123m456m78m11p")), M("[555s^]"), void_suit=T.SOU,
+                   discards=tuple(parse_tiles("9s")))
+    s = settle(Deal([], draw={0: pung, 1: TENPAI_HAND, 2: NOTEN, 3: NOTEN}))
+    assert s.statuses[0] == PIG_ACTIVE and s.penalties[0] == -ACTIVE_PIG_PENALTY
+
+
 def test_draw_all_same_status_nothing_happens():
     assert settle(Deal([], draw={0: NOTEN, 1: NOTEN, 2: NOTEN, 3: NOTEN})).transfers == [0, 0, 0, 0]
 
