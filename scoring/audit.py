@@ -299,6 +299,7 @@ class AreaScore:
     hand: Hand | None
     result: ScoreResult | None
     note: str = ""
+    wait_would_win: bool = False  # not a win, but one with the wait counted that a tile not set apart leaves out
 
 
 def declared(p: PlayerArea) -> bool:
@@ -367,9 +368,29 @@ def score_area(p: PlayerArea, situation: Situation, rules: str, profile: str | N
     prof = resolve_profile(rules, profile)
     scored = [(eng.score(h, prof), h) for h in hands]
     best, hand = max(scored, key=lambda rh: (rh[0].is_win, rh[0].total, rh[0].base))
+    if rules == "mcr" and not best.is_win and len(scored) > 1:
+        # no tile makes it a win: the false win is graded on the tile that makes it the least wrong (错和 if any
+        # candidate leaves the rest ready), not on the first tile tried
+        best, hand = min(scored, key=lambda rh: tenpai_distance(rh[1]))
     if len(scored) > 1:
         best = replace(best, notes=[*best.notes, _candidates_note(scored)])
-    return AreaScore(p.seat, hand, best, why)
+    return AreaScore(p.seat, hand, best, why, _wait_would_win(eng, prof, rules, best, scored))
+
+
+def _wait_would_win(eng, prof: str, rules: str, best: ScoreResult, scored) -> bool:
+    """Would a declared MCR hand that is no win be one with its wait counted? Only the competition rules take the
+    wait away from a tile not set apart (competition-variant.txt 行牌 16); the others ask for the self-drawn tile to
+    be set apart so that the wait can be checked (mcr-wmo-2006.txt 3.4.28), with no penalty, so a hand under 8
+    points for want of an unchecked wait is no sure 错和."""
+    from .mcr.profiles import PROFILES as MCR_PROFILES
+
+    if rules != "mcr" or best.is_win or MCR_PROFILES[prof].require_apart:
+        return False
+    return any(
+        not h.situation.winning_tile_apart
+        and eng.score(replace(h, situation=replace(h.situation, winning_tile_apart=True)), prof).is_win
+        for _, h in scored
+    )
 
 
 def _tenpai_mcr(counts: list[int], melds) -> bool:
@@ -431,14 +452,20 @@ def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: int | None, self_dra
         return out
     eng = engine("mcr")
     if eng.is_winning_shape(h):
-        out.append(
-            _finding(
-                rs,
-                "under_minimum",
-                p.seat,
-                f"winning shape but {r.base} points without flowers, under the 8-point minimum (错和)",
-            )
+        f = _finding(
+            rs,
+            "under_minimum",
+            p.seat,
+            f"winning shape but {r.base} points without flowers, under the 8-point minimum (错和)",
         )
+        if sc.wait_would_win:  # the penalty would rest on a wait no one could check
+            f = replace(
+                f,
+                severity="warning",
+                message=f"{r.base} points without flowers, but 8 or more with the wait (边张/坎张/单钓将) that a "
+                "winning tile not set apart leaves uncounted: check which tile won before any penalty for 错和",
+            )
+        out.append(f)
         return out
     d = tenpai_distance(h)
     if d == 0:
@@ -509,7 +536,7 @@ def _check_void(p: PlayerArea, situation: Situation) -> list[Finding]:
     return []
 
 
-def _check_exposed(p: PlayerArea, rs: str, win_ok: dict[str, bool]) -> list[Finding]:
+def _check_exposed(p: PlayerArea, rs: str, win_ok: dict[str, bool | None]) -> list[Finding]:
     if not p.exposed:
         return []
     if rs != "sichuan" and declared(p):  # MCR: a declarer's shown tiles are not exposed tiles (3.11.6 7(4));
@@ -519,6 +546,15 @@ def _check_exposed(p: PlayerArea, rs: str, win_ok: dict[str, bool]) -> list[Find
         others = ", ".join(win_ok)
         if all(win_ok.values()):
             return [_finding(rs, "exposed_on_valid_win", p.seat, msg + f"; shown while {others} declared a win")]
+        if False not in win_ok.values():  # a declared hand that could not be read: whether it stands is unknown
+            f = _finding(
+                rs,
+                "exposed_on_false_win",
+                p.seat,
+                msg + f"; shown while {others} declared a win that "
+                "could not be read: a warning if it stands, the penalty below if it fails; check it",
+            )
+            return [replace(f, severity="warning")]
         return [_finding(rs, "exposed_on_false_win", p.seat, msg + f"; shown while {others} declared a win that fails")]
     return [_finding(rs, "exposed_tile", p.seat, msg)]
 
@@ -564,7 +600,13 @@ def review(table: TableState, situation: Situation, rules: str = "mcr", profile:
     winners = [p for p in table.players if declared(p)]
     scores = {p.seat: score_area(p, situation, rules, profile) for p in winners}
     by_seat = {p.seat: p for p in winners}  # the same areas table.player(s) finds: the seats are unique
-    win_ok = {s: bool(a.result and a.result.is_win and hand_size(by_seat[s]) in (14, None)) for s, a in scores.items()}
+    # each declarer's win: it stands (True), fails (False), or its hand could not be read (None: face down)
+    win_ok = {
+        s: None
+        if a.result is None and a.hand is None
+        else bool(a.result and a.result.is_win and hand_size(by_seat[s]) in (14, None))
+        for s, a in scores.items()
+    }
     out = _check_copies(table, rs)
     for p in table.players:
         out += _check_melds(p, rs, bool(winners))

@@ -116,9 +116,8 @@ PROFILES: dict[str, dict[str, Grading]] = {
         "chow_not_from_left": _wrong_seat_chow,
         "wrong_chow_pair": _wrong_chow_pair,
         "wrong_chow_tile": _wrong_chow_tile,
-        "under_minimum": _wrong_win,
-        "wrong_winning_tile": _wrong_win,
-        "false_win": _wrong_win,
+        "under_minimum": _wrong_win,  # ruling 10 grades 错和 only (仅差1分或看错别人打出的牌): a hand not
+        "wrong_winning_tile": _wrong_win,  # even ready (诈和, false_win) keeps the rules' 20 to each
     },
 }
 NEEDS = {

@@ -365,3 +365,33 @@ def test_added_kong_as_the_layout_reads_it():
     assert run([a], "mcr") == [] and run([a], "sichuan") == []
     b = area("right", discards=tuple(P("7p")))
     assert "5 copies of 7p" in one(run([a, b], "mcr"), "too_many_copies").message
+
+
+@pytest.mark.parametrize("profile, severity", [("wmo2006", "warning"), ("default", "warning"),
+                                               ("mcr1998", "warning"), ("competition", "violation")])
+def test_under_8_for_want_of_an_unchecked_wait_is_no_sure_penalty(profile, severity):
+    """单钓将 makes this discard win 8 points; with the winning tile not set apart the wait is not counted (7). Only
+    the competition rules take the wait away for that (行牌 16); under the others the 错和 penalty would rest on a
+    wait no one checked: a warning to check which tile won, not a violation."""
+    pung = meld("222z", 1)                                         # claimed from across: the middle tile sideways
+    hidden = area(concealed="123m345p678s5z", melds=[pung], win="5z", apart=False, declared=True)
+    assert one(run([hidden], "mcr", profile), "under_minimum").severity == severity
+    shown = area(concealed="123m345p678s5z", melds=[pung], win="5z", apart=True, declared=True)
+    assert "under_minimum" not in kinds(run([shown], "mcr", profile))      # 单钓将 counted: 8 points, a win
+
+
+def test_a_false_win_whose_winning_tile_is_unknown_is_graded_on_its_most_lenient_tile():
+    """Declared with no tile set apart: 1z or 2z as the winning tile leaves the rest ready (错和, 10 to each), 1m
+    does not (寻常诈和, 20). The grade had followed whichever tile was tried first."""
+    p = area(concealed="123m456p789s12z", melds=[meld("555z", 1)], declared=True, apart=False)
+    f = one(run([p], "mcr", "competition"), "false_win")
+    assert f.case == "wrong_winning_tile"
+
+
+def test_exposed_while_a_face_down_hand_declares_is_a_warning_to_check():
+    """A declared hand that cannot be read (face down) is no failed win: the exposed tiles beside it are a
+    warning to check, not the failed win's penalty (it had been taken for a win that fails)."""
+    other = area("left", concealed="123m456m789m123p", exposed=tuple(P("9s")))
+    hidden = area(concealed_face_down=13, win="5p", declared=True)
+    f = one(run([hidden, other], "mcr"), "exposed_tile")
+    assert f.severity == "warning" and "could not be read" in f.message

@@ -188,3 +188,12 @@ def test_referee_facts_in_a_batch_line():
     assert f["clause"] == "referee-rulings.txt 6" and "罚扣 5分" in f["penalty"]
     assert "error" in score_line(json.dumps({"hand": WIN, "referee_facts": "early_draw"}), 2)
     assert "findings" not in score_line(json.dumps({"hand": WIN}), 3)
+
+
+def test_ruling_10_grades_a_wrong_win_but_not_a_hand_that_is_not_even_ready():
+    """Ruling 10 is about 错和 (仅差1分或看错别人打出的牌); a hand that is not even ready (诈和, false_win) keeps the
+    rules' 20 to each player (it had been cut to 10)."""
+    wrong = Finding("false_win", "self", "m", "c", "p", case="wrong_winning_tile")
+    not_ready = Finding("false_win", "self", "m", "c", "p", case="false_win")
+    graded = rulings.grade([wrong, not_ready], "rulings", rulings.Facts(hand_shown=True))
+    assert "10" in graded[0].penalty and graded[1] == not_ready
