@@ -39,8 +39,9 @@ _NOT_SIDEWAYS_MCR = Rule(
 _NOT_SIDEWAYS_COMP = Rule(
     "illegal_meld",
     f"{C} 行牌 7",
-    "凡吃、碰、杠上家的那张牌，要横放在该副牌左边…如果由于未按规定摆放而造成其他家误和，则由乱放牌者负全责",
-    "placement rule; if it causes a false win by another player, the misplacer pays for it all",
+    "如果由于未按规定摆放而造成其他家误和，则由乱放牌者负全责…凡吃、碰、杠上家的那张牌，要横放在该副牌左边",
+    "placement rule (the claimed tile turned by its source seat); the text's one sanction, given after the "
+    "discards' placement and before the melds', makes a misplacer who caused another's false win pay for it all",
     "warning",
 )
 _NOT_SIDEWAYS_SC = Rule(
@@ -279,7 +280,7 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
     ("sichuan", "too_many_copies"): Rule(
         "too_many_copies",
         f"{S} 第二条一; 第十二条二（一）",
-        "使用万子、饼子、条子三种花色的数牌…各 4 张…共计 108 张；换牌、偷牌、藏牌…按第一类判罚尺度判罚",
+        "使用万子、饼子、条子三种花色的数牌，不使用字牌，共计 108 张…各 4 张；换牌、偷牌、藏牌…按第一类判罚尺度判罚",
         "108 tiles, 4 of each; check for a misreading first, cheating is category 1 (loss/suspension)",
         "warning",
     ),

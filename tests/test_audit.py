@@ -46,8 +46,9 @@ def test_every_entry_names_a_rule_file_and_a_penalty():
 
 def test_catalogue_quotes_are_in_the_texts():
     """Each penalty quote is the rule text verbatim: every piece between an ellipsis (…) or a joining ；
-    stands, to the character (white space aside), in a rule file the clause cites; remarks of the project's
-    own go in Rule.note, never in the quote."""
+    stands, to the character (white space aside), in a rule file the clause cites, and the pieces an ellipsis
+    joins stand in that order (a quote had put a sentence before one that precedes it); remarks of the
+    project's own go in Rule.note, never in the quote."""
     import re
     from mjtable.system_files import shared
     texts = {f: re.sub(r"\s", "", shared("rules", f).read_text(encoding="utf-8"))
@@ -58,6 +59,9 @@ def test_catalogue_quotes_are_in_the_texts():
         for piece in re.split(r"[…；]", r.penalty_cn):
             piece = re.sub(r"\s", "", piece)
             assert piece and any(piece in texts[f] for f in files), (rs, case, piece)
+        for joined in r.penalty_cn.split("；"):
+            pattern = ".*".join(re.escape(re.sub(r"\s", "", p)) for p in joined.split("…"))
+            assert any(re.search(pattern, texts[f]) for f in files), (rs, case, "out of order", joined)
 
 
 def test_competition_falls_back_to_wmo():
