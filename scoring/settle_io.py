@@ -12,6 +12,7 @@ Text form, one event per line (``#`` starts a comment; seats 0-3):
     win 2 hand "123m456m789m1p [555p^] +1p" from 0 kong    # the hand scored (杠上炮 +1 fan)
     win 1 3fan hand "1112223334455m +5m" self             # a typed count is checked against the hand (exit 6)
     falsewin 2                        # 诈和 / 顺和
+    falsewin 2 from 0 kong            # 诈和 on a 杠上炮 discard: seat 0's last kong still scores nothing
     barred 3                          # 停和陪打
     draw 0 333p44p55p [111m<] [222m^] void s discards 9s   # a player still in when the wall ran out
 
@@ -52,6 +53,7 @@ CLAUSES = {
     "kong": f"{S} 第十条一（一）（二）",
     "kong_refund": f"{S} 第十条一（三）（四）; 第十一条四（五）; 第十二条十一（一）",
     "kong_refund:kong_discard": f"{S} 第十条一（四）",
+    "kong_refund:false_win_kong_discard": f"{S} 第十二条十一（一）",
     "kong_refund:not_ready": f"{S} 第十条一（三）",
     "kong_refund:barred": f"{S} 第十一条四（五）; 第十二条十一（一）",
     "win": f"{S} 第十条二（四）（五）",
@@ -210,6 +212,8 @@ def parse_text(text: str) -> Deal:
             events.append(_win_line(line, where))
         elif verb in ("falsewin", "barred") and len(w) == 2:
             events.append((FalseWin if verb == "falsewin" else Barred)(_seat(w[1], where)))
+        elif verb == "falsewin" and len(w) == 5 and w[2] == "from" and w[4] == "kong":
+            events.append(FalseWin(_seat(w[1], where), _seat(w[3], where)))
         elif verb == "draw" and len(w) >= 3:
             seat, rest = _seat(w[1], where), w[2:]
             void = discards = None
@@ -279,6 +283,12 @@ def deal_of_json(d: dict, where_: str = "") -> Deal:
                 )
             elif kind == "win":
                 events.append(_win_json(v, where))
+            elif kind == "false_win" and isinstance(v, dict):  # {"seat": 1, "discarder": 0, "kong_discard": true}
+                if not v.get("kong_discard") or v.get("discarder") is None:
+                    raise DealError(
+                        f'{where}: false_win: give a seat, or {{"seat", "discarder", "kong_discard": true}}'
+                    )
+                events.append(FalseWin(_seat(v["seat"], where), _seat(v["discarder"], where)))
             elif kind in ("false_win", "barred"):
                 events.append((FalseWin if kind == "false_win" else Barred)(_seat(v, where)))
             else:

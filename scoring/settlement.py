@@ -13,8 +13,9 @@ A deal is four seats 0..3 and its events in order:
   self-draw: each player still in pays base + 1. ``kong_discard`` (杠上炮): the discarder's last kong is
   refunded to those who paid it (退税, 无呼叫转移).
 
-Referee events: ``FalseWin(seat)`` (诈和/顺和, 第十二条十一: 24 deal points deducted, all kong points of the
-deal returned, the player takes no further part) and ``Barred(seat)`` (停和陪打, 第十一条四（五）: all kong points
+Referee events: ``FalseWin(seat, kong_discarder=None)`` (诈和/顺和, 第十二条十一: 24 deal points deducted, all kong
+points of the deal returned, the player takes no further part; declared on a 杠上炮 discard, the discarder's last
+kong is refunded too, as on a real 杠上炮) and ``Barred(seat)`` (停和陪打, 第十一条四（五）: all kong points
 of the deal returned; at a draw the player collects no 查大叫 and, if tenpai, pays none).
 
 If the wall ran out with two or more players still in (流局), ``Deal.draw`` gives each of them an ``EndHand``;
@@ -68,6 +69,7 @@ class Win:
 @dataclass(frozen=True)
 class FalseWin:
     seat: int
+    kong_discarder: int | None = None  # declared on a 杠上炮 discard of this seat: its last kong still scores nothing
 
 
 @dataclass(frozen=True)
@@ -295,6 +297,15 @@ def _settle_referee(books: _Books, ev: FalseWin | Barred, i: int, note: str = FA
     if ev.seat in books.won:
         raise SettlementError(f"event {i}: seat {ev.seat} is no longer in the deal")
     if isinstance(ev, FalseWin):
+        if ev.kong_discarder is not None:  # 第十二条十一（一）: 杠上炮的诈和，开杠者此杠依旧不得分
+            _check_seat(ev.kong_discarder, "discarder", i)
+            if ev.kong_discarder == ev.seat or not books.kong_items[ev.kong_discarder]:
+                raise SettlementError(f"event {i}: a false win on 杠上炮 needs another seat's kong before it")
+            books.refund(
+                books.kong_items[ev.kong_discarder].pop(),
+                "杠上炮的诈和: the discarder's kong still scores nothing",
+                "false_win_kong_discard",
+            )
         _penalise(books, ev.seat, "false_win_penalty", FALSE_WIN_PENALTY, note, cause)
         books.won.append(ev.seat)  # takes no further part: pays and collects nothing more
     books.barred.add(ev.seat)

@@ -152,3 +152,17 @@ def test_a_win_the_score_command_refuses_is_refused_in_a_deal_too(deal, words):
     抢杠 (the deal had priced both, with their fans)."""
     with pytest.raises(settle_io.DealError, match=words):
         settle_io.settle(deal + "\n")
+
+
+@pytest.mark.parametrize("deal", ["kong 0 concealed\nfalsewin 1 from 0 kong\n",
+                                  json.dumps({"events": [{"kong": {"seat": 0, "kind": "concealed"}},
+                                                         {"false_win": {"seat": 1, "discarder": 0,
+                                                                        "kong_discard": True}}]})])
+def test_a_false_win_on_a_kong_discard_leaves_the_kong_unpaid(deal):
+    """第十二条十一（一）: 杠上炮的诈和，开杠者此杠依旧不得分 (a deal had no way to say it: the kong stayed paid)."""
+    s = settle_io.settle(deal)
+    assert s.transfers == [0, 0, 0, 0] and s.penalties == [0, -24, 0, 0]
+    refunds = [it for it in s.ledger if it.kind == "kong_refund"]
+    assert len(refunds) == 3 and all(settle_io.clause_of(it).endswith("第十二条十一（一）") for it in refunds)
+    with pytest.raises(settle_io.DealError, match="needs another seat's kong"):
+        settle_io.settle("falsewin 1 from 0 kong\n")
