@@ -242,6 +242,15 @@ def test_audit_markdown_with_image(tmp_path, capsys):
     assert cv2.imread(str(tmp_path / "report.png")) is not None
 
 
+def test_audit_markdown_links_an_image_whose_name_has_spaces(tmp_path, capsys):
+    photo, dets = _scene(tmp_path)
+    out_md = tmp_path / "final report (table 3).md"
+    code, out, err = run(["audit", photo, "--detections", dets, "--out", str(out_md)], capsys)
+    assert code == 0, err
+    assert "![annotated photo](<final report (table 3).png>)" in out_md.read_text(encoding="utf-8")
+    assert (tmp_path / "final report (table 3).png").exists()
+
+
 def test_audit_html_embeds_image(tmp_path, capsys):
     photo, dets = _scene(tmp_path)
     out_html = tmp_path / "report.html"

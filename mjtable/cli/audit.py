@@ -42,7 +42,8 @@ def main(argv: list[str]) -> int:
               f'{base64.b64encode(png).decode()}"></p>'
         text = text.replace("</h1>", "</h1>\n" + tag, 1)
     elif img_path is not None:
-        text = text.replace("\n", f"\n\n![annotated photo]({img_path.name})\n", 1)
+        target = f"<{img_path.name}>" if any(c in img_path.name for c in " ()") else img_path.name  # CommonMark
+        text = text.replace("\n", f"\n\n![annotated photo]({target})\n", 1)
     if a.out:
         check_outputs(outputs, inputs(a))
         new_image = img_path is not None and not img_path.exists()
