@@ -31,7 +31,15 @@ TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 
                   507: "synth/realseatp507 (real faces, upright; the seat classifier)",
                   508: "synth/realseat508 (real faces, seat views; the seat classifier)",
                   509: "synth/realseatp509 (real faces, upright; the seat classifier)",
-                  920: "synth/loose920 (phone, loose tiles at any angle)"}
+                  920: "synth/loose920 (phone, loose tiles at any angle)",
+                  107: "synth/over107 (overhead; the wide overhead classifier)",
+                  511: "synth/realseatp511 (real faces, upright; a seat classifier not kept)",
+                  512: "synth/realseat512 (real faces, seat views; a seat classifier not kept)",
+                  513: "synth/realseatp513 (real faces, upright; a seat classifier not kept)",
+                  520: "synth/realoverrk520 (real faces, top-down, racks; an overhead locator not kept)",
+                  521: "synth/overrk521 (overhead, racks; an overhead locator not kept)",
+                  530: "synth/realseatprk530 (real faces, upright, racks; a seat locator fine-tune)",
+                  531: "synth/realseatrk531 (real faces, seat views, racks; a seat locator fine-tune)"}
 
 # parts of the detector a run can leave out (--without): TileDetector argument set to None, and what it is
 WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the general locator decides the kind"),
