@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mjtable.errors import shown
 from mjtable.scoring import tiles as T
 
 
@@ -33,18 +34,18 @@ def read_text_file(path: Path, limit: int, error: type[Exception], what: str = "
     from .images import not_a_file
     why = not_a_file(path)
     if why:
-        raise error(f"cannot read {what} {path}: it {why}")
+        raise error(f"cannot read {what} {shown(path)}: it {why}")
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except OSError as e:
-        raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
+        raise error(f"cannot read {what} {shown(path)}: {e.strerror or e}") from None
     if len(data) > limit:
-        raise error(f"cannot read {what} {path}: larger than {limit >> 20} MB")
+        raise error(f"cannot read {what} {shown(path)}: larger than {limit >> 20} MB")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise error(f"cannot read {what} {path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        raise error(f"cannot read {what} {shown(path)}: not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
 def row_to_box(values: list[float]) -> tuple[float, float, float, float]:

@@ -121,30 +121,19 @@ class FileDetector:
     Validated against a schema; InputError (exit 3) names the first bad field."""
 
     def __init__(self, path: str):
-        import json
-
         from pydantic import ValidationError
 
-        from .images import not_a_file
+        from mjtable.scoring.jsonio import JsonInputError, loads
+
+        from .labels import read_text_file
         name = shown(path)
-        why = not_a_file(path)
-        if why:
-            raise InputError(f"cannot read detections {name}: it {why}")
+        text = read_text_file(path, MAX_DETECTIONS_BYTES, InputError, "detections")
+        depth = _json_depth(text)
+        if depth > MAX_DEPTH:
+            raise InputError(f"detections {name}: JSON nested {depth} deep (at most {MAX_DEPTH})")
         try:
-            with open(path, "rb") as f:
-                raw = f.read(MAX_DETECTIONS_BYTES + 1)
-            if len(raw) > MAX_DETECTIONS_BYTES:
-                raise InputError(f"detections {name}: larger than {MAX_DETECTIONS_BYTES >> 20} MB")
-            text = raw.decode("utf-8")
-            depth = _json_depth(text)
-            if depth > MAX_DEPTH:
-                raise InputError(f"detections {name}: JSON nested {depth} deep (at most {MAX_DEPTH})")
-            data = json.loads(text)
-        except RecursionError:                   # not expected after the count above; never a traceback
-            raise InputError(f"detections {name}: JSON nested too deep") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise InputError(f"cannot read detections {name}: {getattr(e, 'strerror', None) or e}") from None
-        except ValueError as e:                  # e.g. a number too large for a float
+            data = loads(text)
+        except JsonInputError as e:
             raise InputError(f"cannot read detections {name}: {e}") from None
         items = data.get("objects") if isinstance(data, dict) else data
         if not isinstance(items, list):
