@@ -536,6 +536,11 @@ def _check_void(p: PlayerArea, situation: Situation) -> list[Finding]:
     return []
 
 
+# the MCR cases whose penalty is 停和陪打 (barred from winning this hand, mcr-wmo-2006.txt 3.11.6 2, 8): a declarer
+# they are found on has no win that stands, whatever its tiles score
+BARRING = frozenset({"chow_not_from_left", "not_a_set", "wrong_chow_pair", "wrong_tile_count"})
+
+
 def _check_exposed(p: PlayerArea, rs: str, win_ok: dict[str, bool | None]) -> list[Finding]:
     if not p.exposed:
         return []
@@ -607,10 +612,13 @@ def review(table: TableState, situation: Situation, rules: str = "mcr", profile:
         else bool(a.result and a.result.is_win and hand_size(by_seat[s]) in (14, None))
         for s, a in scores.items()
     }
+    own = {p.seat: _check_melds(p, rs, bool(winners)) + _check_count(p, rs) for p in table.players}
+    for s in win_ok:  # a declarer barred by a violation of its own melds or count (停和陪打) has no win that stands
+        if any(f.severity == "violation" and f.case in BARRING for f in own[s]):
+            win_ok[s] = False
     out = _check_copies(table, rs)
     for p in table.players:
-        out += _check_melds(p, rs, bool(winners))
-        out += _check_count(p, rs)
+        out += own[p.seat]
         out += _check_exposed(p, rs, {s: ok for s, ok in win_ok.items() if s != p.seat})
         if rs == "sichuan":
             out += _check_void(p, situation)

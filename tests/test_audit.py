@@ -399,3 +399,15 @@ def test_exposed_while_a_face_down_hand_declares_is_a_warning_to_check():
     hidden = area(concealed_face_down=13, win="5p", declared=True)
     f = one(run([hidden, other], "mcr"), "exposed_tile")
     assert f.severity == "warning" and "could not be read" in f.message
+
+
+def test_a_declarer_barred_by_its_own_wrong_chow_has_no_win_that_stands():
+    """错吃 bars the player from winning this hand (3.11.6 2): the exposed tiles of another player beside its
+    declaration are judged as beside a win that fails, not one that stands (a warning)."""
+    wrong = meld("123m", 1)                                     # a chow's tile taken from across
+    declarer = area(concealed="456m789m123p5p", melds=[wrong], win="5p", declared=True)
+    other = area("left", concealed="123m456m789m123p", exposed=tuple(P("9s")))
+    fs = run([declarer, other], "mcr")
+    assert "chow_not_from_left" in [f.case for f in fs]
+    f = one(fs, "exposed_tile")
+    assert f.case == "exposed_on_false_win" and "fails" in f.message
