@@ -468,6 +468,14 @@ def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: int | None, self_dra
         out.append(f)
         return out
     d = tenpai_distance(h)
+    if rs == "mcr" and self_drawn:
+        # mcr-wmo-2006.txt 3.11.6 6 grades 错和 and 诈和 on another's discard (他人打出的牌, 在他人打出牌时): a
+        # self-drawn hand declared that is no win has no penalty there but the referee's warning (3.11.1)
+        how = "ready, but not on this tile" if d == 0 else "not ready"
+        out.append(
+            _finding(rs, "false_win_self_drawn", p.seat, f"self-drawn, declared, and no win ({how}): {r.reason}")
+        )
+        return out
     if d == 0:
         assert h.winning_tile is not None  # hands_of gives every candidate Hand a winning tile
         out.append(

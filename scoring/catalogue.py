@@ -149,14 +149,22 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
     ("mcr", "false_win"): Rule(
         "false_win",
         f"{W} 3.11.6 6(2)",
-        "诈和:尚差一张(或以上)才能听牌,却误以为已经听牌…判该盘停和陪打,并向各家罚付20分",
+        "诈和:尚差一张(或以上)才能听牌,却误以为已经听牌,在他人打出牌时宣布和牌者、判该盘停和陪打,并向各家罚付20分",
         "not even tenpai: barred from winning this hand and pays 20 to each player",
     ),
     ("mcr", "false_win_deliberate"): Rule(
         "false_win",
         f"{W} 3.11.6 6(2)",
-        "诈和:尚差一张(或以上)才能听牌,却误以为已经听牌…判该盘停和陪打,并向各家罚付20分",
+        "诈和:尚差一张(或以上)才能听牌,却误以为已经听牌,在他人打出牌时宣布和牌者、判该盘停和陪打,并向各家罚付20分",
         "not even tenpai: barred from winning this hand and pays 20 to each player",
+    ),
+    ("mcr", "false_win_self_drawn"): Rule(
+        "false_win",
+        f"{W} 3.11.6 6; 3.11.1",
+        "误以为他人打出的牌是自己的和牌…在他人打出牌时宣布和牌者；有违例、犯规或干扰竞赛的言行,由裁判员当场给予警告",
+        "the 2006 text grades 错和 and 诈和 on another's discard only: a self-drawn declaration that is no win gets "
+        "the referee's warning (3.11.1), and the referee rules how the hand plays on",
+        "warning",
     ),
     ("mcr", "false_win_miscount"): Rule(
         "false_win",

@@ -411,3 +411,16 @@ def test_a_declarer_barred_by_its_own_wrong_chow_has_no_win_that_stands():
     assert "chow_not_from_left" in [f.case for f in fs]
     f = one(fs, "exposed_tile")
     assert f.case == "exposed_on_false_win" and "fails" in f.message
+
+
+@pytest.mark.parametrize("hand, win, how", [("123m456p78s12z", "3z", "not ready"),
+                                             ("123m456p789s1z", "2z", "ready, but not on this tile")])
+def test_a_self_drawn_declaration_that_is_no_win_is_graded_as_the_2006_text_does(hand, win, how):
+    """3.11.6 6 grades 错和 and 诈和 on another's discard (他人打出的牌, 在他人打出牌时宣布和牌者): under the WMO
+    profiles a self-drawn one gets the referee's warning (3.11.1), not a penalty the text does not give it; the
+    competition rules (和牌 5, 自己抓到的牌) keep theirs."""
+    p = area(concealed=hand, melds=[meld("555z", 1)], win=win, declared=True)
+    f = one(run([p], "mcr", self_drawn=True), "false_win")
+    assert f.case == "false_win_self_drawn" and f.severity == "warning" and how in f.message
+    assert one(run([p], "mcr", "competition", self_drawn=True), "false_win").severity == "violation"
+    assert one(run([p], "mcr"), "false_win").case in ("false_win", "wrong_winning_tile", "false_win_deliberate")
