@@ -13,6 +13,7 @@ Text form, one event per line (``#`` starts a comment; seats 0-3):
     win 1 3fan hand "1112223334455m +5m" self             # a typed count is checked against the hand (exit 6)
     falsewin 2                        # 诈和 / 顺和
     falsewin 2 from 0 kong            # 诈和 on a 杠上炮 discard: seat 0's last kong still scores nothing
+    pig 3                             # 主动花猪 judged during play: 24 deducted, barred, an active 花猪 at a draw
     barred 3                          # 停和陪打
     draw 0 333p44p55p [111m<] [222m^] void s discards 9s   # a player still in when the wall ran out
 
@@ -40,7 +41,7 @@ from . import tiles as T
 from .hand import Situation
 from .jsonio import JsonInputError, loads
 from .notation import NotationError, parse_hand, parse_tiles
-from .settlement import Barred, Deal, EndHand, FalseWin, Kong, LedgerItem, Settlement, SettlementError, Win
+from .settlement import Barred, Deal, EndHand, FalseWin, Kong, LedgerItem, Pig, Settlement, SettlementError, Win
 from .sichuan import score
 from .situation import SituationError
 from .situation import check as check_situation
@@ -190,7 +191,7 @@ def priced_win(where: str, winners: tuple[int, ...], fans, hands, discarder: int
 
 
 def parse_text(text: str) -> Deal:
-    events: list[Kong | Win | FalseWin | Barred] = []
+    events: list[Kong | Win | FalseWin | Barred | Pig] = []
     draw = {}
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -212,6 +213,8 @@ def parse_text(text: str) -> Deal:
             events.append(_win_line(line, where))
         elif verb in ("falsewin", "barred") and len(w) == 2:
             events.append((FalseWin if verb == "falsewin" else Barred)(_seat(w[1], where)))
+        elif verb == "pig" and len(w) == 2:
+            events.append(Pig(_seat(w[1], where)))
         elif verb == "falsewin" and len(w) == 5 and w[2] == "from" and w[4] == "kong":
             events.append(FalseWin(_seat(w[1], where), _seat(w[3], where)))
         elif verb == "draw" and len(w) >= 3:
@@ -227,7 +230,7 @@ def parse_text(text: str) -> Deal:
                 rest, void = rest[:i], rest[i + 1]
             draw[seat] = _end_hand(" ".join(rest), void, discards or "", where)
         else:
-            raise DealError(f"{where}: cannot read {shown(line)} (kong, win, falsewin, barred or draw)")
+            raise DealError(f"{where}: cannot read {shown(line)} (kong, win, falsewin, barred, pig or draw)")
     return Deal(events, draw or None)
 
 
@@ -263,12 +266,13 @@ def deal_of_json(d: dict, where_: str = "") -> Deal:
     """A deal from its JSON object's "events" and "draw" (``where_`` prefixes each message, e.g. a room)."""
     if not isinstance(d.get("events", []), list):
         raise DealError(f'{where_}want a JSON object {{"events": [...], "draw": {{...}}}}')
-    events: list[Kong | Win | FalseWin | Barred] = []
+    events: list[Kong | Win | FalseWin | Barred | Pig] = []
     for i, ev in enumerate(d.get("events", [])):
         where = f"{where_}event {i}"
         if not isinstance(ev, dict) or len(ev) != 1:
             raise DealError(
-                f'{where}: want one of {{"kong": ...}}, {{"win": ...}}, {{"false_win": SEAT}}, {{"barred": SEAT}}'
+                f'{where}: want one of {{"kong": ...}}, {{"win": ...}}, {{"false_win": SEAT}}, {{"barred": SEAT}}, '
+                f'{{"active_pig": SEAT}}'
             )
         ((kind, v),) = ev.items()
         try:
@@ -291,6 +295,8 @@ def deal_of_json(d: dict, where_: str = "") -> Deal:
                 events.append(FalseWin(_seat(v["seat"], where), _seat(v["discarder"], where)))
             elif kind in ("false_win", "barred"):
                 events.append((FalseWin if kind == "false_win" else Barred)(_seat(v, where)))
+            elif kind == "active_pig":
+                events.append(Pig(_seat(v, where)))
             else:
                 raise DealError(f"{where}: unknown event {shown(kind)}")
         except (KeyError, TypeError, ValueError) as e:

@@ -78,6 +78,15 @@ class Barred:
 
 
 @dataclass(frozen=True)
+class Pig:
+    """A player judged 主动花猪 during play (第六条三; 第十二条十（一）): 24 deal points deducted then, barred
+    (停和陪打), and at a draw still settled as an active 花猪 (查大叫 paid) though its hand holds no void-suit tile
+    by then (第十条三（三）2), with no second deduction."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class EndHand:
     """A player still in when the wall ran out: the standing tiles and melds, void suit, discards."""
 
@@ -165,6 +174,7 @@ class _Books:
     out: Settlement = field(default_factory=lambda: Settlement([0] * N_SEATS, [0] * N_SEATS, []))
     won: list[int] = field(default_factory=list)
     barred: set[int] = field(default_factory=set)
+    pigs: set[int] = field(default_factory=set)  # judged 主动花猪 during play (Pig events)
     n_winners: int = 0
     kong_items: dict[int, list[list[LedgerItem]]] = field(
         default_factory=lambda: {s: [] for s in range(N_SEATS)}
@@ -197,12 +207,26 @@ def settle(deal: Deal) -> Settlement:
             _settle_win(books, ev, i)
         elif isinstance(ev, (FalseWin, Barred)):
             _settle_referee(books, ev, i)
+        elif isinstance(ev, Pig):
+            _settle_pig(books, ev, i)
         else:
             raise SettlementError(f"event {i}: unknown event {type(ev).__name__}")
     _refund_barred(books)
     if deal.draw is not None:
         _settle_draw(deal.draw, books)
     return books.out
+
+
+def _settle_pig(books: _Books, ev: Pig, i: int) -> None:
+    """A player judged 主动花猪 during play, event i: 24 deal points deducted, barred from winning this deal."""
+    _check_seat(ev.seat, "seat", i)
+    if ev.seat in books.won:
+        raise SettlementError(f"event {i}: seat {ev.seat} is no longer in the deal")
+    if ev.seat in books.pigs:
+        raise SettlementError(f"event {i}: seat {ev.seat} was already judged 主动花猪 this deal")
+    _penalise(books, ev.seat, "pig_penalty", ACTIVE_PIG_PENALTY, "主动花猪 judged during play: 第二类 扣当盘副分24分")
+    books.pigs.add(ev.seat)
+    books.barred.add(ev.seat)
 
 
 def _settle_kong(books: _Books, ev: Kong, i: int) -> None:
@@ -344,11 +368,13 @@ def _settle_draw(
     prices = {}
     for p in still_in:
         st, best = status_of(draw[p])
+        if p in books.pigs:  # judged during play: an active 花猪 at the draw whatever its hand (第十条三（三）2)
+            st, best = PIG_ACTIVE, None
         out.statuses[p] = st
         if best is not None and p not in books.barred:  # a barred player cannot charge others (不能查其他选手的叫)
             prices[p] = best
     for p in still_in:
-        if out.statuses[p] == PIG_ACTIVE:
+        if out.statuses[p] == PIG_ACTIVE and p not in books.pigs:  # a judged one was deducted when judged
             pig(books, p, draw[p])
     for p in still_in:
         if out.statuses[p] == TENPAI:  # incl. a barred player who is tenpai: not charged either

@@ -38,6 +38,7 @@ from .settlement import (
     EndHand,
     FalseWin,
     Kong,
+    Pig,
     Settlement,
     SettlementError,
     Win,
@@ -257,6 +258,10 @@ def settle_2v2(
                 table.ended = (i, done[0])
         elif isinstance(ev, (FalseWin, Barred)):
             _settle_referee(books, ev, i, f"诈和: 第二类, {FALSE_WIN_PENALTY} (顺和 is no offence in 2V2)")
+        elif isinstance(ev, Pig):
+            raise SettlementError(
+                f"event {i}: 2V2 declares no void suit: a 花猪 is judged at the deal's end (第二条二)"
+            )
         else:
             raise SettlementError(f"event {i}: unknown event {type(ev).__name__}")
     _refund_barred(books)

@@ -166,3 +166,16 @@ def test_a_false_win_on_a_kong_discard_leaves_the_kong_unpaid(deal):
     assert len(refunds) == 3 and all(settle_io.clause_of(it).endswith("第十二条十一（一）") for it in refunds)
     with pytest.raises(settle_io.DealError, match="needs another seat's kong"):
         settle_io.settle("falsewin 1 from 0 kong\n")
+
+
+@pytest.mark.parametrize("deal", ["pig 3\n" + "".join(f"draw {s} 123m456m789m1p23p5p void s\n" for s in range(4)),
+                                  json.dumps({"events": [{"active_pig": 3}],
+                                              "draw": {str(s): {"hand": "123m456m789m1p23p5p",
+                                                                "void_suit": "s"} for s in range(4)}})])
+def test_a_player_judged_an_active_pig_during_play_is_one_at_the_draw_with_a_clean_hand(deal):
+    """第十条三（三）2: 已被判过主动花猪且流局结算时手牌或明牌中并无花猪牌，则正常进行扣分及查大叫流程 — judged during
+    play, the player pays 查大叫 at the draw though ready and clean, and is deducted 24 once (a deal had no way to
+    say it)."""
+    s = settle_io.settle(deal)
+    assert s.statuses[3] == "pig_active" and s.penalties == [0, 0, 0, -24]
+    assert s.transfers == [1, 1, 1, -3]
