@@ -160,6 +160,20 @@ def test_read_refusals_are_one_line_json(client, files, data, status, says):
     assert client.app.state.service.reads.n == 0                      # every refusal left the queue
 
 
+def test_an_upload_cut_short_before_its_closing_boundary_is_refused(client):
+    """A phone on a failing connection sends part of the photo: without the closing boundary the body is refused
+    (400), not read as a photo (a cut JPEG decodes as its top part)."""
+    photo = (ROOT / "examples" / "phone_win.jpg").read_bytes()
+    head = (b"--xx\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.jpg\"\r\n"
+            b"Content-Type: image/jpeg\r\n\r\n")
+    cut = client.post("/api/read", content=head + photo[: len(photo) // 2],
+                      headers={"Content-Type": "multipart/form-data; boundary=xx"})
+    assert cut.status_code == 400 and "cut short" in cut.json()["error"]
+    whole = client.post("/api/read", content=head + photo + b"\r\n--xx--\r\n",
+                        headers={"Content-Type": "multipart/form-data; boundary=xx"})
+    assert whole.status_code == 200, whole.text
+
+
 def test_read_refusals_of_the_body(client):
     r = client.post("/api/read", content=b"photo=1", headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert r.status_code == 422 and "multipart" in r.json()["error"]

@@ -74,7 +74,8 @@ class _Reader:
             "on_part_begin": self._part_begin, "on_header_field": self._header_field,
             "on_header_value": self._header_value, "on_header_end": self._header_end,
             "on_headers_finished": self._headers_finished, "on_part_data": self._part_data,
-            "on_part_end": self._part_end})
+            "on_part_end": self._part_end, "on_end": self._end})
+        self.ended = False                      # the closing boundary was read
 
     def _part_begin(self) -> None:
         self.headers, self.name, self.is_file, self.buf = {}, None, False, bytearray()
@@ -117,6 +118,9 @@ class _Reader:
                 raise FormError(f"form field {self.name!r} longer than {MAX_FIELD_BYTES} bytes")
             self.buf += data[start:end]
 
+    def _end(self) -> None:
+        self.ended = True
+
     def _part_end(self) -> None:
         if not self.is_file:
             try:
@@ -148,6 +152,8 @@ async def read_upload(request, limit: int, file_field: str = "photo", tmpdir: Op
             if chunk:
                 reader.parser.write(chunk)
         reader.parser.finalize()
+        if not reader.ended:                # a photo cut short would decode as a part of the photo, or not at all
+            raise BrokenUpload("the multipart body ends before its closing boundary: the upload was cut short")
     except MjtableError:
         reader.up.close()
         raise
