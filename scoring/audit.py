@@ -429,7 +429,7 @@ def _check_win(p: PlayerArea, rs: str, sc: AreaScore, size: int | None, self_dra
         out.append(
             _finding(
                 rs,
-                "false_win_miscount" if rs != "sichuan" else "false_win",
+                "false_win_miscount",
                 p.seat,
                 f"win declared with {size} tiles (kongs as 3); a winning hand has 14",
             )

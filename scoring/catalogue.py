@@ -346,6 +346,13 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
         "诈和…按第二类判罚尺度判罚，当副牌该选手所获得的杠分均应退回",
         "false win: 24 deal points (or 2 table points) deducted, kong points returned",
     ),
+    ("sichuan", "false_win_miscount"): Rule(
+        "false_win",
+        f"{S} 第四条二十六; 第十二条十一（一）",
+        "诈和…按第二类判罚尺度判罚，当副牌该选手所获得的杠分均应退回",
+        "win declared with a wrong tile count: a false win, 24 deal points (or 2 table points) deducted, kong points "
+        "returned",
+    ),
     ("sichuan", "winning_tile_not_apart"): Rule(
         "winning_tile_not_apart",
         f"{S} 第九条一（三）（五）; 第十二条九（三）2",

@@ -127,6 +127,14 @@ NEEDS = {
 }
 
 
+def _catalogue_severity(case: str) -> str | None:
+    """The severity the audit catalogue gives an MCR case (None for a case it does not list)."""
+    from .catalogue import CATALOGUE
+
+    r = CATALOGUE.get(("mcr", case))
+    return r.severity if r is not None else None
+
+
 def grade(findings: list[Finding], profile: str, facts: Facts) -> list[Finding]:
     """The findings with each graded penalty of the referee profile (KeyError-free: unknown -> ValueError)."""
     if profile not in PROFILES:
@@ -134,6 +142,9 @@ def grade(findings: list[Finding], profile: str, facts: Facts) -> list[Finding]:
     out = []
     for f in findings:
         g = PROFILES[profile].get(f.case)
+        if g is not None and f.severity == "warning" and _catalogue_severity(f.case) == "violation":
+            out.append(f)  # the audit made it a warning to check (an unchecked wait): no grading makes it a penalty
+            continue
         got = g(facts) if g else None
         if got is None:
             if g is not None:

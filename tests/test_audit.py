@@ -424,3 +424,12 @@ def test_a_self_drawn_declaration_that_is_no_win_is_graded_as_the_2006_text_does
     assert f.case == "false_win_self_drawn" and f.severity == "warning" and how in f.message
     assert one(run([p], "mcr", "competition", self_drawn=True), "false_win").severity == "violation"
     assert one(run([p], "mcr"), "false_win").case in ("false_win", "wrong_winning_tile", "false_win_deliberate")
+
+
+def test_a_sichuan_win_declared_with_a_wrong_count_is_a_count_case_the_photo_gate_checks():
+    """A missed tile gives exactly this finding: under Sichuan it was the case "false_win", which the trust gate
+    does not know as a count (a 24-point penalty reached the user from a trusted photo)."""
+    from mjtable.vision.trust import COUNT_CASES
+    p = area(concealed="23m456m789m234p5p", win="5p", declared=True)
+    f = one(run([p], "sichuan", void_suit=T.SOU), "false_win")
+    assert f.case == "false_win_miscount" and f.case in COUNT_CASES

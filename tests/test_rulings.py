@@ -197,3 +197,13 @@ def test_ruling_10_grades_a_wrong_win_but_not_a_hand_that_is_not_even_ready():
     not_ready = Finding("false_win", "self", "m", "c", "p", case="false_win")
     graded = rulings.grade([wrong, not_ready], "rulings", rulings.Facts(hand_shown=True))
     assert "10" in graded[0].penalty and graded[1] == not_ready
+
+
+def test_grading_never_makes_a_warning_to_check_a_penalty():
+    """The audit makes an under-8 hand a warning when its wait went uncounted for want of a tile set apart (no one
+    could check it); --hand-shown under the rulings profile had made it "the hand is dead, 10 to each" again."""
+    checked = Finding("under_minimum", "self", "check which tile won", "c", "p", severity="warning",
+                      case="under_minimum")
+    assert rulings.grade([checked], "rulings", rulings.Facts(hand_shown=True)) == [checked]
+    sure = Finding("under_minimum", "self", "m", "c", "p", case="under_minimum")
+    assert rulings.grade([sure], "rulings", rulings.Facts(hand_shown=True))[0].severity == "violation"
