@@ -374,3 +374,21 @@ def test_reasons_every_doubtful_seat_shares_are_said_once():
     assert got.severity == CHECK
     assert "the self, left and across seats were read unsurely" in got.message
     assert got.message.count(SEAT_VIEW_REASON) == 0
+
+
+@pytest.mark.parametrize("kinds, turn_p, state", [((0, 1, 2), (0.7, 0.3, 0.0), DOUBTFUL),
+                                                 ((0, 1, 2), (0.1, 0.9, 0.0), TRUSTED),
+                                                 ((4, 4, 4), (0.7, 0.3, 0.0), TRUSTED)])
+def test_a_chow_whose_sideways_turn_is_doubted_makes_its_seat_doubtful(kinds, turn_p, state):
+    """A chow's tile laid sideways says whom it was claimed from; read turned with p under 0.6, a "chow from the
+    wrong seat" would rest on it (it was a sure violation). A pung's source gives no such finding."""
+    lay = layout(14)
+    for i, k in enumerate(kinds):
+        d = replace(lay.placed[i].det, kind=k, orientation="sideways" if i == 1 else "upright",
+                    orientation_p=turn_p if i == 1 else (1.0, 0.0, 0.0))
+        lay.placed[i] = Placed(d, "self", "meld:0", sideways=i == 1)
+    t = assess(lay)
+    assert t.state == state
+    if state == DOUBTFUL:
+        assert "claimed from" in t.seats[0].reasons[0]
+        assert gate([finding("chow_not_from_left")], t)[0].severity == CHECK

@@ -7,7 +7,8 @@ leaves no trace but a wrong count. So:
 * each seat gets a state: ``trusted`` when every face-up tile of it was read surely (p >= DOUBT) at a size the
   reader is measured to read, from a photo as it was taken, and grouped into melds a claim can make (MELD_MIN to
   MELD_MAX tiles: a hand laid face up and read as one long meld is misgrouped, a chow read as two tiles lost
-  one), with no tile read as shown apart lying over another (one tile found twice), else ``doubtful`` with the
+  one), with no tile read as shown apart lying over another (one tile found twice) and no chow's sideways tile read
+  turned with p under DOUBT (it says whom the chow was claimed from), else ``doubtful`` with the
   reasons (a copy stretched one way, an export that did not keep the photo's shape, is read squeezed back from
   few pixels a tile: on the held-out real Chinese photos every misread tile was on such a copy,
   scripts/bench_phone.py);
@@ -115,7 +116,7 @@ def _face_group(group: str) -> bool:
 
 
 def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float = 1.0,
-                widest_meld: int = 0, narrowest_meld: int = MELD_MIN, over: int = 0) -> SeatTrust:
+                widest_meld: int = 0, narrowest_meld: int = MELD_MIN, over: int = 0, turned: int = 0) -> SeatTrust:
     faces = [d for d in dets if d.kind != T.BACK]
     doubtful = sum(d.kind_p < DOUBT for d in faces)
     px = statistics.median(min(d.width, d.height) for d in dets) if dets else 0.0
@@ -136,6 +137,9 @@ def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float 
                        "missed or its grouping is misread")
     if over:
         reasons.append(f"{over} tile(s) read as lying apart lie over another tile: one tile found twice")
+    if turned:      # the sideways tile tells the seat a tile was claimed from (a chow from the wrong seat)
+        reasons.append(f"{turned} chow(s) whose tile laid sideways, which says whom it was claimed from, is read "
+                       f"turned with p under {DOUBT}")
     return SeatTrust(seat, DOUBTFUL if reasons else TRUSTED, len(faces), doubtful, px, tuple(reasons))
 
 
@@ -149,7 +153,14 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
         return None
     by_seat: dict[str, list] = {}
     melds: Counter = Counter()
+    turned: Counter = Counter()           # each seat's chows whose sideways tile's turn the reader doubts
+    kinds: dict[tuple[str, str], set] = {}
     for p in layout.placed:
+        if p.seat is not None and p.group.startswith("meld:"):
+            kinds.setdefault((p.seat, p.group), set()).add(p.det.kind)
+    for p in layout.placed:         # a chow's turned tile says whom it was claimed from: the left player or not
+        if p.sideways and p.det.axis_p < DOUBT and len(kinds.get((p.seat, p.group), ())) > 1:
+            turned[p.seat] += 1
         if p.seat is not None and _face_group(p.group):
             by_seat.setdefault(p.seat, []).append(p.det)
         if p.seat is not None and p.group.startswith("meld:"):
@@ -160,7 +171,7 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
         widest[s] = max(widest[s], n)
         narrowest[s] = min(narrowest.get(s, MELD_MIN), n)
     over = _lying_over(layout.placed)
-    seats = tuple(_seat_trust(s, dets, read_as, stretched, widest[s], narrowest.get(s, MELD_MIN), over[s])
+    seats = tuple(_seat_trust(s, dets, read_as, stretched, widest[s], narrowest.get(s, MELD_MIN), over[s], turned[s])
                   for s, dets in by_seat.items())
     reasons: list[str] = []
     faces = sum(s.tiles for s in seats)
