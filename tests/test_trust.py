@@ -392,3 +392,13 @@ def test_a_chow_whose_sideways_turn_is_doubted_makes_its_seat_doubtful(kinds, tu
     if state == DOUBTFUL:
         assert "claimed from" in t.seats[0].reasons[0]
         assert gate([finding("chow_not_from_left")], t)[0].severity == CHECK
+
+
+def test_a_whole_table_of_a_few_stray_tiles_is_unreadable():
+    """Told it is a table (--kind overhead), six tiles of one seat's melds were read as two seats' exposed tiles and
+    called sure violations: a table shows four hands, so a frame with fewer than two hands' tiles is no table."""
+    from mjtable.vision.trust import FEW_TABLE_TILES
+    few = layout(FEW_TABLE_TILES - 1, kind="overhead")
+    assert assess(few).state == UNREADABLE and "too few for a table" in assess(few).reasons[0]
+    assert gate([finding("exposed_tile")], assess(few))[0].severity == CHECK
+    assert assess(layout(FEW_TABLE_TILES, kind="overhead")).state == TRUSTED

@@ -40,6 +40,7 @@ CHECK = "check"                 # Finding.severity of a finding that must be ver
 SMALL_TILE_PX = 12.0            # a seat whose tiles' median short side is under this is read unsurely
 GOOD_TILE_PX = 20               # what the retake advice asks for
 FEW_TILES = 8                   # a photo of a hand with fewer face-up tiles than this is not a photo of a hand
+FEW_TABLE_TILES = 26            # nor a whole table with fewer tiles placed, face up or down, than two hands hold
 MELD_MAX = 4                    # no claim exposes more tiles than a kong's four: a "meld" of more is misgrouped
 MELD_MIN = 3                    # nor fewer than a chow's three: a "meld" of fewer lost a tile or is misgrouped
 OVER_COVER = 0.5                # a tile read as lying apart this much over another tile's box: one tile found twice
@@ -175,9 +176,13 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
                   for s, dets in by_seat.items())
     reasons: list[str] = []
     faces = sum(s.tiles for s in seats)
+    placed = sum(p.group not in ("duplicate", "unplaced") for p in layout.placed)
     if layout.kind not in TABLE_VIEWS and faces < FEW_TILES:
         state = UNREADABLE
         reasons.append(f"{faces} face-up tile(s) found: too few for a hand")
+    elif layout.kind in TABLE_VIEWS and placed < FEW_TABLE_TILES:
+        state = UNREADABLE
+        reasons.append(f"{placed} tile(s) placed: too few for a table, which shows four hands")
     else:
         doubtful = [s for s in seats if s.state != TRUSTED]
         state = DOUBTFUL if doubtful or not seats else TRUSTED
