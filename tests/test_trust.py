@@ -144,9 +144,18 @@ def det(box, kind=0, p=1.0) -> Detection:
     return Detection(box, kind, "upright", p)
 
 
-def layout(n: int, size: float = 30.0, p: float = 1.0, kind: str = "phone", seat: str = "self") -> Layout:
+def layout(n: int, size: float = 30.0, p: float = 1.0, kind: str = "phone", seat: str = "self",
+           wall: int | None = None) -> Layout:
+    """``n`` face-up tiles of one seat in a row; a whole table (overhead, seat) also gets a wall of ``wall`` backs
+    (default FEW_TABLE_TILES: a table shows four hands, and fewer tiles are no table)."""
+    from mjtable.scoring.tiles import BACK
+    from mjtable.vision.trust import FEW_TABLE_TILES
     placed = [Placed(det((i * size, 0, i * size + size * 0.75, size), i % 9, p), seat, "concealed")
               for i in range(n)]
+    if wall is None:
+        wall = FEW_TABLE_TILES if kind in ("overhead", "seat") else 0
+    placed += [Placed(Detection((i * size, 200, i * size + size * 0.75, 200 + size), BACK, "face_down", 1.0),
+                      "across", "wall") for i in range(wall)]
     return Layout(None, placed, kind, 0.0)
 
 
@@ -398,7 +407,7 @@ def test_a_whole_table_of_a_few_stray_tiles_is_unreadable():
     """Told it is a table (--kind overhead), six tiles of one seat's melds were read as two seats' exposed tiles and
     called sure violations: a table shows four hands, so a frame with fewer than two hands' tiles is no table."""
     from mjtable.vision.trust import FEW_TABLE_TILES
-    few = layout(FEW_TABLE_TILES - 1, kind="overhead")
+    few = layout(6, kind="overhead", wall=FEW_TABLE_TILES - 7)
     assert assess(few).state == UNREADABLE and "too few for a table" in assess(few).reasons[0]
     assert gate([finding("exposed_tile")], assess(few))[0].severity == CHECK
-    assert assess(layout(FEW_TABLE_TILES, kind="overhead")).state == TRUSTED
+    assert assess(layout(6, kind="overhead", wall=FEW_TABLE_TILES - 6)).state == TRUSTED
