@@ -254,17 +254,33 @@ def with_facts(out: Reading, facts: Optional[Facts]) -> Reading:
     return out
 
 
-def judge(out: Reading, view: View, shape: tuple[int, ...]) -> Reading:
+def judge(out: Reading, view: View, shape: tuple[int, ...], settled: Optional[TableState] = None) -> Reading:
     """A frame's reading with its trust (mjtable.vision.trust.assess: the frame and each seat, how to retake; a seat
     whose hand the rules would allow read otherwise, out.legal, is doubtful too), and each finding that rests on
-    what may be misread made a check (gate). ``shape``: the frame's (height, width)."""
+    what may be misread made a check (gate). ``shape``: the frame's (height, width). ``settled``: the table a video
+    settled, judged by its latest frame ``view``: a seat that frame reads otherwise is doubtful too (what settled
+    may rest on reads the latest frame contradicts)."""
     from mjtable.vision.trust import assess, gate
     out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]), view.stretched)
     if out.trust is not None and out.legal is not None and out.seat is not None:
         out.trust = out.trust.doubting(out.seat, f"the rules allow another reading ({out.legal.changes_text()})")
+    if out.trust is not None and settled is not None:
+        for seat in _read_otherwise(settled, view.layout.table):
+            out.trust = out.trust.doubting(seat, "the latest frame reads this seat otherwise than the settled table")
     out.findings = gate(out.findings, out.trust)
     out.review = replace(out.review, findings=out.findings)
     return out
+
+
+def _read_otherwise(settled: TableState, frame: TableState) -> list[str]:
+    """The seats whose hand, melds, winning tile, flowers or exposed tiles a frame reads otherwise than the table
+    settled over a video."""
+    def key(a: Optional[PlayerArea]):
+        if a is None:
+            return None
+        return (tuple(sorted(a.concealed or ())), tuple(m.tiles for m in a.melds), a.winning_tile,
+                tuple(sorted(a.flowers)), tuple(sorted(a.exposed)))
+    return [a.seat for a in settled.players if key(a) != key(frame.player(a.seat))]
 
 
 def read_video(path, detector, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,
@@ -283,7 +299,7 @@ def read_video(path, detector, sit: Situation, rules: str = "mcr", profile: Opti
         why = rd.skipped[0][1] if rd.skipped else "no frame"
         raise UnreadableError(f"nothing read on {rd.sampled} sampled frame(s) of {path}: {why}")
     out = review(rd.table, sit, rules, profile, Layout(rd.table, [], rd.kind, 0.0), referee, facts)
-    return rd, judge(out, *rd.last)
+    return rd, judge(out, *rd.last, settled=rd.table)
 
 
 def read_video_hands(path, detector, sit: Situation, rules: str = "mcr", profile: Optional[str] = None,

@@ -270,3 +270,30 @@ def test_read_video_hands_without_a_hand_gives_the_settled_table(tmp_path):
     rd, hands = pipeline.read_video_hands(v, _Script(["overhead.json"] * 3), pipeline.situation(), kind="overhead")
     ((e, r),) = hands
     assert e is None and r.hand is None and r.table.players == rd.table.players and r.findings
+
+
+def test_a_settled_table_the_latest_frame_reads_otherwise_is_not_trusted(tmp_path):
+    """The winning tile settled as 4p, read at p 0.40 on four frames; the fifth reads it surely as 8s. The settled
+    table had been judged by that sure frame alone, and a false win rested on the doubtful 4p as a violation."""
+    from dataclasses import replace
+
+    from mjtable import pipeline
+    photo, gt = ROOT / "examples" / "phone_win.jpg", ROOT / "examples" / "phone_win.json"
+    v = _video(tmp_path / "v.avi", [cv2.imread(str(photo))] * 5, fps=1.0)
+    objs = json.loads(gt.read_text())["objects"]
+    dets = FileDetector(str(gt)).dets
+    win = next(i for i, o in enumerate(objs) if o["group"] == "winning")
+
+    class Flicker:
+        calls = 0
+
+        def detect(self, img, kind="auto"):
+            self.calls += 1
+            d = list(dets)
+            d[win] = replace(d[win], kind=25, confidence=1.0) if self.calls == 5 else \
+                replace(d[win], kind=12, confidence=0.40)
+            return d
+    rd, out = pipeline.read_video(v, Flicker(), pipeline.situation(seat_wind="W", prevalent_wind="W"), kind="phone")
+    assert [p.winning_tile for p in rd.table.players] == [12]
+    assert out.trust.state != "trusted" and any("settled table" in r for r in out.trust.reasons)
+    assert all(f.severity != "violation" for f in out.findings)

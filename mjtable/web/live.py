@@ -146,7 +146,7 @@ class LiveTable:
         if not table.players:
             return None
         out = pipeline.review(table, pipeline.situation(), self.rules, self.profile)
-        return pipeline.judge(out, *self._last) if self._last is not None else out
+        return pipeline.judge(out, *self._last, settled=table) if self._last is not None else out
 
     def _score(self, settler: Settler, t: float, captured: float) -> None:
         """A win event for each seat whose scored hand changed (a winning tile beside a hand laid down)."""
