@@ -8,7 +8,7 @@ and the reading of the highest product of probabilities that the rules allow is 
 ``Reading.legal``, printed as "Legal reading: 6s read as 4s (p 0.88) would make ...; check it". The raw reading
 is not replaced: the player checks the photo.
 
-The winning-shape test and the score are the engines' (mjtable.scoring.audit.score_area, as the pipeline's
+The winning-shape test and the score are the engines' (mjtable.scoring.areas.score_area, as the pipeline's
 review scores a declared winner).
 """
 from __future__ import annotations
@@ -132,7 +132,8 @@ def _complete(h: Hand) -> bool:
 def broken(area: PlayerArea, situation, rules: str) -> str:
     """Why the area's hand is not allowed ("" when it is, or when no kind changed could mend it): a tile beyond
     its copies, or a finished hand declared a win without a winning shape."""
-    from mjtable.scoring.audit import declared, engine, hands_of
+    from mjtable.scoring.areas import declared, hands_of
+    from mjtable.scoring.engines import engine
     hands, _ = hands_of(area, situation)
     if not hands:
         return ""                              # no hand read: nothing to judge
@@ -187,7 +188,7 @@ def legal_reading(reading) -> Optional[LegalReading]:
 
 def _offer(reading, area: PlayerArea, picked: list, why: str, gain: float) -> LegalReading:
     """The LegalReading of a changed area: its changes, and its hand and score as the audit scores a winner."""
-    from mjtable.scoring.audit import score_area
+    from mjtable.scoring.areas import score_area
     sc = score_area(area, reading.situation, reading.rules, reading.profile)
     changes = tuple(Change(p.group, o[0][0], o[i][0], o[0][1], o[i][1]) for p, o, i in picked)
     return LegalReading(changes, why, sc.hand, sc.result, math.exp(gain))
