@@ -411,3 +411,21 @@ def test_a_whole_table_of_a_few_stray_tiles_is_unreadable():
     assert assess(few).state == UNREADABLE and "too few for a table" in assess(few).reasons[0]
     assert gate([finding("exposed_tile")], assess(few))[0].severity == CHECK
     assert assess(layout(6, kind="overhead", wall=FEW_TABLE_TILES - 6)).state == TRUSTED
+
+
+@pytest.mark.parametrize("second, severity", [(0.37, CHECK), (0.05, "violation")])
+def test_an_under_8_hand_that_a_nearly_chosen_tile_makes_a_win_is_a_check(tmp_path, second, severity):
+    """1p 2p 2p 2p +1p beside the melds scores 7 (错和, a penalty); the second 2p, read at p 0.61, is 1p at 0.37,
+    and 1p 1p 2p 2p +1p scores 8. The penalty rests on that tile: a check, with the legal reading offered. A second
+    choice the classifier gives 0.05 is no near reading: the violation stands."""
+    dets = json.loads(WIN_GT.read_text())
+    for o, kind in zip(dets["objects"][:5], (9, 10, 10, 10, 9)):
+        o.update(kind=kind)
+    dets["objects"][1].update(confidence=0.61, candidates=[[10, 0.61], [9, second]])
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(dets))
+    got = json.loads(run(WIN, "--detections", path, "--seat-wind", "W", "--prevalent-wind", "W", "--json").stdout)
+    assert [(f["kind"], f["severity"]) for f in got["findings"]] == [("under_minimum", severity)]
+    assert ("legal" in got) == (severity == CHECK)
+    if "legal" in got:
+        assert got["legal"]["why"] == "score under the 8-point minimum" and got["legal"]["result"]["total"] == 8

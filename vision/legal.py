@@ -6,7 +6,9 @@ concealed tiles, winning tile and flowers; a meld's tiles are already read as a 
 tried at their likeliest kinds (Detection.candidates and .alternatives), at most MAX_TILES tiles x TOP kinds,
 and the reading of the highest product of probabilities that the rules allow is offered beside the raw one:
 ``Reading.legal``, printed as "Legal reading: 6s read as 4s (p 0.88) would make ...; check it". The raw reading
-is not replaced: the player checks the photo.
+is not replaced: the player checks the photo. An MCR winning shape under the 8-point minimum (错和, a penalty) is
+read again too, at the kinds the classifier gave NEAR_P or more only, and a reading that makes it a win is offered:
+the penalty rests on a tile nearly read otherwise.
 
 The winning-shape test and the score are the engines' (mjtable.scoring.areas.score_area, as the pipeline's
 review scores a declared winner).
@@ -26,6 +28,7 @@ from mjtable.scoring.table import PlayerArea
 MAX_TILES = 4            # the least sure tiles of the hand tried at other kinds
 TOP = 3                  # kinds tried per tile (the one read included)
 MIN_P = 0.02             # a kind the classifier gives less than this is not tried
+NEAR_P = 0.2             # an MCR hand under 8 points is read again only at kinds at least this likely
 GROUPS = ("concealed", "winning", "flower")
 
 
@@ -146,18 +149,18 @@ def broken(area: PlayerArea, situation, rules: str) -> str:
     return ""
 
 
-def doubtful_tiles(reading, n: int = MAX_TILES) -> list:
+def doubtful_tiles(reading, n: int = MAX_TILES, min_p: float = MIN_P) -> list:
     """The ``n`` least sure face-up tiles (Placed) of the scored hand's concealed tiles, winning tile and flowers
-    that have other kinds to try."""
+    that have other kinds to try (of probability ``min_p`` or more)."""
     placed = [p for p in reading.layout.placed if p.seat == reading.seat and p.group in GROUPS
-              and p.det.kind != T.BACK and len(choices(p.det)) > 1]
+              and p.det.kind != T.BACK and len(choices(p.det, min_p=min_p)) > 1]
     return sorted(placed, key=lambda p: p.det.kind_p)[:n]
 
 
-def readings(tiles: list) -> list[tuple[float, tuple]]:
+def readings(tiles: list, min_p: float = MIN_P) -> list[tuple[float, tuple]]:
     """Every combination of the tiles' choices but the raw one, as (log of its probability over the raw
     reading's, (choice index per tile)), likeliest first."""
-    options = [choices(p.det) for p in tiles]
+    options = [choices(p.det, min_p=min_p) for p in tiles]
     out = []
     for pick in itertools.product(*(range(len(o)) for o in options)):
         if any(pick):
@@ -173,17 +176,32 @@ def legal_reading(reading) -> Optional[LegalReading]:
         return None
     area = reading.table.player(reading.seat)
     why = broken(area, reading.situation, reading.rules)
+    min_p = MIN_P
+    if not why and _under_minimum(reading):
+        # a winning shape under 8 points (错和, a penalty): read again at the kinds the classifier nearly chose
+        why, min_p = "score under the 8-point minimum", NEAR_P
     if not why:
         return None
-    tiles = doubtful_tiles(reading)
-    options = [choices(p.det) for p in tiles]
-    for gain, pick in readings(tiles):
+    tiles = doubtful_tiles(reading, min_p=min_p)
+    options = [choices(p.det, min_p=min_p) for p in tiles]
+    for gain, pick in readings(tiles, min_p):
         moves = [(p.group, o[0][0], o[i][0]) for p, o, i in zip(tiles, options, pick) if i]
         new = changed_area(area, moves)
         if broken(new, reading.situation, reading.rules):
             continue
-        return _offer(reading, new, [(p, o, i) for p, o, i in zip(tiles, options, pick) if i], why, gain)
+        offer = _offer(reading, new, [(p, o, i) for p, o, i in zip(tiles, options, pick) if i], why, gain)
+        if min_p == NEAR_P and not (offer.result is not None and offer.result.is_win):
+            continue
+        return offer
     return None
+
+
+def _under_minimum(reading) -> bool:
+    """Is the scored hand an MCR winning shape declared under the 8-point minimum?"""
+    from mjtable.scoring.engines import engine
+    r = reading.result
+    return (reading.rules == "mcr" and r is not None and not r.is_win and reading.hand is not None
+            and engine("mcr").is_winning_shape(reading.hand))
 
 
 def _offer(reading, area: PlayerArea, picked: list, why: str, gain: float) -> LegalReading:
