@@ -195,6 +195,13 @@ class _Books:
         for it in items:
             self.pay("kong_refund", it.payee, it.payer, it.amount, why, cause)
 
+    def refund_last_kong(self, seat: int, why: str, cause: str) -> bool:
+        """Pays back the seat's latest kong (杠上炮, and a false win on one) and forgets it; False if it made none."""
+        if not self.kong_items[seat]:
+            return False
+        self.refund(self.kong_items[seat].pop(), why, cause)
+        return True
+
 
 def settle(deal: Deal) -> Settlement:
     """Settles a deal: its events in order (kongs, wins, referee events), then the barred players' kong refunds,
@@ -296,11 +303,8 @@ def _settle_win(books: _Books, ev: Win, i: int) -> None:
             books.pay("win", ev.discarder, w, base, f"discard win {f} fan(s): discarder pays base {base}")
     if ev.kong_discard:
         assert ev.discarder is not None  # _check_win: 杠上炮 needs a discarder
-        if not books.kong_items[ev.discarder]:
+        if not books.refund_last_kong(ev.discarder, "杠上炮: this kong's points are refunded (退税)", "kong_discard"):
             raise SettlementError(f"event {i}: 杠上炮 but seat {ev.discarder} made no kong")
-        books.refund(
-            books.kong_items[ev.discarder].pop(), "杠上炮: this kong's points are refunded (退税)", "kong_discard"
-        )
     books.won.extend(ev.winners)
     books.n_winners += len(ev.winners)
 
@@ -323,13 +327,10 @@ def _settle_referee(books: _Books, ev: FalseWin | Barred, i: int, note: str = FA
     if isinstance(ev, FalseWin):
         if ev.kong_discarder is not None:  # 第十二条十一（一）: 杠上炮的诈和，开杠者此杠依旧不得分
             _check_seat(ev.kong_discarder, "discarder", i)
-            if ev.kong_discarder == ev.seat or not books.kong_items[ev.kong_discarder]:
+            if ev.kong_discarder == ev.seat or not books.refund_last_kong(
+                ev.kong_discarder, "杠上炮的诈和: the discarder's kong still scores nothing", "false_win_kong_discard"
+            ):
                 raise SettlementError(f"event {i}: a false win on 杠上炮 needs another seat's kong before it")
-            books.refund(
-                books.kong_items[ev.kong_discarder].pop(),
-                "杠上炮的诈和: the discarder's kong still scores nothing",
-                "false_win_kong_discard",
-            )
         _penalise(books, ev.seat, "false_win_penalty", FALSE_WIN_PENALTY, note, cause)
         books.won.append(ev.seat)  # takes no further part: pays and collects nothing more
     books.barred.add(ev.seat)

@@ -109,28 +109,19 @@ def test_json_names(tmp_path):
     assert load_names(p) == {0: 34, 1: 35}
 
 
-@pytest.mark.parametrize("text, msg", [
-    ("train: a\n", "no 'names:' key"),
-    ("names: 1m\n", "must be a list or a mapping"),
-    ("names: [1m, 2m\n", "unclosed"),
-    ("names: [1m, 2m]\nnc: 3\n", "nc is 3 but 2 names"),
-    ("names:\n  - 1m\n  0: 2m\n", "mixes"),
-    ("names: [1m, dragon]\n", "unknown class name.*dragon"),
+@pytest.mark.parametrize("name, text, msg", [
+    ("data.yaml", "train: a\n", "no 'names:' key"),
+    ("data.yaml", "names: 1m\n", "must be a list or a mapping"),
+    ("data.yaml", "names: [1m, 2m\n", "unclosed"),
+    ("data.yaml", "names: [1m, 2m]\nnc: 3\n", "nc is 3 but 2 names"),
+    ("data.yaml", "names:\n  - 1m\n  0: 2m\n", "mixes"),
+    ("data.yaml", "names: [1m, dragon]\n", "unknown class name.*dragon"),
+    ("n.json", "[" * 100_000 + "]" * 100_000, "nested too deep"),
+    ("n.json", '{"nc": "2", "names": ["1m", "2m"]}', "nc: want the number of classes"),
+    ("n.json", '{"names": {"0": "1m", "00": "3m"}}', "class index 0 is given more than once"),
 ])
-def test_bad_names_files(text, msg, tmp_path):
-    p = tmp_path / "data.yaml"
-    p.write_text(text)
-    with pytest.raises(NamesError, match=msg):
-        load_names(p)
-
-
-@pytest.mark.parametrize("text, msg", [
-    ("[" * 100_000 + "]" * 100_000, "nested too deep"),
-    ('{"nc": "2", "names": ["1m", "2m"]}', "nc: want the number of classes"),
-    ('{"names": {"0": "1m", "00": "3m"}}', "class index 0 is given more than once"),
-])
-def test_bad_json_names_files_are_named(text, msg, tmp_path):
-    p = tmp_path / "n.json"
+def test_bad_names_files(name, text, msg, tmp_path):
+    p = tmp_path / name
     p.write_text(text)
     with pytest.raises(NamesError, match=msg):
         load_names(p)

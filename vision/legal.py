@@ -175,11 +175,10 @@ def legal_reading(reading) -> Optional[LegalReading]:
     if reading.layout is None or reading.seat is None or reading.hand is None:
         return None
     area = reading.table.player(reading.seat)
-    why = broken(area, reading.situation, reading.rules)
-    min_p = MIN_P
+    why, min_p, must_win = broken(area, reading.situation, reading.rules), MIN_P, False
     if not why and _under_minimum(reading):
         # a winning shape under 8 points (错和, a penalty): read again at the kinds the classifier nearly chose
-        why, min_p = "score under the 8-point minimum", NEAR_P
+        why, min_p, must_win = "score under the 8-point minimum", NEAR_P, True
     if not why:
         return None
     tiles = doubtful_tiles(reading, min_p=min_p)
@@ -190,7 +189,7 @@ def legal_reading(reading) -> Optional[LegalReading]:
         if broken(new, reading.situation, reading.rules):
             continue
         offer = _offer(reading, new, [(p, o, i) for p, o, i in zip(tiles, options, pick) if i], why, gain)
-        if min_p == NEAR_P and not (offer.result is not None and offer.result.is_win):
+        if must_win and not (offer.result is not None and offer.result.is_win):
             continue
         return offer
     return None

@@ -153,24 +153,20 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
     if layout is None or not layout.placed:
         return None
     by_seat: dict[str, list] = {}
-    melds: Counter = Counter()
-    turned: Counter = Counter()           # each seat's chows whose sideways tile's turn the reader doubts
-    kinds: dict[tuple[str, str], set] = {}
+    melds: dict[tuple[str, str], list] = {}      # (seat, meld:<i>) -> its placed tiles
     for p in layout.placed:
-        if p.seat is not None and p.group.startswith("meld:"):
-            kinds.setdefault((p.seat, p.group), set()).add(p.det.kind)
-    for p in layout.placed:         # a chow's turned tile says whom it was claimed from: the left player or not
-        if p.sideways and p.det.axis_p < DOUBT and len(kinds.get((p.seat, p.group), ())) > 1:
-            turned[p.seat] += 1
         if p.seat is not None and _face_group(p.group):
             by_seat.setdefault(p.seat, []).append(p.det)
         if p.seat is not None and p.group.startswith("meld:"):
-            melds[p.seat, p.group] += 1
+            melds.setdefault((p.seat, p.group), []).append(p)
     widest: Counter = Counter()           # each seat's longest meld
     narrowest: dict[str, int] = {}        # and its shortest
-    for (s, _), n in melds.items():
-        widest[s] = max(widest[s], n)
-        narrowest[s] = min(narrowest.get(s, MELD_MIN), n)
+    turned: Counter = Counter()           # and its chows whose sideways tile's turn the reader doubts (that tile
+    for (s, _), ps in melds.items():      # says whom the chow was claimed from: the left player or not)
+        widest[s] = max(widest[s], len(ps))
+        narrowest[s] = min(narrowest.get(s, MELD_MIN), len(ps))
+        if len({p.det.kind for p in ps}) > 1:
+            turned[s] += sum(p.sideways and p.det.axis_p < DOUBT for p in ps)
     over = _lying_over(layout.placed)
     seats = tuple(_seat_trust(s, dets, read_as, stretched, widest[s], narrowest.get(s, MELD_MIN), over[s], turned[s])
                   for s, dets in by_seat.items())
