@@ -256,14 +256,19 @@ def with_facts(out: Reading, facts: Optional[Facts]) -> Reading:
 
 def judge(out: Reading, view: View, shape: tuple[int, ...], settled: Optional[TableState] = None) -> Reading:
     """A frame's reading with its trust (mjtable.vision.trust.assess: the frame and each seat, how to retake; a seat
-    whose hand the rules would allow read otherwise, out.legal, is doubtful too), and each finding that rests on
+    whose hand the rules would allow read otherwise, out.legal, or whose 错和 a melded pung read as a kong would
+    lift to 8 points, legal.kong_would_win, is doubtful too), and each finding that rests on
     what may be misread made a check (gate). ``shape``: the frame's (height, width). ``settled``: the table a video
     settled, judged by its latest frame ``view``: a seat that frame reads otherwise is doubtful too (what settled
     may rest on reads the latest frame contradicts)."""
+    from mjtable.vision.legal import kong_would_win
     from mjtable.vision.trust import assess, gate
     out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]), view.stretched)
     if out.trust is not None and out.legal is not None and out.seat is not None:
         out.trust = out.trust.doubting(out.seat, f"the rules allow another reading ({out.legal.changes_text()})")
+    if out.trust is not None:
+        for seat, why in kong_would_win(out):
+            out.trust = out.trust.doubting(seat, why)
     if out.trust is not None and settled is not None:
         for seat in _read_otherwise(settled, view.layout.table):
             out.trust = out.trust.doubting(seat, "the latest frame reads this seat otherwise than the settled table")
@@ -308,17 +313,26 @@ def read_video_hands(path, detector, sit: Situation, rules: str = "mcr", profile
     """A recorded game -> (VideoReading, [(Event or None, Reading or MjtableError)]): one entry for each hand
     laid down on it, from the moment a seat's winning tile settles (the Event: its frame and time) until it goes
     away or another winning tile settles there, reviewed on the table as it lay last; a hand that cannot be
-    reviewed gets its error instead. A video where no winning tile ever settles gives one entry, the settled
-    table at the end (event None), as ``read_video`` reviews it; each is trusted as far as the latest frame read
-    (judge), as there. InputError (exit 3) for a file that is not a
-    readable video, UnreadableError (4) when no sampled frame could be read."""
+    reviewed gets its error instead. Each hand is trusted as far as the latest frame read that showed its winning
+    tile as settled (judge, with the table settled then), not by frames after it went away. A video where no
+    winning tile ever settles gives one entry, the settled table at the end (event None), judged as
+    ``read_video`` judges it. InputError (exit 3) for a file that is not a readable video, UnreadableError (4)
+    when no sampled frame could be read."""
     from mjtable.errors import MjtableError
 
     from mjtable.vision.layout import Layout
     from mjtable.vision.video import watch
     check_rules(rules, profile)
-    showing: dict[str, list] = {}           # seat -> [the event its winning tile settled, the table since]
+    showing: dict[str, list] = {}           # seat -> [its event, the table settled since, the latest frame showing it]
     laid: list[list] = []
+    frame: list = [None]                    # the frame being settled: (View, shape)
+
+    def read(last: tuple) -> None:
+        frame[0] = last
+        for seat, hand in showing.items():
+            p, q = last[0].layout.table.player(seat), hand[1].player(seat)
+            if p is not None and q is not None and p.winning_tile == q.winning_tile:
+                hand[2] = last
 
     def settled(changes, table: TableState) -> None:
         tile = {p.seat: p.winning_tile for p in table.players}
@@ -329,20 +343,20 @@ def read_video_hands(path, detector, sit: Situation, rules: str = "mcr", profile
             else:
                 showing[seat][1] = table
         for seat, e in new.items():
-            showing[seat] = [e, table]
+            showing[seat] = [e, table, frame[0]]
 
     rd = watch(path, detector, every=every, hold=hold, kind=kind, max_frames=max_frames, rules=rules,
-               progress=progress, on_settled=settled)
+               progress=progress, on_settled=settled, on_read=read)
     if rd.read == 0:
         why = rd.skipped[0][1] if rd.skipped else "no frame"
         raise UnreadableError(f"nothing read on {rd.sampled} sampled frame(s) of {path}: {why}")
     laid.extend(showing.values())
-    hands = sorted(laid, key=lambda et: (et[0].frame, et[0].seat)) or [(None, rd.table)]
+    hands = sorted(laid, key=lambda h: (h[0].frame, h[0].seat)) or [[None, rd.table, rd.last]]
     out = []
-    for e, table in hands:
+    for e, table, last in hands:
         try:
             reading = review(table, sit, rules, profile, Layout(table, [], rd.kind, 0.0), referee, facts)
-            out.append((e, judge(reading, *rd.last)))
+            out.append((e, judge(reading, *last, settled=table)))
         except MjtableError as err:
             out.append((e, err))
     return rd, out

@@ -314,10 +314,10 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
     ),
     ("sichuan", "void_suit_tiles"): Rule(
         "void_suit_tiles",
-        f"{S} 第六条三; 第十二条十（一）; 第十一条二（二）",
+        f"{S} 第六条三; 第十二条十（一）; 第十一条二（二）, 三（五）",
         "主动花猪将被视为严重犯规行为，扣分并停和陪打；选手在本副比赛中主动花猪，按第二类判罚尺度判罚；"
-        "第二类判罚尺度：扣盘分 2 分，或扣当盘副分 24 分",
-        "active 花猪: 24 deal points (or 2 table points) deducted, barred from winning this deal",
+        "第二类判罚尺度：扣盘分 2 分，或扣当盘副分 24 分；扣当盘副分 24 分：适用于主动花猪、诈和、顺和",
+        "active 花猪: 24 deal points deducted (the form 第十一条三（五） names), barred from winning this deal",
     ),
     ("sichuan", "void_suit_drawn"): Rule(
         "void_suit_tiles",
@@ -342,16 +342,15 @@ CATALOGUE: dict[tuple[str, str], Rule] = {
     ),
     ("sichuan", "false_win"): Rule(
         "false_win",
-        f"{S} 第四条二十六; 第十二条十一（一）",
-        "诈和…按第二类判罚尺度判罚，当副牌该选手所获得的杠分均应退回",
-        "false win: 24 deal points (or 2 table points) deducted, kong points returned",
+        f"{S} 第四条二十六; 第十二条十一（一）; 第十一条三（五）",
+        "诈和…按第二类判罚尺度判罚，当副牌该选手所获得的杠分均应退回；扣当盘副分 24 分：适用于主动花猪、诈和、顺和",
+        "false win: 24 deal points deducted (the form 第十一条三（五） names), kong points returned",
     ),
     ("sichuan", "false_win_miscount"): Rule(
         "false_win",
-        f"{S} 第四条二十六; 第十二条十一（一）",
-        "诈和…按第二类判罚尺度判罚，当副牌该选手所获得的杠分均应退回",
-        "win declared with a wrong tile count: a false win, 24 deal points (or 2 table points) deducted, kong points "
-        "returned",
+        f"{S} 第四条二十六; 第十二条十一（一）; 第十一条三（五）",
+        "诈和…按第二类判罚尺度判罚，当副牌该选手所获得的杠分均应退回；扣当盘副分 24 分：适用于主动花猪、诈和、顺和",
+        "win declared with a wrong tile count: a false win, 24 deal points deducted, kong points returned",
     ),
     ("sichuan", "winning_tile_not_apart"): Rule(
         "winning_tile_not_apart",

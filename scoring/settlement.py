@@ -39,8 +39,8 @@ from .sichuan import SUIT_CN, base_points, max_wait_fans, score
 
 N_SEATS = 4
 KONG_KINDS = ("melded", "added", "concealed")
-ACTIVE_PIG_PENALTY = 24  # 第十二条十（一）→ 第十一条二（二）第二类: 扣当盘副分 24 分
-FALSE_WIN_PENALTY = 24  # 第十二条十一（一）: 第二类
+ACTIVE_PIG_PENALTY = 24  # 第十二条十（一）→ 第二类, in the form 第十一条三（五） names: 扣当盘副分 24 分
+FALSE_WIN_PENALTY = 24  # 第十二条十一（一）→ 第二类, in the form 第十一条三（五） names
 
 # status of a player still in at a draw (第十条三（一）, （三）)
 TENPAI, NOT_TENPAI, PIG_PASSIVE, PIG_ACTIVE = "tenpai", "not_tenpai", "pig_passive", "pig_active"

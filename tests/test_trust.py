@@ -413,11 +413,12 @@ def test_a_whole_table_of_a_few_stray_tiles_is_unreadable():
     assert assess(layout(6, kind="overhead", wall=FEW_TABLE_TILES - 6)).state == TRUSTED
 
 
-@pytest.mark.parametrize("second, severity", [(0.37, CHECK), (0.05, "violation")])
-def test_an_under_8_hand_that_a_nearly_chosen_tile_makes_a_win_is_a_check(tmp_path, second, severity):
+@pytest.mark.parametrize("second, near", [(0.37, True), (0.05, False)])
+def test_an_under_8_hand_that_a_nearly_chosen_tile_makes_a_win_is_a_check(tmp_path, second, near):
     """1p 2p 2p 2p +1p beside the melds scores 7 (错和, a penalty); the second 2p, read at p 0.61, is 1p at 0.37,
     and 1p 1p 2p 2p +1p scores 8. The penalty rests on that tile: a check, with the legal reading offered. A second
-    choice the classifier gives 0.05 is no near reading: the violation stands."""
+    choice the classifier gives 0.05 is no near reading: none is offered, and the seat is doubted only for its
+    6z pung, which as a kong would make 8 too (kong_would_win)."""
     dets = json.loads(WIN_GT.read_text())
     for o, kind in zip(dets["objects"][:5], (9, 10, 10, 10, 9)):
         o.update(kind=kind)
@@ -425,7 +426,26 @@ def test_an_under_8_hand_that_a_nearly_chosen_tile_makes_a_win_is_a_check(tmp_pa
     path = tmp_path / "d.json"
     path.write_text(json.dumps(dets))
     got = json.loads(run(WIN, "--detections", path, "--seat-wind", "W", "--prevalent-wind", "W", "--json").stdout)
-    assert [(f["kind"], f["severity"]) for f in got["findings"]] == [("under_minimum", severity)]
-    assert ("legal" in got) == (severity == CHECK)
+    assert [(f["kind"], f["severity"]) for f in got["findings"]] == [("under_minimum", CHECK)]
+    assert ("legal" in got) == near
+    assert [r.split(" (")[0] for r in got["trust"]["seats"][0]["reasons"]] == \
+        ["the rules allow another reading"] * near + ["its pung of 6z makes 8 points as a kong: check for a fourth "
+                                                      "tile the reader missed"]
     if "legal" in got:
         assert got["legal"]["why"] == "score under the 8-point minimum" and got["legal"]["result"]["total"] == 8
+
+
+def test_an_under_8_hand_that_a_pung_read_as_a_kong_makes_a_win_is_a_check(tmp_path):
+    """7888s +9s beside 123s, 666z and the concealed 1m kong scores 7 (错和, a penalty), every tile read surely;
+    the 6z pung as a kong, its fourth tile missed by the reader (the tile count does not show it), scores 8. The
+    penalty rests on a tile no one saw: a check, and the seat says what to verify."""
+    dets = json.loads(WIN_GT.read_text())
+    for o, kind in zip(dets["objects"][:5], (24, 25, 25, 25, 26)):
+        o.update(kind=kind, confidence=0.99)
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(dets))
+    got = json.loads(run(WIN, "--detections", path, "--seat-wind", "W", "--prevalent-wind", "W", "--json").stdout)
+    assert got["result"]["total"] == 7 and "legal" not in got
+    assert [(f["kind"], f["severity"]) for f in got["findings"]] == [("under_minimum", CHECK)]
+    assert got["trust"]["seats"][0]["reasons"] == ["its pung of 6z makes 8 points as a kong: check for a fourth "
+                                                   "tile the reader missed"]

@@ -297,3 +297,31 @@ def test_a_settled_table_the_latest_frame_reads_otherwise_is_not_trusted(tmp_pat
     assert [p.winning_tile for p in rd.table.players] == [12]
     assert out.trust.state != "trusted" and any("settled table" in r for r in out.trust.reasons)
     assert all(f.severity != "violation" for f in out.findings)
+
+
+def test_a_hand_laid_down_is_judged_by_its_own_frames_not_the_videos_last(tmp_path):
+    """The first hand's winning tile is read at p 0.40 on every frame that shows it, so the wrong winning tile
+    resting on it is a check; a second, surely read hand lies there at the end. The first had been judged by the
+    video's last frame (the second hand's, sure of every tile) and its wrong winning tile made a violation."""
+    from dataclasses import replace
+
+    from mjtable import pipeline
+    gt = ROOT / "examples" / "phone_win.json"
+    v = _video(tmp_path / "g.avi", [cv2.imread(str(ROOT / "examples" / "phone_win.jpg"))] * 8, fps=1.0)
+    objs = json.loads(gt.read_text())["objects"]
+    win = next(i for i, o in enumerate(objs) if o["group"] == "winning")
+    doubtful = list(FileDetector(str(gt)).dets)
+    doubtful[win] = replace(doubtful[win], kind=12, confidence=0.40)
+    sure = FileDetector(str(ROOT / "examples" / "phone_hand.json")).dets
+    frames = [doubtful] * 4 + [sure] * 4
+
+    class Script:
+        def detect(self, img, kind="auto"):
+            return list(frames.pop(0))
+    rd, hands = pipeline.read_video_hands(v, Script(), pipeline.situation(seat_wind="W", prevalent_wind="W"),
+                                          kind="phone", hold=2)
+    (e1, first), (e2, second) = hands
+    assert (e1.frame, e2.frame) == (0, 4) and first.table.players[0].winning_tile == 12
+    assert [(f.case, f.severity) for f in first.findings] == [("wrong_winning_tile", "check")]
+    assert first.trust.seats[0].doubtful == 1 and first.trust.seats[0].state == "doubtful"
+    assert second.trust.state == "trusted" and second.trust.seats[0].doubtful == 0

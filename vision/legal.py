@@ -8,7 +8,9 @@ and the reading of the highest product of probabilities that the rules allow is 
 ``Reading.legal``, printed as "Legal reading: 6s read as 4s (p 0.88) would make ...; check it". The raw reading
 is not replaced: the player checks the photo. An MCR winning shape under the 8-point minimum (错和, a penalty) is
 read again too, at the kinds the classifier gave NEAR_P or more only, and a reading that makes it a win is offered:
-the penalty rests on a tile nearly read otherwise.
+the penalty rests on a tile nearly read otherwise. So too when one of the hand's melded pungs, read as a kong,
+makes the 8 points (kong_would_win): a kong whose fourth tile the reader missed reads as a pung, and the tile
+count, which a kong's fourth tile does not change, does not show it.
 
 The winning-shape test and the score are the engines' (mjtable.scoring.areas.score_area, as the pipeline's
 review scores a declared winner).
@@ -21,9 +23,9 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from mjtable.scoring import tiles as T
-from mjtable.scoring.hand import KONG, Hand
+from mjtable.scoring.hand import KONG, PUNG, Hand
 from mjtable.scoring.result import ScoreResult
-from mjtable.scoring.table import PlayerArea
+from mjtable.scoring.table import MeldOnTable, PlayerArea
 
 MAX_TILES = 4            # the least sure tiles of the hand tried at other kinds
 TOP = 3                  # kinds tried per tile (the one read included)
@@ -209,3 +211,27 @@ def _offer(reading, area: PlayerArea, picked: list, why: str, gain: float) -> Le
     sc = score_area(area, reading.situation, reading.rules, reading.profile)
     changes = tuple(Change(p.group, o[0][0], o[i][0], o[0][1], o[i][1]) for p, o, i in picked)
     return LegalReading(changes, why, sc.hand, sc.result, math.exp(gain))
+
+
+def kong_would_win(reading) -> list[tuple[str, str]]:
+    """The seats of a frame whose MCR win, declared under the 8-point minimum (错和, a violation), makes 8 points
+    with one of its melded pungs read as a kong, as (seat, what to verify): the penalty would rest on a tile the
+    reader may have missed. A kong the hand's other tiles leave no copy for scores no win (more than 4 copies)."""
+    from mjtable.scoring.areas import score_area
+    if reading.rules != "mcr" or reading.layout is None:
+        return []
+    out = []
+    for seat in dict.fromkeys(f.seat for f in reading.findings
+                              if f.case == "under_minimum" and f.severity == "violation" and f.seat is not None):
+        area = reading.table.player(seat)
+        for i, m in enumerate(area.melds if area is not None else ()):
+            if m.meld is None or m.meld.kind != PUNG:
+                continue
+            kong = MeldOnTable((*m.tiles, m.meld.tile), m.sideways, replace(m.meld, kind=KONG))
+            sc = score_area(replace(area, melds=(*area.melds[:i], kong, *area.melds[i + 1:])), reading.situation,
+                            reading.rules, reading.profile)
+            if sc.result is not None and sc.result.is_win:
+                out.append((seat, f"its pung of {T.code(m.meld.tile)} makes 8 points as a kong: check for a fourth "
+                                  "tile the reader missed"))
+                break
+    return out

@@ -433,10 +433,12 @@ class Settler:
 def watch(path, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
           max_frames: Optional[int] = None, on_event: Optional[Callable[[Event], None]] = None,
           rules: str = "mcr", progress: bool = False,
-          on_settled: Optional[Callable[[list[Event], TableState], None]] = None) -> VideoReading:
+          on_settled: Optional[Callable[[list[Event], TableState], None]] = None,
+          on_read: Optional[Callable[[tuple], None]] = None) -> VideoReading:
     """Read a video: sample frames, detect, parse, settle. ``detector`` has ``detect(img, kind)``.
     ``on_event`` hears each settled change; ``on_settled`` hears, after each frame that settled a change, that
-    frame's changes and the whole settled table as it stands then."""
+    frame's changes and the whole settled table as it stands then; ``on_read`` hears each frame read, as
+    (View, frame shape), before it is settled."""
     from .locate import check_kind, locate
     check_kind(kind)                            # refuses an unknown kind before any frame is read
     settler = Settler(hold)
@@ -458,6 +460,8 @@ def watch(path, detector, every: float = 1.0, hold: int = 2, kind: str = "auto",
         reading.ms.append((time.perf_counter() - t0) * 1000)
         reading.read += 1
         reading.last = (view, img.shape)
+        if on_read is not None:
+            on_read(reading.last)
         changes = settler.update(i, t, view.layout.table)
         for e in changes:
             events.append(e)
