@@ -262,13 +262,13 @@ def judge(out: Reading, view: View, shape: tuple[int, ...], settled: Optional[Ta
     settled, judged by its latest frame ``view``: a seat that frame reads otherwise is doubtful too (what settled
     may rest on reads the latest frame contradicts)."""
     from mjtable.vision.legal import kong_would_win
-    from mjtable.vision.trust import assess, gate
+    from mjtable.vision.trust import KONG_ADVICE, assess, gate
     out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]), view.stretched)
     if out.trust is not None and out.legal is not None and out.seat is not None:
         out.trust = out.trust.doubting(out.seat, f"the rules allow another reading ({out.legal.changes_text()})")
     if out.trust is not None:
         for seat, why in kong_would_win(out):
-            out.trust = out.trust.doubting(seat, why)
+            out.trust = out.trust.doubting(seat, why, KONG_ADVICE)
     if out.trust is not None and settled is not None:
         for seat in _read_otherwise(settled, view.layout.table):
             out.trust = out.trust.doubting(seat, "the latest frame reads this seat otherwise than the settled table")

@@ -449,3 +449,4 @@ def test_an_under_8_hand_that_a_pung_read_as_a_kong_makes_a_win_is_a_check(tmp_p
     assert [(f["kind"], f["severity"]) for f in got["findings"]] == [("under_minimum", CHECK)]
     assert got["trust"]["seats"][0]["reasons"] == ["its pung of 6z makes 8 points as a kong: check for a fourth "
                                                    "tile the reader missed"]
+    assert got["trust"]["advice"] == ["lay each kong's four tiles side by side, none covered"]

@@ -55,6 +55,7 @@ SEAT_VIEW_REASON = "a whole table photographed from a seat: such photos read few
 FACE_GROUPS = ("concealed", "winning", "flower", "discard", "exposed")   # and meld:<i>
 CHECK_TILES = "check the doubtful tiles named, or retake straight on, without glare"
 STRETCHED_ADVICE = "send the photo as it was taken, not a copy resized to another shape"
+KONG_ADVICE = "lay each kong's four tiles side by side, none covered"
 
 
 @dataclass(frozen=True)
@@ -86,14 +87,18 @@ class Trust:
     def seat(self, name: Optional[str]) -> Optional[SeatTrust]:
         return next((s for s in self.seats if s.seat == name), None)
 
-    def doubting(self, seat: str, reason: str) -> "Trust":
+    def doubting(self, seat: str, reason: str, advice: Optional[str] = None) -> "Trust":
         """This trust with ``seat`` doubtful for ``reason`` too (a reading the rules allow differs from the one
-        read: mjtable.vision.legal), and the frame doubtful if it was trusted."""
+        read: mjtable.vision.legal), and the frame doubtful if it was trusted. ``advice`` joins the retake advice;
+        without it, a frame with none is told to check the doubtful tiles."""
         seats = tuple(replace(s, state=DOUBTFUL, reasons=s.reasons + (reason,)) if s.seat == seat else s
                       for s in self.seats)
         state = DOUBTFUL if self.state == TRUSTED else self.state
-        advice = self.advice or (CHECK_TILES,)
-        return replace(self, state=state, seats=seats, reasons=self.reasons + (f"{seat}: {reason}",), advice=advice)
+        if advice is None:
+            retake = self.advice or (CHECK_TILES,)
+        else:
+            retake = self.advice + (advice,) * (advice not in self.advice)
+        return replace(self, state=state, seats=seats, reasons=self.reasons + (f"{seat}: {reason}",), advice=retake)
 
     @property
     def summary(self) -> str:
