@@ -194,6 +194,7 @@ def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optio
     mjtable.scoring.rulings, with the facts of the case)."""
     from mjtable.scoring.audit import AuditError
     from mjtable.scoring.audit import review as audit_review
+    from mjtable.scoring.mcr import MIN_POINTS
     prof = check_rules(rules, profile)
     check_situation(sit, rules, profile=prof)
     out = Reading(rules, prof, sit, table, layout)
@@ -205,7 +206,9 @@ def review(table: TableState, sit: Situation, rules: str = "mcr", profile: Optio
     except ValueError as e:                  # an engine refusing a hand
         raise BadHandError(str(e)) from None
     try:
-        findings = grade(rev.findings, referee, facts or Facts())
+        short = {s: MIN_POINTS - a.result.base for s, a in rev.scores.items()
+                 if rules == "mcr" and a.result is not None and not a.result.is_win}
+        findings = grade(rev.findings, referee, facts or Facts(), short)
     except ValueError as e:
         raise UsageError(str(e)) from None
     rev = replace(rev, findings=findings)

@@ -23,7 +23,7 @@ its clause and the ruling's penalty quoted (``fact_findings``), whatever the pro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from mjtable.errors import shown
@@ -31,6 +31,7 @@ from mjtable.errors import shown
 from .result import Finding
 
 R = "referee-rulings.txt"
+ONE_SHORT = 1  # ruling 10 grades a win declared this many points under the minimum (急于报和，而仅差1分), no more
 SUBJECT = "self"  # the seat the facts are about: the player judged (scoring.audit.SUBJECT_SEAT)
 
 
@@ -135,8 +136,10 @@ def _catalogue_severity(case: str) -> str | None:
     return r.severity if r is not None else None
 
 
-def grade(findings: list[Finding], profile: str, facts: Facts) -> list[Finding]:
-    """The findings with each graded penalty of the referee profile (KeyError-free: unknown -> ValueError)."""
+def grade(findings: list[Finding], profile: str, facts: Facts, short: Mapping[str, int] | None = None) -> list[Finding]:
+    """The findings with each graded penalty of the referee profile (KeyError-free: unknown -> ValueError).
+    ``short``: how many points each seat's declared hand lacks of the minimum; ruling 10 grades a hand
+    仅差1分 only, so one shorter keeps the rule text's penalty (a seat not given is graded)."""
     if profile not in PROFILES:
         raise ValueError(f"unknown referee profile {profile!r} (known: {', '.join(PROFILES)})")
     out = []
@@ -144,6 +147,16 @@ def grade(findings: list[Finding], profile: str, facts: Facts) -> list[Finding]:
         g = PROFILES[profile].get(f.case)
         if g is not None and f.severity == "warning" and _catalogue_severity(f.case) == "violation":
             out.append(f)  # the audit made it a warning to check (an unchecked wait): no grading makes it a penalty
+            continue
+        lacks = (short or {}).get(f.seat or "", ONE_SHORT) if f.case == "under_minimum" else ONE_SHORT
+        if g is not None and lacks > ONE_SHORT:
+            out.append(
+                replace(
+                    f,
+                    message=f"{f.message} (ruling 10 grades a hand {ONE_SHORT} point short only; "
+                    f"{lacks} short keeps the rules' penalty)",
+                )
+            )
             continue
         got = g(facts) if g else None
         if got is None:

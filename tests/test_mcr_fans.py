@@ -204,6 +204,13 @@ CASES = [
     ("123m456p678s234s5z +5z", dict(seat_wind=S, earthly_win=True), "competition", {"earthly_hand": 1},
      {"concealed_hand"}),
     ("123m456p678s234s5z +5z", dict(human_win=True), "competition", {"human_hand": 1}, set()),
+    # 行牌 15: 不求人 and 门前清 count for every shape that meets them (无一例外; 门前清 implied by 地和 alone)
+    ("123m456p789s2345s +5s", dict(self_drawn=True, heavenly_win=True), "competition",
+     {"heavenly_hand": 1, "fully_concealed_hand": 1}, {"self_drawn"}),
+    ("123m456p789s2345s +5s", dict(human_win=True), "competition", {"human_hand": 1, "concealed_hand": 1}, set()),
+    # 不重复原则: every pung and the pair of 清幺九 are of 1 or 9, so it always holds 全单刻 too
+    ("111m999m111s999s1p +1p", {}, "competition", {"all_terminals": 1}, {"all_odd_pungs"}),
+    ("111m999m111s999s1p +1p", {}, "competition_literal", {"all_terminals": 1, "all_odd_pungs": 1}, set()),
     ("1234455556678m +9m", {}, "competition", {"all_knitted_full": 1},
      {"full_flush", "tile_hog", "all_chows", "pure_straight", "pure_double_chow", "no_honors"}),
     ("1234455556678m +9m", {}, "competition_literal", {"all_knitted_full": 1, "pure_straight": 1},

@@ -9,7 +9,8 @@ from mjtable.scoring.result import Finding
 from mjtable.system_files import shared
 from mjtable import cli
 
-UNDER = "123m45p11z [345m<] [777z^] +6p"           # a winning shape under 8 points: 错和
+UNDER = "11m45p [345m<] [777z^] [666z<] +6p"        # a winning shape 1 point under 8 (双箭刻 缺一门): 错和
+FAR_UNDER = "123m45p11z [345m<] [777z^] +6p"       # 5 points under 8
 CHOW_ACROSS = "123m456p78s11z [345m^] +9s"        # a chow claimed from across: 错吃
 
 
@@ -188,6 +189,21 @@ def test_referee_facts_in_a_batch_line():
     assert f["clause"] == "referee-rulings.txt 6" and "罚扣 5分" in f["penalty"]
     assert "error" in score_line(json.dumps({"hand": WIN, "referee_facts": "early_draw"}), 2)
     assert "findings" not in score_line(json.dumps({"hand": WIN}), 3)
+
+
+@pytest.mark.parametrize("flags", [["--hand-not-shown"], ["--hand-shown"]])
+def test_ruling_10_grades_a_hand_one_point_short_only(capsys, flags):
+    """referee-rulings.txt 10: 急于报和，而仅差1分 — a hand 5 points short keeps the rules' 停和 and 10 to each
+    (--hand-not-shown had made it a warning), and says why; 7 points is graded."""
+    _, found = _findings(capsys, FAR_UNDER, "--referee-profile", "rulings", *flags)
+    _, rules = _findings(capsys, FAR_UNDER, "--referee-profile", "rules")
+    f, = (f for f in found if f["kind"] == "under_minimum")
+    r, = (f for f in rules if f["kind"] == "under_minimum")
+    assert (f["severity"], f["penalty"], f["clause"]) == (r["severity"], r["penalty"], r["clause"]) == \
+        ("violation", r["penalty"], r["clause"]) and "referee-rulings.txt" not in f["clause"]
+    assert f["message"].endswith("(ruling 10 grades a hand 1 point short only; 5 short keeps the rules' penalty)")
+    _, near = _findings(capsys, UNDER, "--referee-profile", "rulings", *flags)
+    assert "referee-rulings.txt 10" in next(f for f in near if f["kind"] == "under_minimum")["clause"]
 
 
 def test_ruling_10_grades_a_wrong_win_but_not_a_hand_that_is_not_even_ready():

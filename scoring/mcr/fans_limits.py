@@ -52,6 +52,7 @@ def all_green(c):
     ("all_pungs", "no_honors", "all_terminals_and_honors", "outside_hand", "pung_terminals_honors"),
     group="tiles",
     forms=("regular", "seven_pairs"),
+    implied=("all_odd_pungs",),
 )
 def all_terminals(c):
     return c.form in _TRAIT_FORMS and c.kinds <= TERMINALS

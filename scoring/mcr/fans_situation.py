@@ -147,7 +147,6 @@ def self_drawn(c):
     ("self_drawn",),
     house=True,
     group="situation",
-    implied=("fully_concealed_hand", "concealed_hand"),
 )
 def heavenly_hand(c):
     """The dealer wins on the first 14 tiles."""
@@ -160,7 +159,7 @@ def earthly_hand(c):
     return c.flags["earthly"]
 
 
-@fan(108, "human_hand", "人和", "Human Hand", 48, house=True, group="situation", implied=("concealed_hand",))
+@fan(108, "human_hand", "人和", "Human Hand", 48, house=True, group="situation")
 def human_hand(c):
     """Ready from the deal (13 tiles), never changed, then won."""
     return c.flags["human"]

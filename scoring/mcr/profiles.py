@@ -137,9 +137,12 @@ COMPETITION = Profile(
         (
             "house_non_repetition",
             "The house fans also do not count the fans they necessarily imply (不重复原则, "
-            "mcr-wmo-2006.txt 3.9.1 5(1)): 绿七对 not 绿一色/七对, 字全七对 and 字七对 not 字一色/七对, 清幺九七对 not "
-            "清幺九/七对, 全靠 not 清龙/一般高/无字, 天和 not 不求人/门前清, 人和 not 门前清. The variant's printed "
-            "lists do not name them: the profile competition_literal keeps the printed lists alone.",
+            "mcr-wmo-2006.txt 3.9.1 5(1)): 绿七对 not 绿一色/七对, 字全七对 and 字七对 not 字一色/七对, "
+            "清幺九七对 not 清幺九/七对, 全靠 not 清龙/一般高/无字; and 清幺九 not the house fan 全单刻 "
+            "(its pungs and pair are all 1 or 9). 天和 and 人和 keep 不求人 and 门前清, which 行牌 15 "
+            "counts for every shape that meets them (无一例外; 门前清 is implied by 地和 alone). The "
+            "variant's printed lists do not name them: the profile competition_literal keeps the printed "
+            "lists alone.",
         ),
     ),
 )
