@@ -7,8 +7,10 @@ leaves no trace but a wrong count. So:
 * each seat gets a state: ``trusted`` when every face-up tile of it was read surely (p >= DOUBT) at a size the
   reader is measured to read, from a photo as it was taken, and grouped into melds a claim can make (MELD_MIN to
   MELD_MAX tiles: a hand laid face up and read as one long meld is misgrouped, a chow read as two tiles lost
-  one), with no tile read as shown apart lying over another (one tile found twice) and no chow's sideways tile read
-  turned with p under DOUBT (it says whom the chow was claimed from), else ``doubtful`` with the
+  one), with no tile read as shown apart lying over another (one tile found twice), no chow's sideways tile read
+  turned with p under DOUBT (it says whom the chow was claimed from) and no grouping its tiles' places leave open
+  (_grouping_doubts: a tile read as exposed beside the discards, a meld that is no set but one without its end
+  tile, a winning tile lying sideways, a hand whose reading direction was a guess), else ``doubtful`` with the
   reasons (a copy stretched one way, an export that did not keep the photo's shape, is read squeezed back from
   few pixels a tile: on the held-out real Chinese photos every misread tile was on such a copy,
   scripts/bench_phone.py);
@@ -44,6 +46,7 @@ FEW_TABLE_TILES = 26            # nor a whole table with fewer tiles placed, fac
 MELD_MAX = 4                    # no claim exposes more tiles than a kong's four: a "meld" of more is misgrouped
 MELD_MIN = 3                    # nor fewer than a chow's three: a "meld" of fewer lost a tile or is misgrouped
 OVER_COVER = 0.5                # a tile read as lying apart this much over another tile's box: one tile found twice
+BESIDE_RIVER = 1.0              # a tile read as exposed within this many tile widths of a discard may be a discard
 TABLE_VIEWS = ("overhead", "seat")
 # findings that rest on how many tiles were found: a tile the reader missed or found twice makes them too
 COUNT_CASES = frozenset({"wrong_tile_count", "false_win_miscount"})
@@ -122,7 +125,8 @@ def _face_group(group: str) -> bool:
 
 
 def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float = 1.0,
-                widest_meld: int = 0, narrowest_meld: int = MELD_MIN, over: int = 0, turned: int = 0) -> SeatTrust:
+                widest_meld: int = 0, narrowest_meld: int = MELD_MIN, over: int = 0, turned: int = 0,
+                grouping: tuple[str, ...] = ()) -> SeatTrust:
     faces = [d for d in dets if d.kind != T.BACK]
     doubtful = sum(d.kind_p < DOUBT for d in faces)
     px = statistics.median(min(d.width, d.height) for d in dets) if dets else 0.0
@@ -146,6 +150,7 @@ def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float 
     if turned:      # the sideways tile tells the seat a tile was claimed from (a chow from the wrong seat)
         reasons.append(f"{turned} chow(s) whose tile laid sideways, which says whom it was claimed from, is read "
                        f"turned with p under {DOUBT}")
+    reasons += grouping
     return SeatTrust(seat, DOUBTFUL if reasons else TRUSTED, len(faces), doubtful, px, tuple(reasons))
 
 
@@ -173,7 +178,9 @@ def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int
         if len({p.det.kind for p in ps}) > 1:
             turned[s] += sum(p.sideways and p.det.axis_p < DOUBT for p in ps)
     over = _lying_over(layout.placed)
-    seats = tuple(_seat_trust(s, dets, read_as, stretched, widest[s], narrowest.get(s, MELD_MIN), over[s], turned[s])
+    grouping = _grouping_doubts(layout)
+    seats = tuple(_seat_trust(s, dets, read_as, stretched, widest[s], narrowest.get(s, MELD_MIN), over[s], turned[s],
+                              tuple(grouping.get(s, ())))
                   for s, dets in by_seat.items())
     reasons: list[str] = []
     faces = sum(s.tiles for s in seats)
@@ -211,6 +218,50 @@ def _lying_over(placed) -> Counter:
             if cover >= OVER_COVER:
                 out[p.seat] += 1
                 break
+    return out
+
+
+def _box_gap(a, b) -> float:
+    """The free space between two boxes, the larger of its two axes' (0 when they touch or overlap)."""
+    return max(0.0, max(a[0], b[0]) - min(a[2], b[2]), max(a[1], b[1]) - min(a[3], b[3]))
+
+
+def _grouping_doubts(layout) -> dict[str, list[str]]:
+    """Each seat's groupings that the tiles' places leave open, where a misplaced tile would give a sure
+    finding: a tile read as exposed lying beside the seat's discards (BESIDE_RIVER: a discard off its slot), a
+    meld that is no set but one without a tile at its end (a loose tile lying close to it), a winning tile lying
+    sideways (as a meld's claimed tile does), and a hand whose reading direction was a guess
+    (Layout.direction_guessed: the photo turned about a quarter)."""
+    from mjtable.scoring.areas import read_meld
+    from mjtable.scoring.table import MeldOnTable
+    out: dict[str, list[str]] = {}
+    discards: dict[str, list] = {}
+    for p in layout.placed:
+        if p.group == "discard" and p.seat is not None:
+            discards.setdefault(p.seat, []).append(p.det)
+    near = Counter(p.seat for p in layout.placed if p.group == "exposed" and p.seat is not None
+                   and any(_box_gap(p.det.box, q.box) <= BESIDE_RIVER * min(p.det.width, p.det.height)
+                           for q in discards.get(p.seat, ())))
+    for seat, n in near.items():
+        out.setdefault(seat, []).append(f"{n} tile(s) read as exposed lie beside the discards: a discard off its "
+                                        "place?")
+    for a in layout.table.players if layout.table is not None else ():
+        for i, m in enumerate(a.melds):
+            n = len(m.tiles)
+            if m.meld is not None or n not in (MELD_MAX, MELD_MAX + 1) or read_meld(m).meld is not None:
+                continue
+            ends = (MeldOnTable(m.tiles[1:], None if m.sideways in (None, 0) else m.sideways - 1),
+                    MeldOnTable(m.tiles[:-1], None if m.sideways == n - 1 else m.sideways))
+            if any(read_meld(e).meld is not None for e in ends):
+                out.setdefault(a.seat, []).append(f"meld {i + 1} is no set, but one without a tile at its end: "
+                                                  "a loose tile lying against it?")
+    for p in layout.placed:
+        if p.group == "winning" and p.sideways and p.seat is not None:
+            out.setdefault(p.seat, []).append("the winning tile lies sideways, as a meld's claimed tile does")
+    if getattr(layout, "direction_guessed", False):
+        for seat in dict.fromkeys(p.seat for p in layout.placed if p.seat is not None):
+            out.setdefault(seat, []).append("which way the hand reads is a guess: the photo is turned about a "
+                                            "quarter")
     return out
 
 

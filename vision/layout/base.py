@@ -70,6 +70,7 @@ class LayoutParams:
     edge_weak: float = 0.3        # a box on the frame's edge less sure than this and ...
     edge_cut: float = 0.6         # ... narrower than this many times the median box is cut by the frame
     win_gap: float = 1.12         # a hand row one tile too long: its last tile is the winning tile if spaced this
+    win_push: float = 0.3        # ... or pushed this far (x w) across the row, nearer or farther, the rest in line
                                   # much wider
     turned: float = 15.0          # degrees: a tile whose edges (Detection.angle) lie this far from the densest
                                   # direction of the photo's tiles lies loose, pushed aside: no part of the hand
@@ -204,3 +205,4 @@ class Layout:
     placed: list[Placed]
     kind: str
     angle: float          # reading direction of the self row, degrees, image coordinates (y down)
+    direction_guessed: bool = False     # which way the rows read was a guess (a photo turned about a quarter)

@@ -29,7 +29,7 @@ from .melds import (
     split_merged_pair,
     stack_added,
 )
-from .winning import apart_by_gap, apart_cost, row_index, structure_says_flip
+from .winning import apart_by_gap, apart_cost, row_index, structure_vote
 
 
 def _cut_by_frame(dets: list[Detection], kept: list[int], frame: Optional[tuple[int, int]]) -> list[int]:
@@ -64,7 +64,7 @@ def _parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]]) -> Lay
         raise LayoutError("no tiles detected")
     kept, placed, unplaced = _phone_kept(dets, frame)
     kept, turned = _phone_turned_first(dets, kept)
-    core, flowers, fr, theta = _phone_frame(dets, kept, placed, unplaced)
+    core, flowers, fr, theta, guessed = _phone_frame(dets, kept, placed, unplaced)
     groups, shadows = _phone_groups(core, fr, unplaced)
     groups, loose_backs, far_backs = _phone_backs_apart(groups, core, shadows)
     melds, rest = _phone_melds(groups, fr, unplaced)
@@ -80,7 +80,7 @@ def _parse_phone(dets: list[Detection], frame: Optional[tuple[int, int]]) -> Lay
     area, flowers = _phone_area(concealed, winning, mots, flowers, core, stray, notes)
     _phone_placed(placed, concealed, melds, winning, flowers, stray)
     table = TableState(players=[area], unplaced=unplaced + notes)
-    return Layout(table, [placed[i] for i in sorted(placed)], PHONE, math.degrees(theta))
+    return Layout(table, [placed[i] for i in sorted(placed)], PHONE, math.degrees(theta), guessed)
 
 
 def _phone_kept(dets: list[Detection], frame: Optional[tuple[int, int]]
@@ -102,10 +102,11 @@ def _phone_kept(dets: list[Detection], frame: Optional[tuple[int, int]]
 
 
 def _phone_frame(dets: list[Detection], kept: list[int], placed: dict[int, Placed], unplaced: list[str]
-                 ) -> tuple[list[Tile], list[Tile], Frame, float]:
+                 ) -> tuple[list[Tile], list[Tile], Frame, float, bool]:
     """Stage 2, the frame. Reads the kept detections; returns the core tiles (no flowers, half boxes merged), the
-    flowers (rotated and sized into the frame), the frame and its angle, the hand's bottom edge down. Places the
-    merged half boxes as duplicates and adds the flower and half-box notes to unplaced."""
+    flowers (rotated and sized into the frame), the frame and its angle, the hand's bottom edge down, and whether
+    that way was a guess (the tiles' labels silent, and not both cues of the hand's structure agreeing).
+    Places the merged half boxes as duplicates and adds the flower and half-box notes to unplaced."""
     tiles = tiles_of(dets, kept)
     unplaced += flowers_beside_flowers(tiles) + flowers_inside_rows(tiles)
     flowers = [t for t in tiles if T.is_flower(t.kind)]
@@ -115,7 +116,8 @@ def _phone_frame(dets: list[Detection], kept: list[int], placed: dict[int, Place
     theta = nn_angle(np.array([(t.x, t.y) for t in core]), 2)
     fr = frame_of(core, theta)
     vote = direction_votes(core, fr.theta)
-    if vote < 0 or (vote == 0 and structure_says_flip(fr)):
+    cues = structure_vote(fr) if vote == 0 else 0.0
+    if vote < 0 or cues < 0:
         fr = frame_of(core, fr.theta + math.pi, refine=False)
     theta = fr.theta
     pairs = halves(fr.rows)
@@ -129,7 +131,7 @@ def _phone_frame(dets: list[Detection], kept: list[int], placed: dict[int, Place
     rotate(flowers, theta)
     for t in flowers:
         t.w = fr.k * t.s
-    return core, flowers, fr, theta
+    return core, flowers, fr, theta, vote == 0 and abs(cues) < 2
 
 
 def _phone_groups(core: list[Tile], fr: Frame, unplaced: list[str]

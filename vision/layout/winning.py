@@ -27,10 +27,11 @@ def apart_cost(t: Tile, main: Optional[list[Tile]]) -> float:
     return dv * 2 + (abs(du - 1.8) if du > 0 else 4 + abs(du))
 
 
-def structure_says_flip(fr: Frame) -> bool:
+def structure_vote(fr: Frame) -> float:
     """With labels silent (rows near vertical in the image) two cues tell which way the rows read:
     the winning tile set apart lies right of the concealed row, and a sideways tile lies on the row's
-    near edge (towards the player), so its centre is nearer the player than its neighbours'."""
+    near edge (towards the player), so its centre is nearer the player than its neighbours'. > 0: the rows
+    read as framed; < 0: turned half a turn; 0: neither cue tells."""
     vote = 0.0
     groups = [g for g in fr.groups if not is_meld_group(g)]
     multi = [g for g in groups if len(g) > 1]
@@ -50,19 +51,24 @@ def structure_says_flip(fr: Frame) -> bool:
                 offsets.append((t.v - float(np.mean([o.v for o in ups]))) / t.w)
     if offsets and abs(float(np.mean(offsets))) > 0.05:
         vote += float(np.sign(np.mean(offsets)))
-    return vote < 0
+    return vote
 
 
 def apart_by_gap(row: list[Tile]) -> Optional[Tile]:
     """A hand row's last tile when it was set apart by less than a group gap: the row's gap before it is clearly
-    its widest (win_gap times the typical spacing; of two tiles, wider than touching tiles' spacing)."""
+    its widest (win_gap times the typical spacing; of two tiles, wider than touching tiles' spacing), or it was
+    pushed across the row (win_push tile widths nearer the player or farther, the other tiles in line)."""
     lp = current_params()
     if len(row) < 2:
         return None
     row = sorted(row, key=lambda t: t.u)
     d = [b.u - a.u for a, b in zip(row, row[1:])]
     typical = float(np.median(d[:-1])) if len(d) > 1 else (row[0].w + row[1].w) / 2
-    return row[-1] if d[-1] > lp.win_gap * typical and d[-1] == max(d) else None
+    if d[-1] > lp.win_gap * typical and d[-1] == max(d):
+        return row[-1]
+    line = float(np.median([t.v for t in row[:-1]]))
+    in_line = all(abs(t.v - line) < lp.win_push / 2 * t.w for t in row[:-1])
+    return row[-1] if len(row) > 2 and in_line and abs(row[-1].v - line) > lp.win_push * row[-1].w else None
 
 
 def laid_winning(row: list[Tile], expected: int) -> Optional[Tile]:

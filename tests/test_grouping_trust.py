@@ -1,0 +1,135 @@
+"""Groupings the tiles' places leave open: every tile read right and surely, yet a tile a little off its place
+had given a sure violation. Each case's seat is now doubtful, its findings checks (vision.trust._grouping_doubts),
+or the tile is read where it lies (a winning tile pushed across the row is set apart)."""
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+
+from mjtable import pipeline
+from mjtable.pipeline import FileDetector
+from tests.layout_scenes import Row, render
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+PHOTO = cv2.imread(str(EXAMPLES / "phone_win.jpg"))
+HAND = [0, 1, 2, 3, 4, 5, 6, 7, 8, 11]           # 123456789m 3p, waiting on 3p
+CHOW = ((24, True), (25, False), (26, False))    # [789s<]
+
+
+class _Given:
+    def __init__(self, dets):
+        self.dets = dets
+
+    def detect(self, img, kind="auto"):
+        return list(self.dets)
+
+
+def _read(tiles, angle=0.0):
+    return pipeline.read_image(PHOTO, _Given(render(tiles, angle=angle)), pipeline.situation(), kind="phone")
+
+
+def _reasons(r) -> list[str]:
+    return [x for s in r.trust.seats for x in s.reasons]
+
+
+def _hand(win_gap: float = 0.8, win_dy: float = 0.0, melds=(CHOW,), meld_gap: float = 1.0):
+    out: list = []
+    row = Row(out, 0.0, 0.0)
+    for k in HAND:
+        row.put(k)
+    row.skip(win_gap)
+    row.put(11)
+    out[-1] = replace(out[-1], y=out[-1].y + win_dy)
+    for m in melds:
+        row.skip(meld_gap)
+        for k, side in m:
+            row.put(k, side=side)
+    return out
+
+
+def test_a_hand_turned_a_quarter_whose_direction_is_a_guess_is_doubtful():
+    """Turned 90 degrees the tiles' labels cannot say which way the row reads; with the winning tile not set
+    apart only the sideways tile's place is left to tell, one cue: the reading is a guess, and the chow's source
+    (it bars the win when it is the wrong seat) rests on it."""
+    flat = _read(_hand(win_gap=0.0))
+    turned = _read(_hand(win_gap=0.0), angle=90.0)
+    guess = "which way the hand reads is a guess: the photo is turned about a quarter"
+    assert guess not in _reasons(flat) and flat.layout.direction_guessed is False
+    assert guess in _reasons(turned) and turned.layout.direction_guessed is True
+    assert all(f.severity != "violation" for f in turned.findings)
+    both = _read(_hand(win_gap=0.8), angle=90.0)          # the winning tile apart too: two cues agree
+    assert guess not in _reasons(both)
+
+
+def test_a_winning_tile_pushed_across_the_row_is_set_apart():
+    """The winning tile touching the hand's last tile but pushed 0.45 of a tile nearer the player is set apart;
+    in line with the hand it is not (competition: 边坎钓 and 和绝张 need it apart)."""
+    pushed = _read(_hand(win_gap=0.0, win_dy=0.45))
+    in_line = _read(_hand(win_gap=0.0))
+    assert pushed.hand.winning_tile == 11 and pushed.hand.situation.winning_tile_apart is True
+    assert in_line.hand.situation.winning_tile_apart is False
+
+
+def test_a_loose_tile_against_a_meld_makes_its_seat_doubtful():
+    """Four melds and the pair's last tile 0.2 of a tile after the last pung: read as the meld [5z 5z 5z 6z],
+    no set, an illegal meld that bars the win. Without its end tile it is a pung: the grouping is open."""
+    melds = (((0, True), (1, False), (2, False)), ((13, True), (13, False), (13, False)),
+             ((18, True), (19, False), (20, False)), ((31, True), (31, False), (31, False)))
+    out: list = []
+    row = Row(out, 0.0, 0.0)
+    row.put(32)
+    row.skip(0.8)
+    row.put(32)
+    for m in melds:
+        row.skip(1.0)
+        for k, side in m:
+            row.put(k, side=side)
+    row.skip(0.2)
+    row.put(32)
+    r = _read(out)
+    assert any("is no set, but one without a tile at its end" in x for x in _reasons(r)), _reasons(r)
+    assert [f.case for f in r.findings if f.severity == "violation"] == []
+
+
+def test_a_winning_tile_lying_sideways_makes_its_seat_doubtful():
+    """A chow's claimed tile lying a third of a tile off its two partners was taken for the winning tile (it lies
+    alone), and the hand it left scored under 8 points: a sure 错和. A winning tile lies upright; one lying
+    sideways is a meld's claimed tile likelier."""
+    out: list = []
+    row = Row(out, 0.0, 0.0)
+    for k in (9, 9):
+        row.put(k)
+    row.skip(1.0)
+    row.put(0, side=True)
+    row.skip(0.33)
+    for k in (1, 2):
+        row.put(k)
+    for m in (((13, True), (13, False), (13, False)), ((21, True), (22, False), (23, False)),
+              ((31, False), (31, False), (31, True))):
+        row.skip(1.0)
+        for k, side in m:
+            row.put(k, side=side)
+    r = _read(out)
+    assert "the winning tile lies sideways, as a meld's claimed tile does" in _reasons(r)
+    assert [f.case for f in r.findings if f.severity == "violation"] == []
+
+
+def test_a_tile_read_as_exposed_beside_the_discards_makes_its_seat_doubtful(tmp_path):
+    """Self's last discard lying 0.38 of a tile off its slot of the river grid was read as an exposed tile, a sure
+    penalty on a table trusted everywhere: a tile beside the discards may be a discard off its place."""
+    d = json.loads((EXAMPLES / "overhead.json").read_text())
+    mine = [o for o in d["objects"] if o.get("seat") == "self" and o.get("group") == "discard"]
+    last = mine[-1]
+    w = last["box"][2] - last["box"][0]
+    last["box"] = [last["box"][0] + 0.38 * w, last["box"][1], last["box"][2] + 0.38 * w, last["box"][3]]
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(d))
+    img = cv2.imread(str(EXAMPLES / "overhead.jpg"))
+    sure = pipeline.read_image(img, FileDetector(str(EXAMPLES / "overhead.json")), pipeline.situation(),
+                               kind="overhead")
+    moved = pipeline.read_image(img, FileDetector(str(path)), pipeline.situation(), kind="overhead")
+    assert not [f for f in sure.findings if f.seat == "self"]
+    mine = [f for f in moved.findings if f.seat == "self"]
+    assert [(f.case, f.severity) for f in mine] == [("exposed_tile", "check")]
+    assert any("lie beside the discards" in x for x in moved.trust.seat("self").reasons)
