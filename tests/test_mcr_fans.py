@@ -208,6 +208,12 @@ CASES = [
     ("123m456p789s2345s +5s", dict(self_drawn=True, heavenly_win=True), "competition",
      {"heavenly_hand": 1, "fully_concealed_hand": 1}, {"self_drawn"}),
     ("123m456p789s2345s +5s", dict(human_win=True), "competition", {"human_hand": 1, "concealed_hand": 1}, set()),
+    # 核分实例 (6): two concealed kongs beside a third concealed pung are 三暗刻 + 双明杠 (their melded parts)
+    ("555s789s1z [1111m] [2222p] +1z", {}, "competition", {"three_concealed_pungs": 1, "two_melded_kongs": 1},
+     {"two_concealed_kongs"}),
+    ("555s789s1z [1111m] [2222p] +1z", {}, "default", {"three_concealed_pungs": 1, "two_concealed_kongs": 1},
+     {"two_melded_kongs"}),
+    ("567s789s1z [1111m] [2222p] +1z", {}, "competition", {"two_concealed_kongs": 1}, {"two_melded_kongs"}),
     # 不重复原则: every pung and the pair of 清幺九 are of 1 or 9, so it always holds 全单刻 too
     ("111m999m111s999s1p +1p", {}, "competition", {"all_terminals": 1}, {"all_odd_pungs"}),
     ("111m999m111s999s1p +1p", {}, "competition_literal", {"all_terminals": 1, "all_odd_pungs": 1}, set()),

@@ -20,6 +20,8 @@ COMPETITION_TOUCHES = {
     # what those fans exclude, or what a lost 九莲宝灯 / 平和 gives back
     "all_pungs", "no_honors", "full_flush", "one_voided_suit", "outside_hand", "pung_terminals_honors",
     "chicken_hand",
+    # 核分实例 (6): two concealed kongs beside a third concealed pung are counted by their parts
+    "two_concealed_kongs", "two_melded_kongs",
     # what the house fans imply by the non-repetition principle (FanDef.implied)
     "all_green", "all_honors", "all_terminals", "seven_pairs", "pure_straight",
     # a different reading of the same tiles may win once a wait or concealment fan changes

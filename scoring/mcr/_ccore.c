@@ -107,6 +107,8 @@ typedef struct {
     int8_t ex_n[MAX_EXCL];              /* 0: the whole fan, else that many occurrences */
     int waits_by_shape, require_apart, knitted_all_chows, knitted_tile_hog, fifth_copy_waits, deduct_implied;
     int concealed_kongs_add;            /* 暗杠加计: each concealed kong scores 暗杠 beside the kong-count fan */
+    int kong_parts;                     /* 核分实例 (6): two concealed kongs beside a third concealed pung are
+                                           暗刻 + 双明杠 */
 } Profile;
 
 static Profile PROFS[MAX_PROFILES];
@@ -1113,9 +1115,10 @@ static int reading_points(Hand *h, const Profile *P, const Reading *r, Found *f)
     add(f, P, F_three_kongs, n_kongs == 3);
     add(f, P, F_three_concealed_pungs, n_cp == 3);
     add(f, P, F_all_pungs, form == REGULAR && npg == 4);
-    add(f, P, F_two_concealed_kongs, n_kongs == 2 && kc == 2);
+    int kong_parts = P->kong_parts && n_kongs == 2 && kc == 2 && n_cp > 2;
+    add(f, P, F_two_concealed_kongs, n_kongs == 2 && kc == 2 && !kong_parts);
     add(f, P, F_concealed_kong_and_melded_kong, n_kongs == 2 && kc == 1 && !P->concealed_kongs_add);
-    add(f, P, F_two_melded_kongs, n_kongs == 2 && (ke == 2 || (P->concealed_kongs_add && ke == 1)));
+    add(f, P, F_two_melded_kongs, (n_kongs == 2 && (ke == 2 || (P->concealed_kongs_add && ke == 1))) || kong_parts);
     add(f, P, F_dragon_pung, n_dragon_pungs);
     add(f, P, F_two_concealed_pungs, n_cp == 2);
     add(f, P, F_concealed_kong, P->concealed_kongs_add ? kc : (n_kongs == 1 && kc == 1));
@@ -1599,7 +1602,8 @@ static PyObject *c_init(PyObject *self, PyObject *args)
 
 /* set_profile(slot, active, excludes, switches): the active fans (ids), the 不计 lists as
    ((row, ((row, n), ...)), ...) with n = 0 for the whole fan, and the switches (waits_by_shape, require_apart,
-   knitted_all_chows, knitted_tile_hog, fifth_copy_waits, deduct_implied_pungs, concealed_kongs_add). */
+   knitted_all_chows, knitted_tile_hog, fifth_copy_waits, deduct_implied_pungs, concealed_kongs_add,
+   kong_parts). */
 static PyObject *c_set_profile(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -1608,7 +1612,7 @@ static PyObject *c_set_profile(PyObject *self, PyObject *args)
     Profile P;
     if (!PyArg_ParseTuple(args, "iO!O!O!", &slot, &PyTuple_Type, &active, &PyTuple_Type, &excl, &PyTuple_Type, &sw))
         return NULL;
-    if (!READY || slot < 0 || slot >= MAX_PROFILES || PyTuple_GET_SIZE(sw) != 7) {
+    if (!READY || slot < 0 || slot >= MAX_PROFILES || PyTuple_GET_SIZE(sw) != 8) {
         PyErr_SetString(PyExc_ValueError, "_ccore.set_profile: bad slot or switches");
         return NULL;
     }
@@ -1645,9 +1649,9 @@ static PyObject *c_set_profile(PyObject *self, PyObject *args)
         }
         P.ex_len[row] = n - P.ex_start[row];
     }
-    int *swp[7] = {&P.waits_by_shape, &P.require_apart, &P.knitted_all_chows, &P.knitted_tile_hog,
-                   &P.fifth_copy_waits, &P.deduct_implied, &P.concealed_kongs_add};
-    for (int k = 0; k < 7; k++) {
+    int *swp[8] = {&P.waits_by_shape, &P.require_apart, &P.knitted_all_chows, &P.knitted_tile_hog,
+                   &P.fifth_copy_waits, &P.deduct_implied, &P.concealed_kongs_add, &P.kong_parts};
+    for (int k = 0; k < 8; k++) {
         int v = PyObject_IsTrue(PyTuple_GET_ITEM(sw, k));
         if (v < 0)
             return NULL;

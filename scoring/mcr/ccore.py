@@ -70,6 +70,7 @@ _PROFILE_FIELDS = frozenset(
         "deduct_implied_pungs",
         "house_non_repetition",
         "concealed_kongs_add",
+        "kong_parts",
         "differences",
     )
 )
@@ -135,6 +136,7 @@ def _set_up(prof: Profile) -> int:
             prof.fifth_copy_waits,
             prof.deduct_implied_pungs,
             prof.concealed_kongs_add,
+            prof.kong_parts,
         )
         _ccore.set_profile(len(_SITS), active, excludes, switches)
     except (KeyError, ValueError, TypeError, AttributeError):  # a fan the core does not compute, odd lists

@@ -292,7 +292,14 @@ def all_pungs(c):
     needs={"kongs": 2},
 )
 def two_concealed_kongs(c):
-    return c.n_kongs == 2 and c.kongs_concealed == 2
+    """Not a fan beside a third concealed pung where a concealed kong is a concealed pung and a melded kong
+    (Profile.kong_parts): 双明杠 counts their melded parts instead."""
+    return c.n_kongs == 2 and c.kongs_concealed == 2 and not _kong_parts(c)
+
+
+def _kong_parts(c) -> bool:
+    """Two concealed kongs scored by their parts (Profile.kong_parts): beside a third concealed pung."""
+    return c.prof.kong_parts and c.n_kongs == 2 and c.kongs_concealed == 2 and c.n_concealed_pungs > 2
 
 
 @fan(54, "two_dragons_pungs", "双箭刻", "Two Dragons Pungs", 6, ("dragon_pung",), group="sets", needs={"pungs": 2})
@@ -317,8 +324,13 @@ def concealed_kong_and_melded_kong(c):
 
 @fan(58, "two_melded_kongs", "双明杠", "Two Melded Kongs", 4, ("melded_kong",), group="sets", needs={"kongs": 2})
 def two_melded_kongs(c):
-    """Two melded kongs; one melded and one concealed too where concealed kongs add 暗杠 (2006 3.8.1 57)."""
-    return c.n_kongs == 2 and (c.kongs_exposed == 2 or c.prof.concealed_kongs_add and c.kongs_exposed == 1)
+    """Two melded kongs; one melded and one concealed too where concealed kongs add 暗杠 (2006 3.8.1 57); two
+    concealed kongs scored by their parts (_kong_parts) too."""
+    return (
+        c.n_kongs == 2
+        and (c.kongs_exposed == 2 or c.prof.concealed_kongs_add and c.kongs_exposed == 1)
+        or _kong_parts(c)
+    )
 
 
 @fan(60, "dragon_pung", "箭刻", "Dragon Pung", 2, group="sets", needs={"pungs": 1})

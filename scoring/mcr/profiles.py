@@ -29,6 +29,7 @@ class Profile:
     concealed_kongs_add: bool = (
         False  # 暗杠加计: each concealed kong also scores 暗杠 beside 三杠/四杠/双明杠; no 阴阳杠
     )
+    kong_parts: bool = False  # 核分实例 (6): two concealed kongs beside a third concealed pung are 暗刻 + 双明杠
     differences: tuple = ()  # (key, description) — what differs from the 1998 table and why
 
 
@@ -97,6 +98,7 @@ COMPETITION = Profile(
     extra_fans=True,
     deduct_implied_pungs=True,
     house_non_repetition=True,
+    kong_parts=True,
     excludes_add=_COMMON_PRACTICE,
     excludes_remove={
         **{k: ("concealed_hand",) for k in _CONCEALED_ALWAYS},
@@ -121,6 +123,12 @@ COMPETITION = Profile(
             "shape won concealed and self-drawn (九莲宝灯, 四暗刻 too); the pair-less shapes get 自摸 (行牌 15).",
         ),
         ("knitted_no_all_chows_hog", "组合龙 is not made of chows: no 平和 and no 四归一 with it (核分实例 5)."),
+        (
+            "kong_parts",
+            "A concealed kong is a concealed pung and a melded kong: two concealed kongs beside a third or fourth "
+            "concealed pung score 三暗刻/四暗刻 and 双明杠, not 双暗杠 too (核分实例 6: 先计暗刻分（暗杠暗部），后计"
+            "明杠分（暗杠明部）); alone they score 双暗杠 6, the same as 双暗刻 2 + 双明杠 4.",
+        ),
         (
             "implied_terminal_pungs",
             "In 字一色 and 混幺九 each pung scored as 箭刻/双箭刻/三风刻/圈风刻/门风刻 "
@@ -220,6 +228,7 @@ DIFFERENCE_CLAUSES = {
     "winning_tile_apart": "competition-variant.txt 行牌 16",
     "concealed_by_definition": "competition-variant.txt 行牌 15",
     "knitted_no_all_chows_hog": "competition-variant.txt 核分实例 (5)",
+    "kong_parts": "competition-variant.txt 核分实例 (6)",
     "implied_terminal_pungs": "competition-variant.txt 核分实例 (3)",
     "house_fans": "competition-variant.txt 新增番种 1-9",
     "house_non_repetition": "mcr-wmo-2006.txt 3.9.1 5(1) 不重复原则",
