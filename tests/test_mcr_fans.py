@@ -208,6 +208,14 @@ CASES = [
     ("123m456p789s2345s +5s", dict(self_drawn=True, heavenly_win=True), "competition",
      {"heavenly_hand": 1, "fully_concealed_hand": 1}, {"self_drawn"}),
     ("123m456p789s2345s +5s", dict(human_win=True), "competition", {"human_hand": 1, "concealed_hand": 1}, set()),
+    # 字一色, 清幺九, 混幺九 (1998: 绿一色 too) are defined by pungs and a pair: not on 七对 in the literal profiles
+    ("11z22z22z33z44z55z1z +1z", {}, "default", {"all_honors": 1, "seven_pairs": 1}, set()),
+    ("11z22z22z33z44z55z1z +1z", {}, "mcr1998", {"seven_pairs": 1}, {"all_honors"}),
+    ("11m11m99m99m11s99s1p +1p", {}, "wmo2006", {"seven_pairs": 1, "no_honors": 1}, {"all_terminals"}),
+    ("11m11m99m99m11z11s1p +1p", {}, "mcr1998", {"seven_pairs": 1}, {"all_terminals_and_honors"}),
+    ("22s33s44s66s88s66z2s +2s", {}, "mcr1998", {"seven_pairs": 1, "half_flush": 1}, {"all_green"}),
+    ("22s33s44s66s88s66z2s +2s", {}, "wmo2006", {"seven_pairs": 1, "all_green": 1}, set()),
+    ("111z222z333z444z5z +5z", {}, "mcr1998", {"all_honors": 1}, set()),
     # 核分实例 (6): two concealed kongs beside a third concealed pung are 三暗刻 + 双明杠 (their melded parts)
     ("555s789s1z [1111m] [2222p] +1z", {}, "competition", {"three_concealed_pungs": 1, "two_melded_kongs": 1},
      {"two_concealed_kongs"}),

@@ -210,7 +210,7 @@ def test_wmo2006_differences_name_their_clauses():
     """Each difference of the profile cites mcr-wmo-2006.txt 3.8.1 and the fan numbers it rests on."""
     diffs = dict(PROFILES["wmo2006"].differences)
     assert set(diffs) == {"self_drawn_adds_fully_concealed", "concealed_kongs_add", "melded_and_concealed_kong_6",
-                          "unique_wait"}
+                          "unique_wait", "pungs_not_pairs"}
     assert all("mcr-wmo-2006.txt 3.8.1" in text for text in diffs.values())
 
 

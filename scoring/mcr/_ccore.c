@@ -109,6 +109,8 @@ typedef struct {
     int concealed_kongs_add;            /* 暗杠加计: each concealed kong scores 暗杠 beside the kong-count fan */
     int kong_parts;                     /* 核分实例 (6): two concealed kongs beside a third concealed pung are
                                            暗刻 + 双明杠 */
+    int pungs_not_pairs;                /* bits of the fans 七对 does not score (profiles.PUNG_FANS order): 1 绿一色,
+                                           2 清幺九, 4 字一色, 8 混幺九 */
 } Profile;
 
 static Profile PROFS[MAX_PROFILES];
@@ -957,14 +959,16 @@ static void tiles_fans(const Hand *h, const Profile *P, int form, Found *f)
     uint64_t kinds = h->kinds;
     int trait = form == REGULAR || form == SEVEN_PAIRS;
     int honour = (kinds & M_HONORS) != 0;
+    int off = form == SEVEN_PAIRS ? P->pungs_not_pairs : 0;    /* fans_limits._form_of_sets */
     if (trait) {
-        if (SUBSET(kinds, M_GREEN))
+        if (SUBSET(kinds, M_GREEN) && !(off & 1))
             add(f, P, F_all_green, 1);
-        if (SUBSET(kinds, M_TERMINALS))
+        if (SUBSET(kinds, M_TERMINALS) && !(off & 2))
             add(f, P, F_all_terminals, 1);
-        if (SUBSET(kinds, M_HONORS))
+        if (SUBSET(kinds, M_HONORS) && !(off & 4))
             add(f, P, F_all_honors, 1);
-        if (SUBSET(kinds, M_TERMINALS | M_HONORS) && !SUBSET(kinds, M_TERMINALS) && !SUBSET(kinds, M_HONORS))
+        if (SUBSET(kinds, M_TERMINALS | M_HONORS) && !SUBSET(kinds, M_TERMINALS) && !SUBSET(kinds, M_HONORS) &&
+            !(off & 8))
             add(f, P, F_all_terminals_and_honors, 1);
         if (!honour) {                  /* fans_limits._range_kind */
             int ranks = 0;
@@ -1603,7 +1607,7 @@ static PyObject *c_init(PyObject *self, PyObject *args)
 /* set_profile(slot, active, excludes, switches): the active fans (ids), the 不计 lists as
    ((row, ((row, n), ...)), ...) with n = 0 for the whole fan, and the switches (waits_by_shape, require_apart,
    knitted_all_chows, knitted_tile_hog, fifth_copy_waits, deduct_implied_pungs, concealed_kongs_add,
-   kong_parts). */
+   kong_parts, and pungs_not_pairs as a bit mask). */
 static PyObject *c_set_profile(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -1612,7 +1616,7 @@ static PyObject *c_set_profile(PyObject *self, PyObject *args)
     Profile P;
     if (!PyArg_ParseTuple(args, "iO!O!O!", &slot, &PyTuple_Type, &active, &PyTuple_Type, &excl, &PyTuple_Type, &sw))
         return NULL;
-    if (!READY || slot < 0 || slot >= MAX_PROFILES || PyTuple_GET_SIZE(sw) != 8) {
+    if (!READY || slot < 0 || slot >= MAX_PROFILES || PyTuple_GET_SIZE(sw) != 9) {
         PyErr_SetString(PyExc_ValueError, "_ccore.set_profile: bad slot or switches");
         return NULL;
     }
@@ -1657,6 +1661,10 @@ static PyObject *c_set_profile(PyObject *self, PyObject *args)
             return NULL;
         *swp[k] = v;
     }
+    long mask = PyLong_AsLong(PyTuple_GET_ITEM(sw, 8));
+    if (mask == -1 && PyErr_Occurred())
+        return NULL;
+    P.pungs_not_pairs = (int)mask;
     P.used = 1;
     PROFS[slot] = P;
     Py_RETURN_NONE;

@@ -24,7 +24,7 @@ from ..hand import ACROSS, LEFT, RIGHT, Meld, Situation
 from ..notation import _MARK_OF
 from ..result import ScoreResult
 from . import fans_situation, suit_table
-from .profiles import Profile
+from .profiles import PUNG_FANS, Profile
 from .tally import CACHE_LIMIT, FAN_TABLE, NOT_WIN, ORDER, SIT_FIELDS, finish, hit, plain_flowers, profile_plan
 
 try:
@@ -71,6 +71,7 @@ _PROFILE_FIELDS = frozenset(
         "house_non_repetition",
         "concealed_kongs_add",
         "kong_parts",
+        "pungs_not_pairs",
         "differences",
     )
 )
@@ -137,6 +138,7 @@ def _set_up(prof: Profile) -> int:
             prof.deduct_implied_pungs,
             prof.concealed_kongs_add,
             prof.kong_parts,
+            sum(1 << PUNG_FANS.index(fid) for fid in set(prof.pungs_not_pairs)),  # ValueError: unknown fan
         )
         _ccore.set_profile(len(_SITS), active, excludes, switches)
     except (KeyError, ValueError, TypeError, AttributeError):  # a fan the core does not compute, odd lists

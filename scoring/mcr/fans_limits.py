@@ -18,6 +18,12 @@ DRAGONS = frozenset(range(31, 34))
 _TRAIT_FORMS = ("regular", "seven_pairs")
 
 
+def _form_of_sets(c, fid: str) -> bool:
+    """Is the reading's form one the fan ``fid`` may score on: a hand of sets, or 七对 where the profile does not
+    take the fan off it (Profile.pungs_not_pairs: a fan defined by pungs and a pair)?"""
+    return c.form == "regular" or c.form == "seven_pairs" and fid not in c.prof.pungs_not_pairs
+
+
 def _suits(c):
     """The suits present (computed once per context: four predicates ask)."""
     s = c.cache.get("suits")
@@ -40,7 +46,7 @@ def _ranks(c):
 @fan(3, "all_green", "绿一色", "All Green", 88, ("half_flush",), group="tiles", forms=("regular", "seven_pairs"))
 def all_green(c):
     """Only 23468 bamboo and Green dragons (without a Green dragon it is also 清一色)."""
-    return c.form in _TRAIT_FORMS and c.kinds <= GREEN
+    return _form_of_sets(c, "all_green") and c.kinds <= GREEN
 
 
 @fan(
@@ -55,7 +61,7 @@ def all_green(c):
     implied=("all_odd_pungs",),
 )
 def all_terminals(c):
-    return c.form in _TRAIT_FORMS and c.kinds <= TERMINALS
+    return _form_of_sets(c, "all_terminals") and c.kinds <= TERMINALS
 
 
 @fan(
@@ -69,7 +75,7 @@ def all_terminals(c):
     forms=("regular", "seven_pairs"),
 )
 def all_honors(c):
-    return c.form in _TRAIT_FORMS and c.kinds <= HONORS
+    return _form_of_sets(c, "all_honors") and c.kinds <= HONORS
 
 
 @fan(
@@ -85,7 +91,7 @@ def all_honors(c):
 def all_terminals_and_honors(c):
     """Only terminals and honours, with both present (all-one-kind is 清幺九 or 字一色)."""
     return (
-        c.form in _TRAIT_FORMS
+        _form_of_sets(c, "all_terminals_and_honors")
         and c.kinds <= (TERMINALS | HONORS)
         and not c.kinds <= TERMINALS
         and not c.kinds <= HONORS

@@ -30,6 +30,7 @@ class Profile:
         False  # 暗杠加计: each concealed kong also scores 暗杠 beside 三杠/四杠/双明杠; no 阴阳杠
     )
     kong_parts: bool = False  # 核分实例 (6): two concealed kongs beside a third concealed pung are 暗刻 + 双明杠
+    pungs_not_pairs: tuple = ()  # fans defined by pungs and a pair (刻子、将) that a 七对 does not score (PUNG_FANS)
     differences: tuple = ()  # (key, description) — what differs from the 1998 table and why
 
 
@@ -69,11 +70,21 @@ DEFAULT = Profile(
     ),
 )
 
+# the fans a profile may take off 七对 (pungs_not_pairs), in the order of the compiled core's bit mask
+PUNG_FANS = ("all_green", "all_terminals", "all_honors", "all_terminals_and_honors")
+_PUNGS_NOT_PAIRS = (
+    "pungs_not_pairs",
+    "字一色, 清幺九 and 混幺九 (and in the 1998 table 绿一色) are defined as hands of pungs (刻子) and a pair, so a "
+    "七对 of their tiles scores 七对 and not them (mcr-1998-table.txt 3, 8, 11, 18; mcr-wmo-2006.txt 3.8.1 8, 11, "
+    "18, whose 3 绿一色 names no sets). Common practice and the reference engine count them on 七对 too.",
+)
+
 MCR1998 = Profile(
     name="mcr1998",
     description="The 1998 national table read literally: only the 不计 lists as printed (no common-practice "
-    "additions); 边张/坎张/单钓将 for a unique wait.",
-    differences=(("unique_wait", DEFAULT.differences[-1][1]),),
+    "additions); 边张/坎张/单钓将 for a unique wait; 字一色, 清幺九, 混幺九 and 绿一色 not on 七对.",
+    pungs_not_pairs=PUNG_FANS,
+    differences=(("unique_wait", DEFAULT.differences[-1][1]), _PUNGS_NOT_PAIRS),
 )
 
 _CONCEALED_ALWAYS = (
@@ -178,8 +189,10 @@ WMO2006 = Profile(
     name="wmo2006",
     description="The WMO 2006 competition rules (mcr-wmo-2006.txt 3.8.1): the 1998 table's values and printed "
     "不计 lists, with the 2006 notes: 自摸加计不求人 for the concealed limit shapes, 暗杠加计 for "
-    "三杠/四杠, one melded and one concealed kong 6; 边张/坎张/单钓将 for a unique wait.",
+    "三杠/四杠, one melded and one concealed kong 6; 边张/坎张/单钓将 for a unique wait; 字一色, 清幺九 and 混幺九 "
+    "not on 七对.",
     concealed_kongs_add=True,
+    pungs_not_pairs=PUNG_FANS[1:],
     excludes_remove={
         **{k: ("fully_concealed_hand",) for k in _SELF_DRAWN_ADDS_FULLY_CONCEALED},
         "three_kongs": ("concealed_kong",),
@@ -208,6 +221,7 @@ WMO2006 = Profile(
             "边张/坎张/单钓将 need a hand waiting on exactly one tile: mcr-wmo-2006.txt 3.8.1 77 边张 "
             "只能听和123的3或789的7, 78 坎张 只能听和顺子中间的牌.",
         ),
+        _PUNGS_NOT_PAIRS,
     ),
 )
 
@@ -229,6 +243,7 @@ DIFFERENCE_CLAUSES = {
     "concealed_by_definition": "competition-variant.txt 行牌 15",
     "knitted_no_all_chows_hog": "competition-variant.txt 核分实例 (5)",
     "kong_parts": "competition-variant.txt 核分实例 (6)",
+    "pungs_not_pairs": "mcr-1998-table.txt 3, 8, 11, 18 (刻子…将); mcr-wmo-2006.txt 3.8.1 8, 11, 18 (刻子(杠)、将牌)",
     "implied_terminal_pungs": "competition-variant.txt 核分实例 (3)",
     "house_fans": "competition-variant.txt 新增番种 1-9",
     "house_non_repetition": "mcr-wmo-2006.txt 3.9.1 5(1) 不重复原则",
