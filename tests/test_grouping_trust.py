@@ -9,7 +9,8 @@ import cv2
 
 from mjtable import pipeline
 from mjtable.pipeline import FileDetector
-from tests.layout_scenes import Row, render
+from mjtable.scoring.notation import parse_hand
+from tests.layout_scenes import Row, layout_hand, render
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PHOTO = cv2.imread(str(EXAMPLES / "phone_win.jpg"))
@@ -54,7 +55,8 @@ def test_a_hand_turned_a_quarter_whose_direction_is_a_guess_is_doubtful():
     (it bars the win when it is the wrong seat) rests on it."""
     flat = _read(_hand(win_gap=0.0))
     turned = _read(_hand(win_gap=0.0), angle=90.0)
-    guess = "which way the hand reads is a guess: the photo is turned about a quarter"
+    guess = ("which way the hand reads, which says whom each meld was claimed from, is a guess: the photo is "
+             "turned about a quarter")
     assert guess not in _reasons(flat) and flat.layout.direction_guessed is False
     assert guess in _reasons(turned) and turned.layout.direction_guessed is True
     assert all(f.severity != "violation" for f in turned.findings)
@@ -133,3 +135,41 @@ def test_a_tile_read_as_exposed_beside_the_discards_makes_its_seat_doubtful(tmp_
     mine = [f for f in moved.findings if f.seat == "self"]
     assert [(f.case, f.severity) for f in mine] == [("exposed_tile", "check")]
     assert any("lie beside the discards" in x for x in moved.trust.seat("self").reasons)
+
+
+def _jittered(tmp_path, hand: str, seed: int, hi: int) -> Path:
+    """The hand laid as layout_scenes lays it, each box moved up to 0.15 of a tile and grown or shrunk up to 20 %
+    (a photo's boxes are no better), as a detections file."""
+    import random
+
+    rnd = random.Random(seed * 100 + hi)
+    objs = []
+    for d in render(layout_hand(parse_hand(hand))):
+        b, w = d.box, min(d.width, d.height)
+        g = 1 + rnd.uniform(-0.2, 0.2)
+        cx, cy = (b[0] + b[2]) / 2 + rnd.uniform(-0.15, 0.15) * w, (b[1] + b[3]) / 2 + rnd.uniform(-0.15, 0.15) * w
+        hw, hh = (b[2] - b[0]) / 2 * g, (b[3] - b[1]) / 2 * g
+        box = [round(cx - hw, 1), round(cy - hh, 1), round(cx + hw, 1), round(cy + hh, 1)]
+        objs.append({"kind": d.kind, "box": box, "orientation": d.orientation, "confidence": d.confidence})
+    path = tmp_path / f"j{seed}.json"
+    path.write_text(json.dumps(objs))
+    return path
+
+
+def test_a_tile_left_out_in_line_against_the_hand_makes_its_seat_doubtful(tmp_path):
+    """A hand of one tile too many (345m 22p beside three melds and the winning 2p: a tile lying in line against
+    it), its boxes a little off (seeds of the layout review): the reader sets one tile aside as 'not part of the
+    hand' (the chow's claimed 5s, or a 2p of the pair) and scores what is left, a false win or under 8 points, with
+    every tile read surely. Which tile is left out is open: the findings are checks. A hand of the right count,
+    none left out, is not doubted."""
+    hand = "345m22p [567s<] [777p>] [999s^] +2p"
+    for seed, case in ((6, "wrong_winning_tile"), (10, "under_minimum")):
+        r = pipeline.read_image(PHOTO, FileDetector(str(_jittered(tmp_path, hand, seed, 2))), pipeline.situation(),
+                                kind="phone")
+        assert any("not part of the hand" in n for n in r.table.unplaced), r.table.unplaced
+        assert [(f.case, f.severity) for f in r.findings] == [(case, "check")]
+        assert any("left out of it" in x for x in _reasons(r))
+    right = pipeline.read_image(PHOTO, FileDetector(str(_jittered(tmp_path, "345m2p [567s<] [777p>] [999s^] +2p",
+                                                                  6, 2))), pipeline.situation(), kind="phone")
+    assert not any("left out of it" in x for x in _reasons(right))
+    assert [(f.case, f.severity) for f in right.findings] == [("under_minimum", "violation")]     # 2 points

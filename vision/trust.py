@@ -27,6 +27,7 @@ leaves no trace but a wrong count. So:
 """
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -47,6 +48,10 @@ MELD_MAX = 4                    # no claim exposes more tiles than a kong's four
 MELD_MIN = 3                    # nor fewer than a chow's three: a "meld" of fewer lost a tile or is misgrouped
 OVER_COVER = 0.5                # a tile read as lying apart this much over another tile's box: one tile found twice
 BESIDE_RIVER = 1.0              # a tile read as exposed within this many tile widths of a discard may be a discard
+LEFT_OUT_GAP = 0.5              # a sure tile left out of a photographed hand, this close to one of its tiles ...
+LEFT_OUT_ACROSS = 0.4           # ... and in line with it (centres this far apart across the row, in tile widths)
+LEFT_OUT_SURE = 0.5             # ... (detector confidence at least this) leaves the hand's grouping open
+ASPECT = 1.35                   # a tile's height over its width
 TABLE_VIEWS = ("overhead", "seat")
 # findings that rest on how many tiles were found: a tile the reader missed or found twice makes them too
 COUNT_CASES = frozenset({"wrong_tile_count", "false_win_miscount"})
@@ -230,8 +235,10 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
     """Each seat's groupings that the tiles' places leave open, where a misplaced tile would give a sure
     finding: a tile read as exposed lying beside the seat's discards (BESIDE_RIVER: a discard off its slot), a
     meld that is no set but one without a tile at its end (a loose tile lying close to it), a winning tile lying
-    sideways (as a meld's claimed tile does), and a hand whose reading direction was a guess
-    (Layout.direction_guessed: the photo turned about a quarter)."""
+    sideways (as a meld's claimed tile does), a sure tile left out of a photographed hand lying in line against
+    it (_left_out_beside), and melds with a tile laid sideways in a hand whose reading direction was a guess
+    (Layout.direction_guessed: the photo turned about a quarter; the sideways tile's place says whom the meld was
+    claimed from)."""
     from mjtable.scoring.areas import read_meld
     from mjtable.scoring.table import MeldOnTable
     out: dict[str, list[str]] = {}
@@ -258,11 +265,39 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
     for p in layout.placed:
         if p.group == "winning" and p.sideways and p.seat is not None:
             out.setdefault(p.seat, []).append("the winning tile lies sideways, as a meld's claimed tile does")
-    if getattr(layout, "direction_guessed", False):
-        for seat in dict.fromkeys(p.seat for p in layout.placed if p.seat is not None):
-            out.setdefault(seat, []).append("which way the hand reads is a guess: the photo is turned about a "
-                                            "quarter")
+    if layout.kind not in TABLE_VIEWS:
+        left = _left_out_beside(layout.placed, layout.angle)
+        if left:
+            out.setdefault("self", []).append(f"{left} tile(s) lying against the hand were left out of it: which "
+                                              "group each belongs to is open")
+    if getattr(layout, "direction_guessed", False):      # whom a meld was claimed from rests on it
+        for seat in dict.fromkeys(p.seat for p in layout.placed
+                                  if p.seat is not None and p.sideways and p.group.startswith("meld:")):
+            out.setdefault(seat, []).append("which way the hand reads, which says whom each meld was claimed "
+                                            "from, is a guess: the photo is turned about a quarter")
     return out
+
+
+def _left_out_beside(placed, angle: float) -> int:
+    """A photo of a hand: the surely read face-up tiles left out of it (not placed: a loose tile, one taken as lying
+    apart) that lie in line with a tile of the hand and next to it (the row's direction ``angle``, degrees: across
+    it within LEFT_OUT_ACROSS tile widths, along it within LEFT_OUT_GAP of touching): a claimed tile a little off
+    its chow, whose partners the hand then took."""
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    hand = [p.det for p in placed if p.seat is not None and p.group != "flower"]
+    n = 0
+    for p in placed:
+        d = p.det
+        if p.group != "unplaced" or d.kind == T.BACK or T.is_flower(d.kind) or d.confidence < LEFT_OUT_SURE:
+            continue
+        w = min(d.width, d.height)
+        for q in hand:
+            dx, dy = d.center[0] - q.center[0], d.center[1] - q.center[1]
+            along, across = abs(dx * c + dy * s), abs(-dx * s + dy * c)
+            if across <= LEFT_OUT_ACROSS * w and along <= (ASPECT + 1) / 2 * w + LEFT_OUT_GAP * w:
+                n += 1
+                break
+    return n
 
 
 def frame_reasons(doubtful: list[SeatTrust], n_seats: int) -> list[str]:
