@@ -173,3 +173,23 @@ def test_a_tile_left_out_in_line_against_the_hand_makes_its_seat_doubtful(tmp_pa
                                                                   6, 2))), pipeline.situation(), kind="phone")
     assert not any("left out of it" in x for x in _reasons(right))
     assert [(f.case, f.severity) for f in right.findings] == [("under_minimum", "violation")]     # 2 points
+
+
+def test_a_box_of_another_kind_dropped_as_a_tile_seen_twice_makes_its_seat_doubtful():
+    """Two tiles side by side whose boxes grew over each other (boxes 20 % off): one was dropped as the same tile
+    seen twice, and the chow's other two tiles were read as exposed tiles, a sure penalty. A dropped box read
+    surely as another kind than the tile it lies over leaves open whether one tile lies there or two."""
+    from mjtable.vision.layout import Layout, Placed
+    from mjtable.vision.trust import assess
+    from mjtable.vision.types import Detection
+
+    def tile(x, kind, p=0.95):
+        return Detection((x, 0.0, x + 20.0, 28.0), kind, "upright", p)
+    for other, doubted in ((15, True), (14, False)):
+        placed = [Placed(tile(0, 16), "across", "exposed"), Placed(tile(21, 14), "across", "exposed"),
+                  Placed(tile(26, other), None, "duplicate")]
+        placed += [Placed(Detection((i * 25.0, 100.0, i * 25.0 + 20, 128.0), 42, "face_down", 1.0), "self",
+                          "wall") for i in range(30)]
+        t = assess(Layout(None, placed, "overhead", 0.0))
+        reasons = t.seat("across").reasons
+        assert any("lie over its tiles" in r for r in reasons) == doubted, reasons

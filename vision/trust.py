@@ -265,6 +265,9 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
     for p in layout.placed:
         if p.group == "winning" and p.sideways and p.seat is not None:
             out.setdefault(p.seat, []).append("the winning tile lies sideways, as a meld's claimed tile does")
+    for seat, n in _twice_otherwise(layout.placed).items():
+        out.setdefault(seat, []).append(f"{n} box(es) read surely as another kind lie over its tiles and were taken "
+                                        "for the same tile seen twice: one tile or two?")
     if layout.kind not in TABLE_VIEWS:
         left = _left_out_beside(layout.placed, layout.angle)
         if left:
@@ -276,6 +279,26 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
             out.setdefault(seat, []).append("which way the hand reads, which says whom each meld was claimed "
                                             "from, is a guess: the photo is turned about a quarter")
     return out
+
+
+def _twice_otherwise(placed) -> Counter:
+    """Each seat's tiles over which lies a box dropped as the same tile seen twice (group "duplicate") that was read
+    surely (p >= DOUBT) as another face-up kind: two tiles side by side whose boxes grew over each other lose one
+    so, and what is left (a chow of two tiles read as tiles exposed) may carry a sure finding."""
+    out: Counter = Counter()
+    kept = [q for q in placed if q.seat is not None]
+    for p in placed:
+        d = p.det
+        if p.group != "duplicate" or d.kind == T.BACK or d.kind_p < DOUBT or not kept:
+            continue
+        q = max(kept, key=lambda q: _overlap(d.box, q.det.box))
+        if _overlap(d.box, q.det.box) > 0 and q.det.kind not in (d.kind, T.BACK):
+            out[q.seat] += 1
+    return out
+
+
+def _overlap(a, b) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
 def _left_out_beside(placed, angle: float) -> int:
