@@ -267,6 +267,14 @@ def test_audit_to_stdout(tmp_path, capsys):
     assert code == 0 and out.startswith("# ")
 
 
+def test_audit_refuses_json_it_would_not_write(tmp_path, capsys):
+    """--json (a flag every command has) was accepted and a Markdown report printed: the report's formats are md
+    and html, and the reading's JSON is `mjtable PHOTO --json`'s."""
+    photo, dets = _scene(tmp_path)
+    code, out, err = run(["audit", photo, "--detections", dets, "--json"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "--format md|html" in err
+
+
 # ---------------------------------------------------------------------------------------- processes
 
 

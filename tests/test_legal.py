@@ -111,12 +111,6 @@ def test_detections_files_without_candidates_read_as_before(capsys):
     assert "legal" not in json.loads(capsys.readouterr().out)
 
 
-def test_the_phone_page_offers_the_legal_reading_first():
-    js = (Path(__file__).resolve().parents[1] / "mjtable" / "web" / "static" / "app.js").read_text(encoding="utf-8")
-    assert "reading.legal ? [legalOffer(reading.legal)] : []), ...notes" in js       # before the other notes
-    assert "Use the legal reading" in js and "c.legal" in js and "c.read" in js
-
-
 def test_a_pung_is_tried_as_a_kong_only_where_a_fourth_copy_could_lie_and_only_on_a_frame():
     """Under 8 points with a melded 9s pung beside a concealed kong: as a kong (明暗杠) 678s 2p makes 8, so the 错和
     may rest on a missed tile; 789s 2p holds the fourth 9s itself, so no kong of 9s can lie there. A hand typed in

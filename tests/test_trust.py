@@ -236,6 +236,23 @@ def test_the_api_answers_an_unreadable_photo_with_advice(tmp_path):
     assert r.json()["advice"] and "Traceback" not in r.text
 
 
+def test_the_api_answers_a_photo_of_a_few_tiles_as_the_command_line_does(tmp_path):
+    """Three tiles found: the command line says 'could not read the hand' (exit 4) with the advice; the API had
+    answered 200 with the reading marked unreadable, where docs/serve.md promises 422 for nothing readable."""
+    from fastapi.testclient import TestClient
+
+    from mjtable.web.app import create_app
+    objs = json.loads(WIN_GT.read_text())["objects"][:3]
+    dets = tmp_path / "three.json"
+    dets.write_text(json.dumps(objs))
+    cli_run = run(WIN, "--detections", dets)
+    assert cli_run.returncode == 4 and "could not read the hand" in cli_run.stderr
+    with TestClient(create_app(detector=pipeline.FileDetector(str(dets))), base_url="http://localhost") as c:
+        r = c.post("/api/read", files={"photo": ("win.jpg", WIN.read_bytes(), "image/jpeg")})
+    assert r.status_code == 422 and "could not read the hand" in r.json()["error"]
+    assert r.json()["advice"] and "Traceback" not in r.text
+
+
 class _FalseWin:
     """The phone example's detections with the winning tile read as 4p (错和), from call 3 on."""
 

@@ -140,6 +140,49 @@ def test_a_doubtful_reading_shows_its_checks_and_the_advice(tmp_path):
         assert b.find_element(By.ID, "out").is_displayed()                     # the result stays, above it the advice
 
 
+def test_a_doubt_that_names_no_tile_shows_its_reason_and_a_correction_clears_it(tmp_path):
+    """The winning tile read lying sideways (as a meld's claimed tile does): the seat is doubtful with no tile
+    read unsurely. The page had shown nothing of it (the box waited for advice), so the score looked final. A tile
+    corrected by hand is the player's reading: the doubt box goes."""
+    import json
+    from selenium.webdriver.common.by import By
+    objs = json.loads((ROOT / "examples" / "phone_win.json").read_text())["objects"]
+    win = next(o for o in objs if o["group"] == "winning")
+    x0, y0, x1, y1 = win["box"]
+    cy, w, h = (y0 + y1) / 2, x1 - x0, y1 - y0
+    win.update(box=[x0, cy - w / 2, x0 + h, cy + w / 2], orientation="sideways")
+    dets = tmp_path / "dets.json"
+    dets.write_text(json.dumps(objs))
+    with served(create_app(detector=FileDetector(str(dets)))) as url, chromium() as b:
+        b.get(url + "/")
+        b.find_element(By.ID, "photo").send_keys(str(PHOTO))
+        b.find_element(By.ID, "go").click()
+        wait_for(lambda: b.find_element(By.ID, "retake").is_displayed(), what="the doubt")
+        assert "the winning tile lies sideways" in b.find_element(By.ID, "retake-why").text
+        assert "check at the table what is named" in b.find_element(By.ID, "retake-advice").text
+        b.find_elements(By.CSS_SELECTOR, ".group.concealed .tile")[-1].click()
+        wait_for(lambda: b.find_element(By.ID, "picker").is_displayed(), what="the picker")
+        b.find_element(By.CSS_SELECTOR, '#picker .all .tile[data-code="7s"]').click()
+        wait_for(lambda: "Re-scored" in b.find_element(By.ID, "status").text, what="the new score")
+        assert not b.find_element(By.ID, "retake").is_displayed()
+
+
+def test_the_legal_reading_is_offered_above_the_score():
+    """7s read as 5s at p 0.7 (7s at 0.25) breaks the winning shape: the reading the rules allow is offered first,
+    above the score of the tiles as read, with its button."""
+    from selenium.webdriver.common.by import By
+    from tests.test_legal import _Misread
+    det = _Misread("concealed", 24, ((22, 0.7), (24, 0.25), (23, 0.03)))
+    with served(create_app(detector=det)) as url, chromium() as b:
+        b.get(url + "/")
+        b.find_element(By.ID, "photo").send_keys(str(PHOTO))
+        b.find_element(By.ID, "go").click()
+        wait_for(lambda: b.find_element(By.ID, "legal").text, what="the legal reading")
+        legal, total = b.find_element(By.ID, "legal"), b.find_element(By.ID, "total")
+        assert "Legal reading: 7s read as 5s" in legal.text and legal.find_element(By.ID, "use-legal")
+        assert legal.location["y"] < total.location["y"]
+
+
 def test_the_overlay_without_a_source_says_so():
     from selenium.webdriver.common.by import By
     with served(create_app(detector=FileDetector(str(ROOT / "examples" / "overhead.json")))) as url, \

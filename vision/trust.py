@@ -62,6 +62,7 @@ MANY_VIOLATIONS = 3             # a table frame whose sure findings add up to th
 SEAT_VIEW_REASON = "a whole table photographed from a seat: such photos read few hands right (docs/benchmarks.md)"
 FACE_GROUPS = ("concealed", "winning", "flower", "discard", "exposed")   # and meld:<i>
 CHECK_TILES = "check the doubtful tiles named, or retake straight on, without glare"
+CHECK_GROUPS = "check at the table what is named, or retake with each meld, the winning tile and any loose tile apart"
 STRETCHED_ADVICE = "send the photo as it was taken, not a copy resized to another shape"
 KONG_ADVICE = "lay each kong's four tiles side by side, none covered"
 
@@ -362,6 +363,8 @@ def _advice(seats: tuple[SeatTrust, ...], read_as: Optional[str], frame, state: 
         out.append("or photograph the near hand only, from above")
     if not out and any(s.doubtful for s in seats):
         out.append(CHECK_TILES)
+    if not out and any(s.state != TRUSTED for s in seats):
+        out.append(CHECK_GROUPS)
     return tuple(out)
 
 

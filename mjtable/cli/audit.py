@@ -24,6 +24,9 @@ def main(argv: list[str]) -> int:
     add_common(ap)
     add_facts(ap)
     a = ap.parse_args(argv)
+    if a.json:      # add_common's flag: a report has its own formats
+        ap.error("--json: the report is Markdown or HTML (--format md|html); `mjtable PHOTO --json` prints the "
+                 "reading as JSON")
     # the report, and for md the annotated image beside it (FILE.png): both are checked before either is written
     check_outputs([a.out] if a.out is not None else [], inputs(a))  # a folder is refused before it gets a suffix
     img_path = Path(a.out).with_suffix(".png") if a.out and a.format == "md" else None

@@ -32,9 +32,9 @@ function say(text, error) { $("status").textContent = text; $("status").classNam
 // A photo read unsurely or not at all: why, and how to take it again (closer, landscape, the near hand only).
 // An unreadable photo shows this in place of an empty result; a doubtful one shows it above the result.
 function showRetake(why, advice, unreadable) {
-  $("retake").hidden = !(advice && advice.length);
+  $("retake").hidden = !(unreadable || (why && why.length) || (advice && advice.length));
   $("retake-head").textContent = unreadable ? "This photo could not be read: take it again"
-    : "Read unsurely: the findings are checks, not penalties";
+    : "Read unsurely: what rests on the doubts below is a check, not a penalty";
   $("retake-why").replaceChildren(...(why || []).map(w => li(w)));
   $("retake-advice").replaceChildren(...(advice || []).map(a => li(a, "advice")));
   if (unreadable) $("out").hidden = true;
@@ -67,11 +67,13 @@ function show(reading) {
   }
   const findings = reading.findings || [];
   $("findings").replaceChildren(...(findings.length ? findings.map(f =>
-    li(`[${f.severity}] ${f.message} — ${f.clause}: ${f.penalty}`, f.severity)) : [li("No violation found", "ok")]));
+    li(`[${f.severity}] ${f.kind} (${f.seat || "table"}): ${f.message} — ${f.clause}: ${f.penalty}`, f.severity))
+    : [li("No violation found", "ok")]));
   const notes = (reading.unplaced || []).map(u => "Reading note: " + u)
     .concat((reading.doubtful || []).map(d => `Doubtful tile: ${tileLabel(d.kind)} (${d.kind}, p ${d.p}) — check it`));
   if (reading.note && r) notes.push(reading.note);
-  $("notes").replaceChildren(...(reading.legal ? [legalOffer(reading.legal)] : []), ...notes.map(n => li(n)));
+  $("legal").replaceChildren(...(reading.legal ? [legalOffer(reading.legal)] : []));   // first, above the score
+  $("notes").replaceChildren(...notes.map(n => li(n)));
   renderHand();
 }
 
@@ -205,7 +207,9 @@ async function rescore() {
     if (!res.ok) { say(`Not scored: ${data.error || "error " + res.status}`, true); return false; }
     const tiles = current.reading.tiles, seat = current.reading.seat;
     current.reading = {...data.result, tiles, seat: seat};
-    say(`Re-scored with your correction: ${formatHand(current.groups)}`);
+    say(`Re-scored with your correction: ${formatHand(current.groups)} (the hand as you set it: its findings no ` +
+        `longer rest on the photo's doubts)`);
+    showRetake([], [], false);
     show(current.reading);
     return true;
   } catch (e) { say("The server could not be reached: " + e, true); return false; }
@@ -249,7 +253,8 @@ $("read").addEventListener("submit", async ev => {
     $("picker").hidden = true;
     show(r);
     const t = r.trust;
-    showRetake(t ? t.reasons : [], t && t.state !== "trusted" ? t.advice : [], t && t.state === "unreadable");
+    const unsure = t && t.state !== "trusted";
+    showRetake(unsure ? t.reasons : [], unsure ? t.advice : [], t && t.state === "unreadable");
   } catch (e) { say("The server could not be reached: " + e, true); }
   finally { $("go").disabled = false; }
 });
