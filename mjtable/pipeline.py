@@ -260,18 +260,21 @@ def with_facts(out: Reading, facts: Optional[Facts]) -> Reading:
 def judge(out: Reading, view: View, shape: tuple[int, ...], settled: Optional[TableState] = None) -> Reading:
     """A frame's reading with its trust (mjtable.vision.trust.assess: the frame and each seat, how to retake; a seat
     whose hand the rules would allow read otherwise, out.legal, or whose 错和 a melded pung read as a kong would
-    lift to 8 points, legal.kong_would_win, is doubtful too), and each finding that rests on
+    lift to 8 points, legal.kong_would_win, or whose tiles count no hand, a tile missed or found twice, is
+    doubtful too), and each finding that rests on
     what may be misread made a check (gate). ``shape``: the frame's (height, width). ``settled``: the table a video
     settled, judged by its latest frame ``view``: a seat that frame reads otherwise is doubtful too (what settled
     may rest on reads the latest frame contradicts)."""
     from mjtable.vision.legal import kong_would_win
-    from mjtable.vision.trust import KONG_ADVICE, assess, gate
+    from mjtable.vision.trust import CHECK_GROUPS, COUNT_CASES, KONG_ADVICE, MISCOUNT_REASON, assess, gate
     out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]), view.stretched)
     if out.trust is not None and out.legal is not None and out.seat is not None:
         out.trust = out.trust.doubting(out.seat, f"the rules allow another reading ({out.legal.changes_text()})")
     if out.trust is not None:
         for seat, why in kong_would_win(out):
             out.trust = out.trust.doubting(seat, why, KONG_ADVICE)
+        for seat in dict.fromkeys(f.seat for f in out.findings if f.case in COUNT_CASES and f.seat is not None):
+            out.trust = out.trust.doubting(seat, MISCOUNT_REASON, CHECK_GROUPS)
     if out.trust is not None and settled is not None:
         for seat in _read_otherwise(settled, view.layout.table):
             out.trust = out.trust.doubting(seat, "the latest frame reads this seat otherwise than the settled table")

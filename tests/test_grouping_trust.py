@@ -193,3 +193,68 @@ def test_a_box_of_another_kind_dropped_as_a_tile_seen_twice_makes_its_seat_doubt
         t = assess(Layout(None, placed, "overhead", 0.0))
         reasons = t.seat("across").reasons
         assert any("lie over its tiles" in r for r in reasons) == doubted, reasons
+
+
+def _overhead(tmp_path, edit) -> "pipeline.Reading":
+    d = json.loads((EXAMPLES / "overhead.json").read_text())
+    edit(d["objects"])
+    path = tmp_path / "o.json"
+    path.write_text(json.dumps(d))
+    return pipeline.read_image(cv2.imread(str(EXAMPLES / "overhead.jpg")), FileDetector(str(path)),
+                               pipeline.situation(), kind="overhead")
+
+
+def _seat_findings(r, seat):
+    return [(f.case, f.severity) for f in r.findings if f.seat == seat and f.severity != "warning"]
+
+
+def test_a_back_read_as_a_face_among_backs_makes_its_seat_doubtful(tmp_path):
+    """One back of self's wall read surely as 4p was an exposed tile, a sure penalty: a tile read face up in a row
+    of face-down tiles may be a back misread."""
+    def face(objs):
+        back = next(o for o in objs if o["seat"] == "self" and o["group"] == "wall")
+        back.update(kind=12, orientation="upright")
+    r = _overhead(tmp_path, face)
+    assert _seat_findings(r, "self") == [("exposed_tile", "check")]
+    assert any("row of face-down tiles" in x for x in r.trust.seat("self").reasons)
+
+
+def test_a_tile_inside_the_rivers_makes_its_seat_doubtful(tmp_path):
+    """A discard just thrown lies in the table's middle before it is put in its river: read as a seat's exposed
+    tile it was a sure penalty. The example's own exposed 2m, beyond the right seat's river, stays one."""
+    def centre(objs):
+        objs[:] = [o for o in objs if o["group"] != "exposed"]
+        objs.append({"kind": 13, "box": [345.0, 288.0, 375.0, 312.0], "orientation": "sideways", "seat": "right",
+                     "group": "discard"})
+    r = _overhead(tmp_path, centre)
+    seats = {f.seat for f in r.findings if f.case == "exposed_tile"}
+    assert seats and all(f.severity == "check" for f in r.findings if f.case == "exposed_tile")
+    assert any("inside the rivers" in x for s in seats for x in r.trust.seat(s).reasons)
+    plain = _overhead(tmp_path, lambda objs: None)
+    assert _seat_findings(plain, "right") == [("exposed_tile", "violation")]
+
+
+def test_a_seat_whose_tiles_count_no_hand_has_every_finding_a_check():
+    """The self-drawn winning tile cut off by the photo's edge: 13 tiles, the count findings checks, but 'the
+    winning tile is not set apart' (competition: a penalty) had stayed a violation on the same missing tile."""
+    objs = json.loads((EXAMPLES / "phone_win.json").read_text())["objects"]
+    dets = [d for d, o in zip(FileDetector(str(EXAMPLES / "phone_win.json")).dets, objs) if o["group"] != "winning"]
+    r = pipeline.read_image(PHOTO, _Given(dets), pipeline.situation(self_drawn=True), profile="competition",
+                            kind="phone")
+    cases = dict((f.case, f.severity) for f in r.findings)
+    assert cases.get("winning_tile_not_apart") == "check" and cases.get("wrong_tile_count") == "check"
+    assert "violation" not in cases.values()
+    assert any("count no hand" in x for x in _reasons(r))
+
+
+def test_a_hand_turned_half_round_whose_faces_all_read_alike_either_way_is_read_by_its_structure():
+    """A hand of dots and bamboo photographed from the other side: every face looks alike turned 180 degrees, and
+    the classifier's up or down for them is a guess; the winning tile set apart and the chow's sideways tile both
+    say which way the hand reads. It had been read back to front, the chow claimed from the right: a sure
+    violation that bars the win."""
+    hand = parse_hand("1233459p456s [123p<] +9p")
+    want = _read(layout_hand(hand))
+    dets = [replace(d, orientation="upright") if d.orientation == "upside_down" else d
+            for d in render(layout_hand(hand), angle=180.0)]
+    got = pipeline.read_image(PHOTO, _Given(dets), pipeline.situation(), kind="phone")
+    assert got.hand == want.hand and not [f for f in got.findings if f.severity == "violation"]

@@ -233,8 +233,8 @@ class _OneBackShort(_Spy):
 @pytest.mark.parametrize("hands", [False, True])
 def test_a_tile_count_read_from_video_is_a_check_not_a_violation(tmp_path, hands):
     """A back missed on every frame gives the settled table a seat one tile short: the audit's wrong count rests on
-    what the reader found, so it is a check with no penalty (the trust of the latest frame read, as the live table
-    has), in `mjtable video` and in the archive's reading of a recorded game alike."""
+    what the reader found, so it is a check with no penalty, and the seat is doubtful (the trust of the latest
+    frame read, as the live table has), in `mjtable video` and in the archive's reading of a recorded game alike."""
     from mjtable import pipeline
     v = _video(tmp_path / "t.avi", [cv2.imread(str(EXAMPLE))] * 4)
     det = _OneBackShort()
@@ -247,7 +247,11 @@ def test_a_tile_count_read_from_video_is_a_check_not_a_violation(tmp_path, hands
     assert [f.seat for f in counts] == ["across"]
     assert counts[0].severity == "check" and "no penalty until verified" in counts[0].penalty
     assert out.trust is not None and out.trust.table
-    assert [f.case for f in out.findings if f.severity == "violation"] == ["exposed_tile"]   # right's 2m, as read
+    # the across seat's count makes it doubtful, so on this table read unsurely the exposed 2m of right (a
+    # grouping finding) is a check too
+    assert [(f.case, f.seat, f.severity) for f in out.findings if f.case == "exposed_tile"] == \
+        [("exposed_tile", "right", "check")]
+    assert "count no hand" in " ".join(out.trust.seat("across").reasons)
 
 
 def test_read_video_hands_one_reading_per_hand_laid_down(tmp_path):

@@ -48,6 +48,7 @@ MELD_MAX = 4                    # no claim exposes more tiles than a kong's four
 MELD_MIN = 3                    # nor fewer than a chow's three: a "meld" of fewer lost a tile or is misgrouped
 OVER_COVER = 0.5                # a tile read as lying apart this much over another tile's box: one tile found twice
 BESIDE_RIVER = 1.0              # a tile read as exposed within this many tile widths of a discard may be a discard
+AMONG_BACKS = 0.3               # one within this many tile widths of its seat's backs (wall, hand) may be a back
 LEFT_OUT_GAP = 0.5              # a sure tile left out of a photographed hand, this close to one of its tiles ...
 LEFT_OUT_ACROSS = 0.4           # ... and in line with it (centres this far apart across the row, in tile widths)
 LEFT_OUT_SURE = 0.5             # ... (detector confidence at least this) leaves the hand's grouping open
@@ -65,6 +66,7 @@ CHECK_TILES = "check the doubtful tiles named, or retake straight on, without gl
 CHECK_GROUPS = "check at the table what is named, or retake with each meld, the winning tile and any loose tile apart"
 STRETCHED_ADVICE = "send the photo as it was taken, not a copy resized to another shape"
 KONG_ADVICE = "lay each kong's four tiles side by side, none covered"
+MISCOUNT_REASON = "its tiles count no hand: a tile missed or found twice may have changed what else is read there"
 
 
 @dataclass(frozen=True)
@@ -235,6 +237,7 @@ def _box_gap(a, b) -> float:
 def _grouping_doubts(layout) -> dict[str, list[str]]:
     """Each seat's groupings that the tiles' places leave open, where a misplaced tile would give a sure
     finding: a tile read as exposed lying beside the seat's discards (BESIDE_RIVER: a discard off its slot), a
+    tile read as exposed lying against the seat's backs (a back misread as a face), a
     meld that is no set but one without a tile at its end (a loose tile lying close to it), a winning tile lying
     sideways (as a meld's claimed tile does), a sure tile left out of a photographed hand lying in line against
     it (_left_out_beside), and melds with a tile laid sideways in a hand whose reading direction was a guess
@@ -253,6 +256,18 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
     for seat, n in near.items():
         out.setdefault(seat, []).append(f"{n} tile(s) read as exposed lie beside the discards: a discard off its "
                                         "place?")
+    for seat, n in _inside_rivers(layout.placed, discards).items():
+        out.setdefault(seat, []).append(f"{n} tile(s) read as exposed lie inside the rivers, nearer the table's "
+                                        "middle: a discard just thrown?")
+    backs: dict[str, list] = {}
+    for p in layout.placed:
+        if p.seat is not None and p.det.kind == T.BACK and p.group in ("wall", "concealed"):
+            backs.setdefault(p.seat, []).append(p.det)
+    among = Counter(p.seat for p in layout.placed if p.group == "exposed" and p.seat is not None
+                    and any(_box_gap(p.det.box, q.box) <= AMONG_BACKS * min(p.det.width, p.det.height)
+                            for q in backs.get(p.seat, ())))
+    for seat, n in among.items():
+        out.setdefault(seat, []).append(f"{n} tile(s) read face up lie in a row of face-down tiles: a back misread?")
     for a in layout.table.players if layout.table is not None else ():
         for i, m in enumerate(a.melds):
             n = len(m.tiles)
@@ -279,6 +294,26 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
                                   if p.seat is not None and p.sideways and p.group.startswith("meld:")):
             out.setdefault(seat, []).append("which way the hand reads, which says whom each meld was claimed "
                                             "from, is a guess: the photo is turned about a quarter")
+    return out
+
+
+def _inside_rivers(placed, discards: dict[str, list]) -> Counter:
+    """A whole table: each seat's tiles read as exposed that lie nearer the table's middle (the mean of its placed
+    tiles) than the seat's discards (or, with none yet, than any seat's): a discard just thrown lies there before
+    it is put in its river."""
+    seated = [p.det.center for p in placed if p.seat is not None]
+    every = [d for ds in discards.values() for d in ds]
+    out: Counter = Counter()
+    if not seated or not every:
+        return out
+    cx, cy = sum(c[0] for c in seated) / len(seated), sum(c[1] for c in seated) / len(seated)
+
+    def reach(d) -> float:
+        return math.hypot(d.center[0] - cx, d.center[1] - cy)
+    for p in placed:
+        if p.group == "exposed" and p.seat is not None:
+            if reach(p.det) < min(reach(d) for d in discards.get(p.seat) or every):
+                out[p.seat] += 1
     return out
 
 

@@ -304,10 +304,11 @@ def _up_label(theta: float) -> str:
     return SIDEWAYS
 
 
-def direction_votes(tiles: list[Tile], theta: float) -> float:
+def direction_votes(tiles: list[Tile], theta: float, reversible: bool = True) -> float:
     """> 0 if labels say the rows read along theta, < 0 if along theta + pi, 0 if they cannot tell. Tiles whose
-    faces look the same turned 180 degrees in most sets (scoring.tiles.REVERSIBLE) vote only when the others tie:
-    the classifier's up or down for them is a guess on a set without corner numbers, however sure."""
+    faces look the same turned 180 degrees in most sets (scoring.tiles.REVERSIBLE) vote only when the others tie
+    (and not at all with ``reversible`` False): the classifier's up or down for them is a guess on a set without
+    corner numbers, however sure."""
     a, b = _up_label(theta), _up_label(theta + math.pi)
     if a == b:
         return 0.0
@@ -316,7 +317,7 @@ def direction_votes(tiles: list[Tile], theta: float) -> float:
         if t.side or t.back:
             continue
         n[t.kind in T.REVERSIBLE] += (t.det.orientation == a) - (t.det.orientation == b)
-    return (n[0] or n[1]) / max(1, len(tiles))
+    return (n[0] or (n[1] if reversible else 0.0)) / max(1, len(tiles))
 
 
 def describe(t: Tile) -> str:

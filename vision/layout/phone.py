@@ -105,7 +105,8 @@ def _phone_frame(dets: list[Detection], kept: list[int], placed: dict[int, Place
                  ) -> tuple[list[Tile], list[Tile], Frame, float, bool]:
     """Stage 2, the frame. Reads the kept detections; returns the core tiles (no flowers, half boxes merged), the
     flowers (rotated and sized into the frame), the frame and its angle, the hand's bottom edge down, and whether
-    that way was a guess (the tiles' labels silent, and not both cues of the hand's structure agreeing).
+    that way was a guess (no label but the reversible tiles' telling, and not both cues of the hand's structure
+    agreeing).
     Places the merged half boxes as duplicates and adds the flower and half-box notes to unplaced."""
     tiles = tiles_of(dets, kept)
     unplaced += flowers_beside_flowers(tiles) + flowers_inside_rows(tiles)
@@ -116,8 +117,12 @@ def _phone_frame(dets: list[Detection], kept: list[int], placed: dict[int, Place
     theta = nn_angle(np.array([(t.x, t.y) for t in core]), 2)
     fr = frame_of(core, theta)
     vote = direction_votes(core, fr.theta)
-    cues = structure_vote(fr) if vote == 0 else 0.0
-    if vote < 0 or cues < 0:
+    sure = direction_votes(core, fr.theta, reversible=False)     # the labels that are no guess
+    cues = structure_vote(fr) if sure == 0 else 0.0
+    # the labels that are no guess decide; else both cues of the structure, agreeing; else the reversible tiles'
+    # labels; else one cue
+    turned = sure < 0 if sure else cues < 0 if abs(cues) >= 2 or not vote else vote < 0
+    if turned:
         fr = frame_of(core, fr.theta + math.pi, refine=False)
     theta = fr.theta
     pairs = halves(fr.rows)
@@ -131,7 +136,7 @@ def _phone_frame(dets: list[Detection], kept: list[int], placed: dict[int, Place
     rotate(flowers, theta)
     for t in flowers:
         t.w = fr.k * t.s
-    return core, flowers, fr, theta, vote == 0 and abs(cues) < 2
+    return core, flowers, fr, theta, sure == 0 and abs(cues) < 2
 
 
 def _phone_groups(core: list[Tile], fr: Frame, unplaced: list[str]
