@@ -123,17 +123,33 @@ def test_a_photo_without_tiles_shows_how_to_retake_it(tmp_path):
         assert b.find_element(By.ID, "out").is_displayed() is False             # in place of an empty result
 
 
-def test_a_doubtful_reading_shows_its_checks_and_the_advice(tmp_path):
+def _win_objects() -> list[dict]:
     import json
+    return json.loads((ROOT / "examples" / "phone_win.json").read_text())["objects"]
+
+
+def _upload(b, url):
+    """The bundled photo uploaded and read on the page at ``url``."""
     from selenium.webdriver.common.by import By
-    objs = json.loads((ROOT / "examples" / "phone_win.json").read_text())["objects"]
-    objs[0]["confidence"] = 0.4                                              # one tile read unsurely
+    b.get(url + "/")
+    b.find_element(By.ID, "photo").send_keys(str(PHOTO))
+    b.find_element(By.ID, "go").click()
+
+
+def _served_as(tmp_path, objs):
+    """The pages served with a detector that finds the boxes ``objs`` on any photo."""
+    import json
     dets = tmp_path / "dets.json"
     dets.write_text(json.dumps(objs))
-    with served(create_app(detector=FileDetector(str(dets)))) as url, chromium() as b:
-        b.get(url + "/")
-        b.find_element(By.ID, "photo").send_keys(str(PHOTO))
-        b.find_element(By.ID, "go").click()
+    return served(create_app(detector=FileDetector(str(dets))))
+
+
+def test_a_doubtful_reading_shows_its_checks_and_the_advice(tmp_path):
+    from selenium.webdriver.common.by import By
+    objs = _win_objects()
+    objs[0]["confidence"] = 0.4                                              # one tile read unsurely
+    with _served_as(tmp_path, objs) as url, chromium() as b:
+        _upload(b, url)
         wait_for(lambda: b.find_element(By.ID, "retake").is_displayed(), what="the advice")
         assert "Read unsurely" in b.find_element(By.ID, "retake-head").text
         assert "check the doubtful tiles" in b.find_element(By.ID, "retake-advice").text
@@ -144,19 +160,14 @@ def test_a_doubt_that_names_no_tile_shows_its_reason_and_a_correction_clears_it(
     """The winning tile read lying sideways (as a meld's claimed tile does): the seat is doubtful with no tile
     read unsurely. The page had shown nothing of it (the box waited for advice), so the score looked final. A tile
     corrected by hand is the player's reading: the doubt box goes."""
-    import json
     from selenium.webdriver.common.by import By
-    objs = json.loads((ROOT / "examples" / "phone_win.json").read_text())["objects"]
+    objs = _win_objects()
     win = next(o for o in objs if o["group"] == "winning")
     x0, y0, x1, y1 = win["box"]
     cy, w, h = (y0 + y1) / 2, x1 - x0, y1 - y0
     win.update(box=[x0, cy - w / 2, x0 + h, cy + w / 2], orientation="sideways")
-    dets = tmp_path / "dets.json"
-    dets.write_text(json.dumps(objs))
-    with served(create_app(detector=FileDetector(str(dets)))) as url, chromium() as b:
-        b.get(url + "/")
-        b.find_element(By.ID, "photo").send_keys(str(PHOTO))
-        b.find_element(By.ID, "go").click()
+    with _served_as(tmp_path, objs) as url, chromium() as b:
+        _upload(b, url)
         wait_for(lambda: b.find_element(By.ID, "retake").is_displayed(), what="the doubt")
         assert "the winning tile lies sideways" in b.find_element(By.ID, "retake-why").text
         assert "check at the table what is named" in b.find_element(By.ID, "retake-advice").text

@@ -52,7 +52,6 @@ AMONG_BACKS = 0.3               # one within this many tile widths of its seat's
 LEFT_OUT_GAP = 0.5              # a sure tile left out of a photographed hand, this close to one of its tiles ...
 LEFT_OUT_ACROSS = 0.4           # ... and in line with it (centres this far apart across the row, in tile widths)
 LEFT_OUT_SURE = 0.5             # ... (detector confidence at least this) leaves the hand's grouping open
-ASPECT = 1.35                   # a tile's height over its width
 TABLE_VIEWS = ("overhead", "seat")
 # findings that rest on how many tiles were found: a tile the reader missed or found twice makes them too
 COUNT_CASES = frozenset({"wrong_tile_count", "false_win_miscount"})
@@ -221,9 +220,7 @@ def _lying_over(placed) -> Counter:
         for q in others:
             if q is p:
                 continue
-            b = q.det.box
-            cover = max(0.0, min(x1, b[2]) - max(x0, b[0])) * max(0.0, min(y1, b[3]) - max(y0, b[1])) / area
-            if cover >= OVER_COVER:
+            if _overlap(p.det.box, q.det.box) / area >= OVER_COVER:
                 out[p.seat] += 1
                 break
     return out
@@ -246,27 +243,15 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
     from mjtable.scoring.areas import read_meld
     from mjtable.scoring.table import MeldOnTable
     out: dict[str, list[str]] = {}
-    discards: dict[str, list] = {}
-    for p in layout.placed:
-        if p.group == "discard" and p.seat is not None:
-            discards.setdefault(p.seat, []).append(p.det)
-    near = Counter(p.seat for p in layout.placed if p.group == "exposed" and p.seat is not None
-                   and any(_box_gap(p.det.box, q.box) <= BESIDE_RIVER * min(p.det.width, p.det.height)
-                           for q in discards.get(p.seat, ())))
-    for seat, n in near.items():
+    discards = _by_seat(layout.placed, lambda p: p.group == "discard")
+    backs = _by_seat(layout.placed, lambda p: p.det.kind == T.BACK and p.group in ("wall", "concealed"))
+    for seat, n in _exposed_near(layout.placed, discards, BESIDE_RIVER).items():
         out.setdefault(seat, []).append(f"{n} tile(s) read as exposed lie beside the discards: a discard off its "
                                         "place?")
     for seat, n in _inside_rivers(layout.placed, discards).items():
         out.setdefault(seat, []).append(f"{n} tile(s) read as exposed lie inside the rivers, nearer the table's "
                                         "middle: a discard just thrown?")
-    backs: dict[str, list] = {}
-    for p in layout.placed:
-        if p.seat is not None and p.det.kind == T.BACK and p.group in ("wall", "concealed"):
-            backs.setdefault(p.seat, []).append(p.det)
-    among = Counter(p.seat for p in layout.placed if p.group == "exposed" and p.seat is not None
-                    and any(_box_gap(p.det.box, q.box) <= AMONG_BACKS * min(p.det.width, p.det.height)
-                            for q in backs.get(p.seat, ())))
-    for seat, n in among.items():
+    for seat, n in _exposed_near(layout.placed, backs, AMONG_BACKS).items():
         out.setdefault(seat, []).append(f"{n} tile(s) read face up lie in a row of face-down tiles: a back misread?")
     for a in layout.table.players if layout.table is not None else ():
         for i, m in enumerate(a.melds):
@@ -295,6 +280,22 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
             out.setdefault(seat, []).append("which way the hand reads, which says whom each meld was claimed "
                                             "from, is a guess: the photo is turned about a quarter")
     return out
+
+
+def _by_seat(placed, keep) -> dict[str, list]:
+    """The detections of each seat's placed tiles that ``keep`` keeps."""
+    out: dict[str, list] = {}
+    for p in placed:
+        if p.seat is not None and keep(p):
+            out.setdefault(p.seat, []).append(p.det)
+    return out
+
+
+def _exposed_near(placed, of: dict[str, list], widths: float) -> Counter:
+    """Each seat's tiles read as exposed lying within ``widths`` tile widths of one of the seat's ``of``."""
+    return Counter(p.seat for p in placed if p.group == "exposed" and p.seat is not None
+                   and any(_box_gap(p.det.box, q.box) <= widths * min(p.det.width, p.det.height)
+                           for q in of.get(p.seat, ())))
 
 
 def _inside_rivers(placed, discards: dict[str, list]) -> Counter:
@@ -334,6 +335,7 @@ def _twice_otherwise(placed) -> Counter:
 
 
 def _overlap(a, b) -> float:
+    """The area two boxes share."""
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
@@ -342,6 +344,8 @@ def _left_out_beside(placed, angle: float) -> int:
     apart) that lie in line with a tile of the hand and next to it (the row's direction ``angle``, degrees: across
     it within LEFT_OUT_ACROSS tile widths, along it within LEFT_OUT_GAP of touching): a claimed tile a little off
     its chow, whose partners the hand then took."""
+    from .layout.base import current_params
+    aspect = current_params().aspect          # a tile's height over its width (a sideways tile's length)
     c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     hand = [p.det for p in placed if p.seat is not None and p.group != "flower"]
     n = 0
@@ -353,7 +357,7 @@ def _left_out_beside(placed, angle: float) -> int:
         for q in hand:
             dx, dy = d.center[0] - q.center[0], d.center[1] - q.center[1]
             along, across = abs(dx * c + dy * s), abs(-dx * s + dy * c)
-            if across <= LEFT_OUT_ACROSS * w and along <= (ASPECT + 1) / 2 * w + LEFT_OUT_GAP * w:
+            if across <= LEFT_OUT_ACROSS * w and along <= (aspect + 1) / 2 * w + LEFT_OUT_GAP * w:
                 n += 1
                 break
     return n
