@@ -266,14 +266,16 @@ def judge(out: Reading, view: View, shape: tuple[int, ...], settled: Optional[Ta
     settled, judged by its latest frame ``view``: a seat that frame reads otherwise is doubtful too (what settled
     may rest on reads the latest frame contradicts)."""
     from mjtable.vision.legal import kong_would_win
-    from mjtable.vision.trust import CHECK_GROUPS, COUNT_CASES, KONG_ADVICE, MISCOUNT_REASON, assess, gate
+    from mjtable.vision.trust import (CHECK_GROUPS, COUNT_CASES, KONG_ADVICE, MISCOUNT_REASON, UNREADABLE, assess,
+                                      gate)
     out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]), view.stretched)
     if out.trust is not None and out.legal is not None and out.seat is not None:
         out.trust = out.trust.doubting(out.seat, f"the rules allow another reading ({out.legal.changes_text()})")
     if out.trust is not None:
         for seat, why in kong_would_win(out):
             out.trust = out.trust.doubting(seat, why, KONG_ADVICE)
-        for seat in dict.fromkeys(f.seat for f in out.findings if f.case in COUNT_CASES and f.seat is not None):
+        miscounted = [f.seat for f in out.findings if f.case in COUNT_CASES and f.seat is not None]
+        for seat in dict.fromkeys(miscounted) if out.trust.state != UNREADABLE else ():   # said already
             out.trust = out.trust.doubting(seat, MISCOUNT_REASON, CHECK_GROUPS)
     if out.trust is not None and settled is not None:
         for seat in _read_otherwise(settled, view.layout.table):
