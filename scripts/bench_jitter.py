@@ -4,8 +4,9 @@ with and, as the baseline in the same run, without the trust gate. Every tile ke
 is measured is the layout's grouping of tiles a little off their places, and whether the trust gate catches it.
 
 A false violation is a finding of severity "violation" that the example's ground-truth table does not have
-(`mjtable.vision.compare.false_violations`). Printed per example and noise level: frames, frames with a false
-violation without and with the gate, and frames with a "check".
+(`mjtable.vision.compare.false_violations`). Printed per example and noise level: frames, frames whose every
+seat's hand is read as the ground truth has it (`mjtable.vision.compare.hand_key`), frames with a false violation
+without and with the gate, and frames with a "check".
 
     python -m scripts.bench_jitter [--n 40] [--amp 0.12 0.2] [--seed 0]
 
@@ -47,7 +48,8 @@ def jittered(dets, amp: float, rnd: random.Random):
 
 
 def read(img, dets, kind: str, sit):
-    """(findings before the trust gate, after it) of one frame by the command line's route; None if unread."""
+    """(findings before the trust gate, after it, the table read) of one frame by the command line's route; None
+    if unread."""
     from mjtable.errors import MjtableError
     from mjtable.pipeline import judge, locate, review
     from mjtable.vision.legal import legal_reading
@@ -58,7 +60,7 @@ def read(img, dets, kind: str, sit):
         return None
     ungated = list(out.findings)
     out.legal = legal_reading(out)
-    return ungated, judge(out, view, img.shape).findings
+    return ungated, judge(out, view, img.shape).findings, view.layout.table
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,9 +78,10 @@ def main(argv=None) -> int:
 
     from mjtable.datasets.ground_truth import from_json
     from mjtable.pipeline import FileDetector, review
-    from mjtable.vision.compare import false_violations
+    from mjtable.vision.compare import false_violations, hand_key
     print(f"Box noise on the bundled examples (seed {a.seed}, {a.n} copies each); MCR default profile")
-    print(f"{'example':<12} {'amp':>5} {'frames':>7} {'FV no gate':>11} {'FV gated':>9} {'with checks':>12}")
+    print(f"{'example':<12} {'amp':>5} {'frames':>7} {'hands exact':>12} {'FV no gate':>11} {'FV gated':>9} "
+          f"{'with checks':>12}")
     for name, kind in EXAMPLES:
         gt = from_json((ROOT / "examples" / f"{name}.json").read_text())
         truth = review(gt.table, gt.situation, "mcr", None).findings
@@ -86,17 +89,18 @@ def main(argv=None) -> int:
         dets = list(FileDetector(str(ROOT / "examples" / f"{name}.json")).dets)
         for amp in a.amp:
             rnd = random.Random(f"{a.seed}-{name}-{amp}")
-            n = ungated_fv = gated_fv = checks = 0
+            n = exact = ungated_fv = gated_fv = checks = 0
             for _ in range(a.n):
                 got = read(img, jittered(dets, amp, rnd), kind, gt.situation)
                 if got is None:
                     continue
-                ungated, gated = got
+                ungated, gated, table = got
                 n += 1
+                exact += all(hand_key(table.player(p.seat)) == hand_key(p) for p in gt.table.players)
                 ungated_fv += false_violations(ungated, truth) > 0
                 gated_fv += false_violations(gated, truth) > 0
                 checks += any(f.severity == "check" for f in gated)
-            print(f"{name:<12} {amp:>5.2f} {n:>7} {ungated_fv:>11} {gated_fv:>9} {checks:>12}")
+            print(f"{name:<12} {amp:>5.2f} {n:>7} {exact:>12} {ungated_fv:>11} {gated_fv:>9} {checks:>12}")
     return 0
 
 

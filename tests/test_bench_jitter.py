@@ -13,8 +13,9 @@ def test_bench_jitter_prints_each_example_with_the_gate_never_worse_than_without
     assert p.returncode == 0, p.stderr
     rows = [line.split() for line in p.stdout.splitlines()[2:]]
     assert [r[0] for r in rows] == [name for name, _ in EXAMPLES]
-    for name, amp, frames, ungated, gated, checks in rows:
+    for name, amp, frames, exact, ungated, gated, checks in rows:
         assert (amp, frames) == ("0.20", "3") and int(gated) <= int(ungated) <= 3 and int(checks) <= 3, name
+        assert 0 <= int(exact) <= 3
 
 
 def test_jitter_moves_each_box_within_its_share_of_a_tile():
