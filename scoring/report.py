@@ -10,6 +10,7 @@ The document is built once as a list of blocks and rendered by ``to_markdown`` /
 from __future__ import annotations
 
 import html
+from collections import Counter
 from dataclasses import dataclass, field
 
 from . import tiles as T
@@ -27,6 +28,14 @@ RULES_NAME = {
     ("mcr", "competition"): "国标麻将 MCR (竞赛规则 competition variant)",
     ("sichuan", "sbr2025"): "四川麻将 Sichuan SBR 2025 (血战到底)",
 }
+
+
+def _by_severity(findings) -> str:
+    """How many findings of each severity, after the total: ": 1 violation, 2 check" (nothing when none)."""
+    counts = Counter(f.severity for f in findings)
+    return (": " + ", ".join(f"{n} {sev}" for sev, n in counts.items())) if counts else ""
+
+
 PAYER_CN = {"each": "每家 each", "discarder": "点炮者 discarder", "other": "其他两家 each other player"}
 SEVERITY_CN = {
     "violation": "违规 violation",
@@ -137,7 +146,7 @@ def build(
         blocks.append(Block("p", "无人报和 No player has declared a win."))
     for a in rev.scores.values():
         blocks += _hand_blocks(a, rules)
-    blocks.append(Block("h2", f"违规 Findings ({len(rev.findings)})"))
+    blocks.append(Block("h2", f"裁判审查 Findings ({len(rev.findings)}{_by_severity(rev.findings)})"))
     if rev.findings:
         blocks.append(Block("list", items=[_finding_item(i, f) for i, f in enumerate(rev.findings, 1)]))
     else:

@@ -23,6 +23,7 @@ def test_markdown_report_has_hand_fans_payments_findings_and_signatures():
     assert "| 金钩钩 | Golden Hook" in md and "3 番 → 基本分 base 8" in md and "点炮者 discarder 8" in md
     assert "exposed_tile — 上家 (left)" in md and "条款 Clause: sichuan-sbr-2025.txt 第十二条六" in md
     assert "void_suit_tiles" in md and "主动花猪" in md
+    assert "## 裁判审查 Findings (2: 2 violation)" in md       # not "违规" (violation) over checks too
     assert "tile 3z near the wall" in md
     assert "裁判员 Referee: ____" in md and md.count("选手 Player") == 4
 
@@ -33,7 +34,7 @@ def test_clean_table_says_so():
     t = table()
     t.players[1].discards = tuple(P("9s"))
     md = referee_report(t, Situation(void_suit=T.SOU), "sichuan")
-    assert "未发现违规 No violation found." in md and "违规 Findings (0)" in md
+    assert "未发现违规 No violation found." in md and "裁判审查 Findings (0)" in md
 
 
 def test_invalid_win_is_reported():
