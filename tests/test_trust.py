@@ -81,9 +81,12 @@ def test_the_text_and_the_referee_report_say_the_finding_is_to_check(tmp_path):
 
 
 def _no_violation(proc) -> None:
+    """No violation in the JSON printed: a reading's findings, or (no tile found) the reason and advice alone."""
     assert "Traceback" not in proc.stderr
     if proc.stdout.strip():
-        assert all(f["severity"] != "violation" for f in findings(proc))
+        got = json.loads(proc.stdout)
+        assert "findings" in got or (got["error"] and got["advice"]), got
+        assert all(f["severity"] != "violation" for f in got.get("findings", []))
 
 
 def one_tile(tmp_path) -> Path:
@@ -234,6 +237,18 @@ def test_the_api_answers_an_unreadable_photo_with_advice(tmp_path):
         r = c.post("/api/read", files={"photo": ("noise.png", noise(tmp_path).read_bytes(), "image/png")})
     assert r.status_code == 422
     assert r.json()["advice"] and "Traceback" not in r.text
+
+
+def test_json_says_why_and_how_to_retake_a_photo_with_no_tiles(tmp_path):
+    """--json printed nothing when no tile was found (the reason on stderr only): a JSON reader had no answer. It
+    gets the API's {error, advice}; the exit code and the stderr line stay."""
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    p = run(WIN, "--detections", empty, "--json")
+    assert p.returncode == 4 and p.stderr.count("\n") == 1 and "no tiles found" in p.stderr
+    got = json.loads(p.stdout)
+    assert got["error"] == "no tiles found" and got["advice"] and "from above" in got["advice"][0]
+    assert run(WIN, "--detections", empty).stdout == ""                          # text: nothing half-written
 
 
 def test_the_api_answers_a_photo_of_a_few_tiles_as_the_command_line_does(tmp_path):

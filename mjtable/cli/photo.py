@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 from mjtable import pipeline
-from mjtable.errors import EXIT_OK
+from mjtable.errors import EXIT_OK, UnreadableError
 from mjtable.outputs import check_outputs, write_atomic
 from mjtable.pipeline import KINDS, Reading
 
@@ -18,7 +19,12 @@ def main(argv: list[str]) -> int:
     a = ap.parse_args(argv)
     outputs = [a.annotate] if a.annotate is not None else []
     check_outputs(outputs, inputs(a))          # before the photo is read: a refusal costs nothing
-    img, out = read_photo(a)
+    try:
+        img, out = read_photo(a)
+    except UnreadableError as e:               # nothing read: the JSON says why and how to retake, as the API does
+        if a.json:
+            print(json.dumps({"error": e.reason, "advice": list(e.advice)}, ensure_ascii=False))
+        raise
     if a.annotate is not None:
         write_atomic(a.annotate, png_bytes(annotated(img, out)), inputs(a))
     print_reading(out, a)
