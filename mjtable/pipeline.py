@@ -258,28 +258,30 @@ def with_facts(out: Reading, facts: Optional[Facts]) -> Reading:
 
 
 def judge(out: Reading, view: View, shape: tuple[int, ...], settled: Optional[TableState] = None) -> Reading:
-    """A frame's reading with its trust (mjtable.vision.trust.assess: the frame and each seat, how to retake; a seat
-    whose hand the rules would allow read otherwise, out.legal, or whose 错和 a melded pung read as a kong would
-    lift to 8 points, legal.kong_would_win, or whose tiles count no hand, a tile missed or found twice, is
-    doubtful too), and each finding that rests on
-    what may be misread made a check (gate). ``shape``: the frame's (height, width). ``settled``: the table a video
-    settled, judged by its latest frame ``view``: a seat that frame reads otherwise is doubtful too (what settled
-    may rest on reads the latest frame contradicts)."""
+    """A frame's reading with its trust (mjtable.vision.trust.assess: the frame and each seat, how to retake), and
+    each finding that rests on what may be misread made a check (gate). A seat is doubtful too when the rules
+    would allow its hand read otherwise (out.legal), when a melded pung read as a kong would lift its 错和 to 8
+    points (legal.kong_would_win), or when its tiles count no hand (a tile missed or found twice). ``shape``: the
+    frame's (height, width). ``settled``: the table a video settled, judged by its latest frame ``view``: a seat
+    that frame reads otherwise is doubtful too (what settled may rest on reads the latest frame contradicts)."""
     from mjtable.vision.legal import kong_would_win
     from mjtable.vision.trust import (CHECK_GROUPS, COUNT_CASES, KONG_ADVICE, MISCOUNT_REASON, UNREADABLE, assess,
                                       gate)
-    out.trust = assess(view.layout, view.read_as, (shape[1], shape[0]), view.stretched)
-    if out.trust is not None and out.legal is not None and out.seat is not None:
-        out.trust = out.trust.doubting(out.seat, f"the rules allow another reading ({out.legal.changes_text()})")
-    if out.trust is not None:
-        for seat, why in kong_would_win(out):
-            out.trust = out.trust.doubting(seat, why, KONG_ADVICE)
-        miscounted = [f.seat for f in out.findings if f.case in COUNT_CASES and f.seat is not None]
-        for seat in dict.fromkeys(miscounted) if out.trust.state != UNREADABLE else ():   # said already
-            out.trust = out.trust.doubting(seat, MISCOUNT_REASON, CHECK_GROUPS)
-    if out.trust is not None and settled is not None:
-        for seat in _read_otherwise(settled, view.layout.table):
-            out.trust = out.trust.doubting(seat, "the latest frame reads this seat otherwise than the settled table")
+    trust = assess(view.layout, view.read_as, (shape[1], shape[0]), view.stretched)
+    if trust is not None:
+        doubts: list[tuple[str, str, Optional[str]]] = []       # (seat, why, advice)
+        if out.legal is not None and out.seat is not None:
+            doubts.append((out.seat, f"the rules allow another reading ({out.legal.changes_text()})", None))
+        doubts += [(seat, why, KONG_ADVICE) for seat, why in kong_would_win(out)]
+        if trust.state != UNREADABLE:                           # an unreadable frame has said so already
+            miscounted = [f.seat for f in out.findings if f.case in COUNT_CASES and f.seat is not None]
+            doubts += [(seat, MISCOUNT_REASON, CHECK_GROUPS) for seat in dict.fromkeys(miscounted)]
+        if settled is not None:
+            doubts += [(seat, "the latest frame reads this seat otherwise than the settled table", None)
+                       for seat in _read_otherwise(settled, view.layout.table)]
+        for seat, why, advice in doubts:
+            trust = trust.doubting(seat, why, advice)
+    out.trust = trust
     out.findings = gate(out.findings, out.trust)
     out.review = replace(out.review, findings=out.findings)
     return out
@@ -401,14 +403,20 @@ def read_notation(text: str, sit: Situation, rules: str = "mcr", profile: Option
     return out
 
 
+def refuse_unreadable(out: Reading) -> None:
+    """UnreadableError (4), with how to retake, for a frame whose reading the trust calls unreadable (a typed hand
+    has no trust: no vision imported)."""
+    if out.trust is not None:
+        from mjtable.vision.trust import UNREADABLE
+        if out.trust.state == UNREADABLE:
+            raise UnreadableError(f"could not read the hand: {'; '.join(out.trust.reasons)}", out.trust.advice)
+
+
 def verdict(out: Reading) -> None:
     """Raise the error a reading without a winning hand calls for: nothing to score -> UnreadableError (4),
     not a win -> NotAWinError (5). An overhead frame or a video without a declared win is fine as it is."""
+    refuse_unreadable(out)
     advice = out.trust.advice if out.trust is not None else ()
-    if out.trust is not None:               # a frame's reading (a typed hand has no trust: no vision imported)
-        from mjtable.vision.trust import UNREADABLE
-        if out.trust.state == UNREADABLE:
-            raise UnreadableError(f"could not read the hand: {'; '.join(out.trust.reasons)}", advice)
     if out.result is None:
         if out.kind == "overhead":
             return                          # the audit is the answer

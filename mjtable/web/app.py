@@ -305,8 +305,7 @@ class Service:
         img, stretched = pipeline.load_frame(data)
         del data
         out = pipeline.read_image(img, self.det(), sit, rules, profile, kind, facts=facts, stretched=stretched)
-        if out.trust is not None and out.trust.state == "unreadable":     # as the command line's exit 4
-            raise UnreadableError(f"could not read the hand: {'; '.join(out.trust.reasons)}", out.trust.advice)
+        pipeline.refuse_unreadable(out)         # 422 with the advice, as the command line's exit 4
         drawn = annotate(img, out.layout, out.hand, out.result, out.findings)
         ok, jpg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
         url = "data:image/jpeg;base64," + base64.b64encode(jpg.tobytes()).decode() if ok else None

@@ -119,9 +119,12 @@ def _phone_frame(dets: list[Detection], kept: list[int], placed: dict[int, Place
     vote = direction_votes(core, fr.theta)
     sure = direction_votes(core, fr.theta, reversible=False)     # the labels that are no guess
     cues = structure_vote(fr) if sure == 0 else 0.0
-    # the labels that are no guess decide; else both cues of the structure, agreeing; else the reversible tiles'
-    # labels; else one cue
-    turned = sure < 0 if sure else cues < 0 if abs(cues) >= 2 or not vote else vote < 0
+    if sure:                        # the labels that are no guess decide
+        turned = sure < 0
+    elif abs(cues) >= 2 or not vote:  # else both cues of the structure, agreeing, or one with the labels silent
+        turned = cues < 0
+    else:                           # else the reversible tiles' labels
+        turned = vote < 0
     if turned:
         fr = frame_of(core, fr.theta + math.pi, refine=False)
     theta = fr.theta
