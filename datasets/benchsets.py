@@ -38,8 +38,8 @@ TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 
                   513: "synth/realseatp513 (real faces, upright; a seat classifier not kept)",
                   520: "synth/realoverrk520 (real faces, top-down, racks; an overhead locator not kept)",
                   521: "synth/overrk521 (overhead, racks; an overhead locator not kept)",
-                  530: "synth/realseatprk530 (real faces, upright, racks; a seat locator not kept)",
-                  531: "synth/realseatrk531 (real faces, seat views, racks; a seat locator not kept)"}
+                  530: "synth/realseatprk530 (real faces, upright, racks; the seat locator locrk7a)",
+                  531: "synth/realseatrk531 (real faces, seat views, racks; the seat locator locrk7a)"}
 
 # parts of the detector a run can leave out (--without): TileDetector argument set to None, and what it is
 WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the general locator decides the kind"),
