@@ -39,7 +39,10 @@ TRAINING_SEEDS = {100: "synth/train", 101: "synth/train2", 102: "synth/train3", 
                   520: "synth/realoverrk520 (real faces, top-down, racks; an overhead locator not kept)",
                   521: "synth/overrk521 (overhead, racks; an overhead locator not kept)",
                   530: "synth/realseatprk530 (real faces, upright, racks; the seat locator locrk7a)",
-                  531: "synth/realseatrk531 (real faces, seat views, racks; the seat locator locrk7a)"}
+                  531: "synth/realseatrk531 (real faces, seat views, racks; the seat locator locrk7a)",
+                  541: "synth/fontseatp541 (font-drawn sets, upright seat views; a seat classifier not kept)",
+                  542: "synth/fontseat542 (font-drawn sets, seat views; a seat classifier not kept)",
+                  543: "synth/fontphone543 (font-drawn sets, phone; a seat classifier not kept)"}
 
 # parts of the detector a run can leave out (--without): TileDetector argument set to None, and what it is
 WITHOUT = {"router": ("router", "view router (models/view_router.onnx): the general locator decides the kind"),
