@@ -80,10 +80,19 @@ class Doubt:
     kind: int
     p: float
     alternatives: tuple[tuple[int, float], ...]
+    flower_p: float = 0.0                        # > 0: read as no flower, but likely some flower or season
+
+    @property
+    def level(self) -> float:
+        """The probability the doubt is judged by (vision.types.doubt_level): 0.0, doubtful at any limit, for a
+        tile likely some flower or season."""
+        return 0.0 if self.flower_p else self.p
 
     def __str__(self) -> str:
         alt = ", ".join(f"{T.code(k)} {q:.2f}" for k, q in self.alternatives)
-        return f"{T.code(self.kind)} ({self.group}) read with p {self.p:.2f}" + (f"; or {alt}" if alt else "")
+        flower = f"; a flower or season {self.flower_p:.2f}" if self.flower_p else ""
+        return f"{T.code(self.kind)} ({self.group}) read with p {self.p:.2f}" + (f"; or {alt}" if alt else "") \
+            + flower
 
 
 @dataclass
@@ -106,12 +115,14 @@ class Reading:
 
     @property
     def doubts(self) -> list[Doubt]:
-        """The tiles of the scored hand read with a probability under DOUBT: the score depends on them."""
+        """The tiles of the scored hand read with doubt (vision.types.is_doubtful): the score depends on them."""
         from mjtable.vision.types import DOUBT
         return self.doubts_under(DOUBT)
 
     def doubts_under(self, limit: float) -> list[Doubt]:
-        """The face-up tiles of the scored hand read with a probability under ``limit``."""
+        """The face-up tiles of the scored hand read with a probability under ``limit``, or read as no flower
+        while likely some flower or season (vision.types.is_doubtful)."""
+        from mjtable.vision.types import FLOWER_DOUBT, is_doubtful
         if self.layout is None or self.seat is None or self.hand is None:
             return []
         out = []
@@ -119,8 +130,9 @@ class Reading:
             if p.seat != self.seat or not (p.group in HAND_GROUPS or p.group.startswith("meld:")):
                 continue
             p_kind, others = _belief(p.det)
-            if p.det.kind != T.BACK and p_kind < limit:
-                out.append(Doubt(p.group, p.det.kind, p_kind, others))
+            if p.det.kind != T.BACK and is_doubtful(p.det.kind, p_kind, p.det.flower_p, limit):
+                flower = p.det.flower_p if not T.is_flower(p.det.kind) and p.det.flower_p >= FLOWER_DOUBT else 0.0
+                out.append(Doubt(p.group, p.det.kind, p_kind, others, flower))
         return out
 
     @property
@@ -145,7 +157,8 @@ class Reading:
             d["kind"] = self.layout.kind
             d["tiles"] = [_tile_dict(p) for p in self.layout.placed]
             d["doubtful"] = [{"kind": T.code(x.kind), "group": x.group, "p": round(x.p, 3),
-                              "alternatives": [{"kind": T.code(k), "p": round(q, 3)} for k, q in x.alternatives]}
+                              "alternatives": [{"kind": T.code(k), "p": round(q, 3)} for k, q in x.alternatives],
+                              **({"flower_p": round(x.flower_p, 3)} if x.flower_p else {})}
                              for x in self.doubts]
         if self.legal is not None:
             d["legal"] = self.legal.to_dict()

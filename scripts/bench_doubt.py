@@ -1,7 +1,8 @@
 """Does a wrong reading say so? How well the doubtful tiles the output names catch the detector's mistakes.
 
 A tile read with a probability under DOUBT (vision.types) is named doubtful, and a hand that holds one says so,
-so that a user confirms it instead of trusting a wrong score. This measures, for DOUBT and other thresholds side
+so that a user confirms it instead of trusting a wrong score (so is a tile read as no flower while likely some
+flower or season, at any threshold: vision.types.doubt_level). This measures, for DOUBT and other thresholds side
 by side in one run:
 
 * tiles, on labelled photo sets (each skipped when its folder is missing; see evaluate_real): of the face-up
@@ -63,7 +64,7 @@ def hand_outcomes(det, gts: list[Path]) -> list[tuple[bool, bool, float]]:
         except Exception:            # the command line reports such a frame as an error: a warning, not a score
             out.append((False, False, 1.0))
             continue
-        low = min((x.p for x in r.doubts_under(1.01)), default=1.0)
+        low = min((x.level for x in r.doubts_under(1.01)), default=1.0)
         out.append((score_key(r.result) == want, r.result is not None and r.result.is_win, low))
     return out
 

@@ -6,7 +6,8 @@ make them from shared/data, and this script runs them when their folders are mis
 
 * photos with every face-up tile found (IoU >= 0.5) and read right; photos with every one found and each read
   right or named doubtful; photos with a misread none of which is named doubtful; silent misreads (read wrong
-  with p >= DOUBT); right tiles named doubtful (p < DOUBT);
+  and not named doubtful); right tiles named doubtful (p < DOUBT, or read as no flower while the flowers together
+  get FLOWER_DOUBT: vision.types.is_doubtful; "doubt by p alone" is the baseline without the flowers' rule);
 * the same for the photos as taken and for the copies an export stretched one way (read squeezed back, and
   doubted as a whole by the reading's trust, vision.trust), where a set has both;
 * the expected calibration error (vision.calibrate.ece) of the probability of the kind read, as the runtime gives
@@ -33,7 +34,7 @@ import numpy as np
 from mjtable.scoring import tiles as T
 from mjtable.vision import calibrate as C
 from mjtable.datasets.benchsets import WITHOUT
-from mjtable.vision.types import DOUBT
+from mjtable.vision.types import DOUBT, FLOWER_DOUBT
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = {"real Chinese photos": "data/cmd/heldout", "Camerash set photos": "data/camerash_photos/heldout",
@@ -122,33 +123,37 @@ def collect(det, sets: dict[str, Path]) -> dict[str, list[list]]:
             for name, f in sets.items()}
 
 
-def tile_arrays(photos: list[list], t: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """(probability of the kind read at temperature t, read right) of every found tile of the photos."""
+def tile_arrays(photos: list[list], t: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(probability of the kind read at temperature t, read right, read as no flower while the flowers together
+    get FLOWER_DOUBT or more at t) of every found tile of the photos."""
     tiles = [x for ph in photos for x in ph if x is not None]
     if not tiles:
-        return np.zeros(0), np.zeros(0, bool)
+        return np.zeros(0), np.zeros(0, bool), np.zeros(0, bool)
     p = C.scale(np.stack([x.probs for x in tiles]), t)
     read = np.array([x.read for x in tiles])
-    return p[np.arange(len(tiles)), read], read == np.array([x.truth for x in tiles])
+    flowerish = ~np.vectorize(T.is_flower)(read) & (p[:, T.FLOWERS[0]:T.FLOWERS[-1] + 1].sum(1) >= FLOWER_DOUBT)
+    return p[np.arange(len(tiles)), read], read == np.array([x.truth for x in tiles]), flowerish
 
 
-def set_figures(photos: list[list], t: float = 1.0, limit: float = DOUBT) -> dict:
+def set_figures(photos: list[list], t: float = 1.0, limit: float = DOUBT, flowers: bool = True) -> dict:
     """Photos every tile right / every tile found and either right or named doubtful (read with p under
-    ``limit``: the issue's "every tile right, or named doubtful") / with a silent misread, silent misreads, right
-    tiles named doubtful, ECE; the tiles' probabilities at temperature t."""
-    conf, right = tile_arrays(photos, t)
+    ``limit``, or, with ``flowers``, read as no flower while likely a flower: vision.types.is_doubtful; the
+    issue's "every tile right, or named doubtful") / with a silent misread, silent misreads, right tiles named
+    doubtful, ECE; the tiles' probabilities at temperature t."""
+    conf, right, flowerish = tile_arrays(photos, t)
+    doubt = (conf < limit) | (flowerish & flowers)
     every, named, unwarned, i = 0, 0, 0, 0
     for ph in photos:
         n = sum(x is not None for x in ph)
-        c, r = conf[i:i + n], right[i:i + n]
+        d, r = doubt[i:i + n], right[i:i + n]
         i += n
         every += n == len(ph) and bool(r.all())
-        named += n == len(ph) and bool((r | (c < limit)).all())
-        unwarned += bool(((~r) & (c >= limit)).any())
+        named += n == len(ph) and bool((r | d).all())
+        unwarned += bool(((~r) & ~d).any())
     return {"photos": len(photos), "tiles": int(len(conf)), "wrong": int((~right).sum()),
             "every_tile_right": every, "every_tile_right_or_doubtful": named, "photos_with_silent_misread": unwarned,
-            "silent_misreads": int(((~right) & (conf >= limit)).sum()),
-            "right_named_doubtful": float((right & (conf < limit)).sum() / max(1, right.sum())),
+            "silent_misreads": int(((~right) & ~doubt).sum()),
+            "right_named_doubtful": float((right & doubt).sum() / max(1, right.sum())),
             "ece": C.ece(conf, right), "temperature": t, "limit": limit}
 
 
@@ -164,7 +169,8 @@ def calibration_figures(data: dict[str, list[list]]) -> dict:
     for name, photos in data.items():
         others = [ph for n, phs in data.items() if GROUPS[n] != GROUPS[name] for ph in phs]
         t = fit_on(others)
-        out[name] = {"today": set_figures(photos, 1.0), "calibrated": set_figures(photos, t),
+        out[name] = {"today": set_figures(photos, 1.0), "doubt by p alone": set_figures(photos, 1.0, flowers=False),
+                     "calibrated": set_figures(photos, t),
                      f"calibrated, limit {CAL_LIMIT:g}": set_figures(photos, t, CAL_LIMIT)}
         copy = [any(x is not None and x.stretched for x in ph) for ph in photos]
         if any(copy):              # copies an export stretched one way (their reading says so: vision.trust)

@@ -117,3 +117,19 @@ def test_bench_phone_counts_photos_with_every_tile_right_or_named_doubtful():
     f = set_figures(photos, limit=0.6)
     assert (f["every_tile_right"], f["every_tile_right_or_doubtful"], f["photos_with_silent_misread"]) == (1, 2, 1)
     assert (f["wrong"], f["silent_misreads"]) == (2, 1)
+
+
+def test_bench_phone_names_a_suit_tile_likely_a_flower_and_keeps_the_baseline_without():
+    """A flower of unseen art read as the 1 of bamboo at p 0.7, the eight flowers given 0.24 together: silent by p
+    alone (the baseline row), named doubtful by the runtime's rule (vision.types.is_doubtful)."""
+    from scripts.bench_phone import Tile, set_figures
+    probs = np.zeros(43)
+    probs[18], probs[34:42] = 0.7, 0.03
+    probs[0] = 1.0 - probs.sum()
+    sure = np.zeros(43)
+    sure[5] = 1.0
+    photos = [[Tile(35, 18, probs, "phone"), Tile(5, 5, sure, "phone")]]
+    today, by_p = set_figures(photos), set_figures(photos, flowers=False)
+    assert (today["silent_misreads"], today["every_tile_right_or_doubtful"]) == (0, 1)
+    assert (by_p["silent_misreads"], by_p["every_tile_right_or_doubtful"]) == (1, 0)
+    assert today["right_named_doubtful"] == by_p["right_named_doubtful"] == 0.0

@@ -7,6 +7,7 @@ from pathlib import Path
 import mjtable
 from mjtable import pipeline
 from mjtable.pipeline import DOUBT, FileDetector
+from mjtable.vision.types import FLOWER_DOUBT, is_doubtful
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -14,19 +15,20 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 class _Unsure:
     """The bundled photo's ground-truth boxes, the classifier sure of every tile but one."""
 
-    def __init__(self, unsure_p: float):
+    def __init__(self, unsure_p: float, flowers: tuple = ()):
         self.dets = FileDetector(str(EXAMPLES / "phone_win.json")).dets
         self.dets = [dataclasses.replace(d, candidates=((d.kind, 0.99),)) for d in self.dets]
         i = next(i for i, d in enumerate(self.dets) if d.kind == 24)       # the 7s of the concealed row
-        self.dets[i] = dataclasses.replace(self.dets[i], candidates=((24, unsure_p), (25, 0.3), (23, 0.05)))
+        self.dets[i] = dataclasses.replace(self.dets[i], candidates=((24, unsure_p), (25, 0.3), (23, 0.05)),
+                                           flower=flowers)
 
     def detect(self, img, kind="auto"):
         return list(self.dets)
 
 
-def _read(unsure_p):
+def _read(unsure_p, flowers=()):
     img = pipeline.load_image(str(EXAMPLES / "phone_win.jpg"))
-    return pipeline.read_image(img, _Unsure(unsure_p), pipeline.situation(seat_wind="S"))
+    return pipeline.read_image(img, _Unsure(unsure_p, flowers), pipeline.situation(seat_wind="S"))
 
 
 def test_an_unsure_tile_of_the_hand_is_named_with_its_alternatives():
@@ -65,7 +67,23 @@ def test_the_shipped_model_reads_the_bundled_photo_with_its_beliefs():
     d = r.to_dict()
     assert d["tiles"] and all(0.0 <= t["p"] <= 1.0 for t in d["tiles"])
     assert {t["group"] for t in d["tiles"]} >= {"concealed", "winning"}
-    assert all(x["p"] < DOUBT for x in d["doubtful"])
+    assert all(x["p"] < DOUBT or x["flower_p"] >= FLOWER_DOUBT for x in d["doubtful"])
+
+
+def test_a_tile_read_surely_as_no_flower_but_likely_some_flower_is_doubtful():
+    """A set's flowers are pictures of its own: an unseen one spreads over the eight flowers and a suit tile
+    (a bird read as the 1 of bamboo), each under the kind read. The flowers together at FLOWER_DOUBT or more
+    name the tile doubtful however sure its own kind; a tile read as a flower is not doubtful so, and flowers
+    together under FLOWER_DOUBT name nothing."""
+    likely = ((38, 0.09), (40, 0.07), (35, 0.03), (34, 0.01))                # 0.20 together
+    r = _read(0.75, likely)
+    assert [(x.kind, x.p, round(x.flower_p, 2)) for x in r.doubts] == [(24, 0.75, 0.2)]
+    assert str(r.doubts[0]).endswith("; a flower or season 0.20")
+    assert r.to_dict()["doubtful"][0]["flower_p"] == 0.2
+    assert any(x.startswith("1 of 13 tiles read as no flower are likely a flower") for x in r.trust.seats[0].reasons)
+    assert _read(0.75, ((38, 0.09), (40, 0.04))).doubts == []                 # 0.13: under FLOWER_DOUBT
+    assert not is_doubtful(38, 0.75, 0.95) and is_doubtful(24, 0.75, 0.2) and is_doubtful(24, 0.5, 0.0)
+    assert not is_doubtful(24, 0.75, FLOWER_DOUBT - 0.01)
 
 
 def test_doubts_under_takes_any_limit():

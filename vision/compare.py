@@ -16,7 +16,7 @@ import numpy as np
 from mjtable.scoring import tiles as T
 
 from .metrics import box_iou
-from .types import DOUBT
+from .types import DOUBT, doubt_level
 
 if TYPE_CHECKING:
     from mjtable.scoring.table import PlayerArea
@@ -150,23 +150,25 @@ def as_arrays(dets, gt):
 # ---------------------------------------------------------------- doubtful tiles
 
 def tile_beliefs(dets, gt_boxes: np.ndarray, gt_kinds: np.ndarray) -> list[tuple[bool, float]]:
-    """(read right, probability of the kind read) of each face-up labelled tile a detection found at IoU >= 0.5
-    (agnostic_matches: each detection matched once, surest first). A face-up tile read as a back counts as read
-    wrong and certain: the output never names a back doubtful."""
+    """(read right, the probability its doubt is judged by: types.doubt_level) of each face-up labelled tile a
+    detection found at IoU >= 0.5 (agnostic_matches: each detection matched once, surest first). A face-up tile
+    read as a back counts as read wrong and certain: the output never names a back doubtful."""
     match = matched(gt_boxes, dets)
-    return [(dets[m].kind == k, 1.0 if dets[m].kind == T.BACK else dets[m].kind_p)
+    return [(dets[m].kind == k, 1.0 if dets[m].kind == T.BACK else doubt_level(dets[m].kind, dets[m].kind_p,
+                                                                                 dets[m].flower_p))
             for m, k in zip(match, gt_kinds) if m >= 0 and k != T.BACK]
 
 
 def crop_beliefs(det, folder: Path) -> list[tuple[bool, float]]:
-    """(read right, probability of the kind read) of each crop of a plain crop folder, pasted on cloth and read as
-    a located box of a photo of a hand (mjtable.vision.evaluate.kind_probs)."""
+    """(read right, the probability its doubt is judged by: types.doubt_level) of each crop of a plain crop folder,
+    pasted on cloth and read as a located box of a photo of a hand (mjtable.vision.evaluate.kind_probs)."""
     from .evaluate import crops_on_cloth, kind_probs
     from .labels import read_crop_labels
     out = []
     for img, box, truth in crops_on_cloth(read_crop_labels(folder)):
         p = kind_probs(det, img, box)
-        out.append((int(p.argmax()) == truth, float(p.max())))
+        k = int(p.argmax())
+        out.append((k == truth, doubt_level(k, float(p[k]), float(p[T.FLOWERS[0]:T.FLOWERS[-1] + 1].sum()))))
     return out
 
 

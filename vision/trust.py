@@ -4,16 +4,16 @@ A referee must never be told a false thing with certainty. A finding read from a
 seat (a finding of the whole table, on every seat); the tiles may be misread, and a tile the detector missed
 leaves no trace but a wrong count. So:
 
-* each seat gets a state: ``trusted`` when every face-up tile of it was read surely (p >= DOUBT) at a size the
-  reader is measured to read, from a photo as it was taken, and grouped into melds a claim can make (MELD_MIN to
-  MELD_MAX tiles: a hand laid face up and read as one long meld is misgrouped, a chow read as two tiles lost
-  one), with no tile read as shown apart lying over another (one tile found twice), no chow's sideways tile read
-  turned with p under DOUBT (it says whom the chow was claimed from) and no grouping its tiles' places leave open
-  (_grouping_doubts: a tile read as exposed beside the discards, a meld that is no set but one without its end
-  tile, a winning tile lying sideways, a hand whose reading direction was a guess), else ``doubtful`` with the
-  reasons (a copy stretched one way, an export that did not keep the photo's shape, is read squeezed back from
-  few pixels a tile: on the held-out real Chinese photos every misread tile was on such a copy,
-  scripts/bench_phone.py);
+* each seat gets a state: ``trusted`` when every face-up tile of it was read surely (p >= DOUBT, and none read as
+  no flower is likely some flower or season: types.is_doubtful) at a size the reader is measured to read, from a
+  photo as it was taken, and grouped into melds a claim can make (MELD_MIN to MELD_MAX tiles: a hand laid face up
+  and read as one long meld is misgrouped, a chow read as two tiles lost one), with no tile read as shown apart
+  lying over another (one tile found twice), no chow's sideways tile read turned with p under DOUBT (it says whom
+  the chow was claimed from) and no grouping its tiles' places leave open (_grouping_doubts: a tile read as
+  exposed beside the discards, a meld that is no set but one without its end tile, a winning tile lying sideways,
+  a hand whose reading direction was a guess), else ``doubtful`` with the reasons (a copy stretched one way, an
+  export that did not keep the photo's shape, is read squeezed back from few pixels a tile: on the held-out real
+  Chinese photos every misread tile was on such a copy, scripts/bench_phone.py);
 * the frame gets a state: ``unreadable`` when what was found cannot be one player's hand or a table (a few stray
   boxes on a photo of a room, one tile), ``doubtful`` when a seat is, else ``trusted``; with the reasons, and,
   when it is not trusted, how to take the photo again;
@@ -36,7 +36,7 @@ from typing import Optional
 from mjtable.scoring import tiles as T
 from mjtable.scoring.result import Finding
 
-from .types import DOUBT
+from .types import DOUBT, FLOWER_DOUBT
 
 TRUSTED, DOUBTFUL, UNREADABLE = "trusted", "doubtful", "unreadable"
 CHECK = "check"                 # Finding.severity of a finding that must be verified before any penalty
@@ -136,10 +136,14 @@ def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float 
                 grouping: tuple[str, ...] = ()) -> SeatTrust:
     faces = [d for d in dets if d.kind != T.BACK]
     doubtful = sum(d.kind_p < DOUBT for d in faces)
+    flowerish = sum(d.doubtful and d.kind_p >= DOUBT for d in faces)
     px = statistics.median(min(d.width, d.height) for d in dets) if dets else 0.0
     reasons = []
     if doubtful:
         reasons.append(f"{doubtful} of {len(faces)} tiles read with p under {DOUBT}")
+    if flowerish:
+        reasons.append(f"{flowerish} of {len(faces)} tiles read as no flower are likely a flower or season "
+                       f"(p {FLOWER_DOUBT} or more)")
     if dets and px < SMALL_TILE_PX:
         reasons.append(f"tiles {px:.0f} px across (under {SMALL_TILE_PX:.0f})")
     if read_as == "seat":
@@ -158,7 +162,7 @@ def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float 
         reasons.append(f"{turned} chow(s) whose tile laid sideways, which says whom it was claimed from, is read "
                        f"turned with p under {DOUBT}")
     reasons += grouping
-    return SeatTrust(seat, DOUBTFUL if reasons else TRUSTED, len(faces), doubtful, px, tuple(reasons))
+    return SeatTrust(seat, DOUBTFUL if reasons else TRUSTED, len(faces), doubtful + flowerish, px, tuple(reasons))
 
 
 def assess(layout, read_as: Optional[str] = None, frame: Optional[tuple[int, int]] = None,

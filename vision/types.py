@@ -6,9 +6,27 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Optional, overload
 
+from mjtable.scoring import tiles as T
+
 UPRIGHT, SIDEWAYS, UPSIDE_DOWN, FACE_DOWN = "upright", "sideways", "upside_down", "face_down"
 DOUBT = 0.6                 # a tile read with less than this probability (Detection.kind_p) is doubtful
+FLOWER_DOUBT = 0.15         # ... and one read as no flower that the flowers and seasons together get this much
 ORIENTATIONS = (UPRIGHT, SIDEWAYS, UPSIDE_DOWN, FACE_DOWN)
+
+
+def doubt_level(kind: int, p: float, flower_p: float) -> float:
+    """The probability a face-up tile read as ``kind`` is judged doubtful by (under a limit, DOUBT at runtime):
+    ``p``, the kind's; or 0.0, doubtful at any limit, when it was read as no flower while the flowers and seasons
+    together get ``flower_p`` >= FLOWER_DOUBT. A set's flowers are pictures of its own, which the classifier
+    spreads over many kinds when it has not seen the set; one read as a suit tile (a bird read as the 1 of
+    bamboo) adds a tile to the hand."""
+    return 0.0 if not T.is_flower(kind) and flower_p >= FLOWER_DOUBT else p
+
+
+def is_doubtful(kind: int, p: float, flower_p: float, limit: float = DOUBT) -> bool:
+    """Whether a face-up tile read as ``kind`` with probability ``p``, the flowers and seasons together given
+    ``flower_p``, is doubtful at the limit (doubt_level)."""
+    return doubt_level(kind, p, flower_p) < limit
 
 
 @dataclass(frozen=True)
@@ -54,6 +72,17 @@ class Detection:
         if not self.candidates:
             return self.confidence
         return next((q for k, q in self.candidates if k == self.kind), 0.0)
+
+    @property
+    def flower_p(self) -> float:
+        """The classifier's probability that the face is some flower or season (the sum of ``flower``; 0.0 when
+        unknown)."""
+        return sum(q for _, q in self.flower)
+
+    @property
+    def doubtful(self) -> bool:
+        """Whether the tile's reading is doubtful (a face-up tile; see flower_doubt)."""
+        return self.kind != T.BACK and is_doubtful(self.kind, self.kind_p, self.flower_p)
 
     @property
     def axis_p(self) -> float:

@@ -70,7 +70,8 @@ function show(reading) {
     li(`[${f.severity}] ${f.kind} (${f.seat || "table"}): ${f.message} — ${f.clause}: ${f.penalty}`, f.severity))
     : [li("No violation found", "ok")]));
   const notes = (reading.unplaced || []).map(u => "Reading note: " + u)
-    .concat((reading.doubtful || []).map(d => `Doubtful tile: ${tileLabel(d.kind)} (${d.kind}, p ${d.p}) — check it`));
+    .concat((reading.doubtful || []).map(d => `Doubtful tile: ${tileLabel(d.kind)} (${d.kind}, p ${d.p}`
+      + (d.flower_p ? `; a flower or season p ${d.flower_p}` : "") + ") — check it"));
   if (reading.note && r) notes.push(reading.note);
   $("legal").replaceChildren(...(reading.legal ? [legalOffer(reading.legal)] : []));   // first, above the score
   $("notes").replaceChildren(...notes.map(n => li(n)));
