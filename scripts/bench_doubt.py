@@ -49,8 +49,8 @@ def measure_set(det, folder: Path) -> list[tuple[bool, float]]:
 
 
 def hand_outcomes(det, gts: list[Path]) -> list[tuple[bool, bool, float]]:
-    """(scored right, gave a winning score, the lowest probability of a face-up tile of the scored hand) per phone
-    scene."""
+    """(scored right, gave a winning score, the lowest doubt level of a face-up tile of the scored hand: its
+    probability, or 0.0 for one likely a flower, pipeline.Doubt.level) per phone scene."""
     from mjtable.datasets.ground_truth import from_json, phone_hand
     from mjtable.scoring.mcr import score
     from mjtable.vision.images import load_image
@@ -119,7 +119,8 @@ def main(argv=None) -> int:
 
 def show(res: dict, seed: int) -> None:
     head = "".join(f"{'p < ' + format(t, 'g'):>10s}" for t in LIMITS)
-    print(f"Tiles named doubtful (probability of the kind read under the limit; the output's limit is {DOUBT:g})")
+    print(f"Tiles named doubtful (probability of the kind read under the limit, or likely a flower; the output's "
+          f"limit is {DOUBT:g})")
     print(f"{'set':44s}{'':18s}{head}")
     for name, r in res["tiles"].items():
         for what, n, key in (("misread: caught", r["wrong"], "caught"), ("right: flagged", r["right"], "false_alarm")):

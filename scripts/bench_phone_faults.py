@@ -10,10 +10,10 @@
   and the detector's mean ms a photo, beside the photo as it is; --models and --without read them again with
   candidate models and without parts of the runtime (DetectorConfig.squashed: --without squashed);
 * one photo, one set: could the photo's other tiles name a misread? For each tile read wrong, whether its true
-  kind is read (surely, p >= DOUBT) elsewhere in the same photo; and a rule that names a tile doubtful when its
-  crop looks more like a surely read tile of another kind than like any other tile read as its own kind (the
-  crops compared as mean-free grey images, either way up), counted on the silent misreads (wrong, p >= DOUBT)
-  and on the right tiles.
+  kind is read surely (not doubtful: vision.types.is_doubtful) elsewhere in the same photo; and a rule that names
+  a tile doubtful when its crop looks more like a surely read tile of another kind than like any other tile read
+  as its own kind (the crops compared as mean-free grey images, either way up), counted on the silent misreads
+  (wrong, not doubtful) and on the right tiles.
 
     python -m scripts.bench_phone_faults [--sets data/cmd/heldout ...] [--angles 0 20 35 45] [--squeeze 0.5 0.67]
         [--models DIR] [--without squashed ...] [--json]
@@ -37,7 +37,6 @@ from mjtable.vision.evaluate import list_samples
 from mjtable.vision.images import load_image, unstretch
 from mjtable.vision.labels import read_yolo_rows
 from mjtable.vision.level import turn, turn_boxes
-from mjtable.vision.types import DOUBT
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ("data/cmd/heldout", "data/camerash_photos/heldout")
@@ -117,7 +116,7 @@ def one_set_rows(img: np.ndarray, dets, match, truth) -> list[dict]:
     sim = np.einsum("ak,bjk->abj", v[:, 0], v).max(2)                          # either way up
     np.fill_diagonal(sim, -np.inf)
     kind = np.array([dets[i].kind for i in up])
-    sure = np.array([dets[i].kind_p >= DOUBT for i in up])
+    sure = np.array([not dets[i].doubtful for i in up])
     where = {i: a for a, i in enumerate(up)}
     rows = []
     for m, t in zip(match, truth):
@@ -126,7 +125,7 @@ def one_set_rows(img: np.ndarray, dets, match, truth) -> list[dict]:
         a, d = where[m], dets[m]
         own = sim[a][kind == d.kind].max(initial=-np.inf)
         other = sim[a][(kind != d.kind) & sure].max(initial=-np.inf)
-        rows.append({"right": d.kind == t, "p": d.kind_p, "named": other > own,
+        rows.append({"right": d.kind == t, "p": d.kind_p, "doubtful": d.doubtful, "named": other > own,
                      "truth_elsewhere": bool((sure & (kind == t))[np.arange(len(up)) != a].any())})
     return rows
 
@@ -137,8 +136,8 @@ def one_set_figures(det, folder: Path) -> dict:
         dets, match, truth = read(det, img, boxes, kinds)
         rows += one_set_rows(img, dets, match, truth)
     wrong = [r for r in rows if not r["right"]]
-    silent = [r for r in wrong if r["p"] >= DOUBT]
-    right = [r for r in rows if r["right"] and r["p"] >= DOUBT]
+    silent = [r for r in wrong if not r["doubtful"]]
+    right = [r for r in rows if r["right"] and not r["doubtful"]]
     return {"misreads": len(wrong), "misreads_truth_elsewhere": sum(r["truth_elsewhere"] for r in wrong),
             "silent_misreads": len(silent), "silent_truth_elsewhere": sum(r["truth_elsewhere"] for r in silent),
             "silent_named_by_rule": sum(r["named"] for r in silent),

@@ -44,7 +44,7 @@ def test_hand_figures_count_silent_wrong_scores():
 def test_crop_beliefs_read_real_crops_as_evaluate_crops_does(tmp_path):
     """The committed real riichi tiles (tests/fixtures/real_crops), cut at their boxes into a plain crop folder and
     read on cloth: one belief per crop, read right as often as mjtable.vision.evaluate.read_right counts, each with
-    the probability of the kind read."""
+    the probability its doubt is judged by (the kind read's; riichi sets have no flowers to be likely)."""
     import csv
 
     import cv2
@@ -67,7 +67,7 @@ def test_crop_beliefs_read_real_crops_as_evaluate_crops_does(tmp_path):
     beliefs = crop_beliefs(det, tmp_path)
     listed = read_crop_labels(tmp_path)
     assert len(beliefs) == len(listed) == 18
-    assert all(0.0 < p <= 1.0 for _, p in beliefs)
+    assert all(0.0 <= p <= 1.0 for _, p in beliefs)
     items = [(*on_cloth(cv2.imread(str(path))), truth) for path, truth in listed]
     assert sum(ok for ok, _ in beliefs) == read_right(det, items)["all"][0] >= 15
 
@@ -133,3 +133,17 @@ def test_bench_phone_names_a_suit_tile_likely_a_flower_and_keeps_the_baseline_wi
     assert (today["silent_misreads"], today["every_tile_right_or_doubtful"]) == (0, 1)
     assert (by_p["silent_misreads"], by_p["every_tile_right_or_doubtful"]) == (1, 0)
     assert today["right_named_doubtful"] == by_p["right_named_doubtful"] == 0.0
+
+
+def test_tile_beliefs_judge_a_tile_likely_a_flower_doubtful_at_any_limit():
+    """A 1 of bamboo read at p 0.9 while the flowers together get 0.2: its doubt level is 0.0 (vision.types.
+    doubt_level), caught at every limit; the same tile with the flowers at 0.05 is judged by its p."""
+    from mjtable.vision.types import Detection
+    gt = np.array([[0, 0, 10, 14], [20, 0, 30, 14]], float)
+    likely = ((35, 0.1), (38, 0.1))
+    dets = [Detection((0, 0, 10, 14), 18, "upright", 0.9, ((18, 0.9),), flower=likely),
+            Detection((20, 0, 30, 14), 18, "upright", 0.9, ((18, 0.9),), flower=((35, 0.05),))]
+    beliefs = tile_beliefs(dets, gt, np.array([35, 18]))
+    assert beliefs == [(False, 0.0), (True, 0.9)]
+    f = tile_figures(beliefs, limits=(0.5,))
+    assert f["caught"] == {"0.5": 1.0} and f["false_alarm"] == {"0.5": 0.0}

@@ -67,7 +67,7 @@ def test_the_shipped_model_reads_the_bundled_photo_with_its_beliefs():
     d = r.to_dict()
     assert d["tiles"] and all(0.0 <= t["p"] <= 1.0 for t in d["tiles"])
     assert {t["group"] for t in d["tiles"]} >= {"concealed", "winning"}
-    assert all(x["p"] < DOUBT or x["flower_p"] >= FLOWER_DOUBT for x in d["doubtful"])
+    assert all(x["p"] < DOUBT or x.get("flower_p", 0.0) >= FLOWER_DOUBT for x in d["doubtful"])
 
 
 def test_a_tile_read_surely_as_no_flower_but_likely_some_flower_is_doubtful():
@@ -79,7 +79,8 @@ def test_a_tile_read_surely_as_no_flower_but_likely_some_flower_is_doubtful():
     r = _read(0.75, likely)
     assert [(x.kind, x.p, round(x.flower_p, 2)) for x in r.doubts] == [(24, 0.75, 0.2)]
     assert str(r.doubts[0]).endswith("; a flower or season 0.20")
-    assert r.to_dict()["doubtful"][0]["flower_p"] == 0.2
+    assert r.to_dict()["doubtful"][0]["flower_p"] == 0.2 and r.doubts[0].level == 0.0
+    assert r.trust.seats[0].doubtful == 1
     assert any(x.startswith("1 of 13 tiles read as no flower are likely a flower") for x in r.trust.seats[0].reasons)
     assert _read(0.75, ((38, 0.09), (40, 0.04))).doubts == []                 # 0.13: under FLOWER_DOUBT
     assert not is_doubtful(38, 0.75, 0.95) and is_doubtful(24, 0.75, 0.2) and is_doubtful(24, 0.5, 0.0)
@@ -181,3 +182,17 @@ def test_more_looks_read_the_refined_boxes_once(monkeypatch):
     assert not np.allclose(first, refined, atol=1e-3)           # the refiner moved them: two different looks
     h, w = img.shape[:2]
     assert np.allclose(more[n:], np.clip(look_boxes(refined, LOOKS).reshape(-1, 4), 0, [w, h, w, h]), atol=1e-3)
+
+
+def test_a_detections_file_carries_the_flowers_probabilities(tmp_path):
+    """--detections: a tile's optional "flower" list reaches Detection.flower, so a file read back judges doubt as
+    the detector did."""
+    items = json.loads((EXAMPLES / "phone_win.json").read_text())
+    items = items["objects"] if isinstance(items, dict) else items
+    i = next(i for i, o in enumerate(items) if o["kind"] == 24)
+    items[i] = {**items[i], "candidates": [[24, 0.8]], "flower": [[38, 0.12], [36, 0.08]]}
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(items))
+    dets = FileDetector(str(path)).dets
+    assert dets[i].flower == ((38, 0.12), (36, 0.08)) and dets[i].doubtful
+    assert not any(d.flower for j, d in enumerate(dets) if j != i)

@@ -74,6 +74,7 @@ def test_notation_either_parses_or_is_refused(text):
     ([{"box": [0, 0, 10, 10], "kind": 3, "confidence": 2}], "confidence"),
     ([{"box": [0, 0, 10], "kind": 3}], "box"),
     ([{"kind": 3}], "box"),
+    ([{"box": [0, 0, 10, 10], "kind": 3, "flower": [[18, 0.3]]}], "flower"),
 ])
 def test_bad_detections_name_the_field(tmp_path, capsys, items, words):
     p = tmp_path / "d.json"

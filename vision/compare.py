@@ -168,7 +168,8 @@ def crop_beliefs(det, folder: Path) -> list[tuple[bool, float]]:
     for img, box, truth in crops_on_cloth(read_crop_labels(folder)):
         p = kind_probs(det, img, box)
         k = int(p.argmax())
-        out.append((k == truth, doubt_level(k, float(p[k]), float(p[T.FLOWERS[0]:T.FLOWERS[-1] + 1].sum()))))
+        out.append((k == truth, 1.0 if k == T.BACK else
+                    doubt_level(k, float(p[k]), float(p[T.FLOWERS[0]:T.FLOWERS[-1] + 1].sum()))))
     return out
 
 

@@ -101,9 +101,12 @@ def _detection_schema():
         orientation: Literal[ORIENTATIONS] = "upright"
         confidence: float = Field(1.0, ge=0.0, le=1.0)
         candidates: list[Candidate] = Field(default_factory=list, max_length=T.N_CLASSES)
+        flower: list[Candidate] = Field(default_factory=list, max_length=8)
 
         @model_validator(mode="after")
         def _sane_box(self):
+            if any(not T.is_flower(c.kind) for c in self.flower):
+                raise ValueError("flower lists the flowers' and seasons' kinds (34..41) only")
             x1, y1, x2, y2 = self.box
             if max(abs(v) for v in self.box) > MAX_COORD:
                 raise ValueError(f"box {tuple(self.box)} lies beyond {MAX_COORD:.0f} px")
@@ -117,7 +120,8 @@ def _detection_schema():
 class FileDetector:
     """Detections read from JSON (another detector's output, or a scene's ground truth): a list of
     {box: [x1, y1, x2, y2], kind: 0..42, orientation, confidence, candidates: [[kind, p], ...] (optional: the
-    classifier's likeliest kinds, best first)}, or an object whose "objects" is that list.
+    classifier's likeliest kinds, best first), flower: [[kind, p], ...] (optional: the flowers' and seasons'
+    probabilities, Detection.flower)}, or an object whose "objects" is that list.
     Validated against a schema; InputError (exit 3) names the first bad field."""
 
     def __init__(self, path: str):
@@ -149,7 +153,8 @@ class FileDetector:
             msg = err["msg"].removeprefix("Value error, ")
             raise InputError(f"detections {name}: {where.rstrip(': ')}: {msg}") from None
         self.dets = [Detection(tuple(o.box), o.kind, o.orientation, o.confidence,
-                               tuple((c.kind, c.p) for c in o.candidates)) for o in valid]
+                               tuple((c.kind, c.p) for c in o.candidates),
+                               flower=tuple((c.kind, c.p) for c in o.flower)) for o in valid]
 
     def detect(self, img, kind: str = "auto") -> Detections:
         """The file's detections, the view as told or guessed from them (views.decided); no model read them."""

@@ -81,7 +81,7 @@ class Detection:
 
     @property
     def doubtful(self) -> bool:
-        """Whether the tile's reading is doubtful (a face-up tile; see flower_doubt)."""
+        """Whether the tile's reading is doubtful (a face-up tile: is_doubtful; a back never is)."""
         return self.kind != T.BACK and is_doubtful(self.kind, self.kind_p, self.flower_p)
 
     @property
