@@ -122,7 +122,7 @@ class Reading:
     def doubts_under(self, limit: float) -> list[Doubt]:
         """The face-up tiles of the scored hand read with a probability under ``limit``, or read as no flower
         while likely some flower or season (vision.types.is_doubtful)."""
-        from mjtable.vision.types import FLOWER_DOUBT, is_doubtful
+        from mjtable.vision.types import is_doubtful, likely_flower
         if self.layout is None or self.seat is None or self.hand is None:
             return []
         out = []
@@ -131,7 +131,7 @@ class Reading:
                 continue
             p_kind, others = _belief(p.det)
             if p.det.kind != T.BACK and is_doubtful(p.det.kind, p_kind, p.det.flower_p, limit):
-                flower = p.det.flower_p if not T.is_flower(p.det.kind) and p.det.flower_p >= FLOWER_DOUBT else 0.0
+                flower = p.det.flower_p if likely_flower(p.det.kind, p.det.flower_p) else 0.0
                 out.append(Doubt(p.group, p.det.kind, p_kind, others, flower))
         return out
 

@@ -34,7 +34,7 @@ import numpy as np
 from mjtable.scoring import tiles as T
 from mjtable.vision import calibrate as C
 from mjtable.datasets.benchsets import WITHOUT
-from mjtable.vision.types import DOUBT, FLOWER_DOUBT
+from mjtable.vision.types import DOUBT, likely_flower
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = {"real Chinese photos": "data/cmd/heldout", "Camerash set photos": "data/camerash_photos/heldout",
@@ -131,7 +131,7 @@ def tile_arrays(photos: list[list], t: float = 1.0) -> tuple[np.ndarray, np.ndar
         return np.zeros(0), np.zeros(0, bool), np.zeros(0, bool)
     p = C.scale(np.stack([x.probs for x in tiles]), t)
     read = np.array([x.read for x in tiles])
-    flowerish = ~np.vectorize(T.is_flower)(read) & (p[:, T.FLOWERS[0]:T.FLOWERS[-1] + 1].sum(1) >= FLOWER_DOUBT)
+    flowerish = np.vectorize(likely_flower, otypes=[bool])(read, p[:, T.FLOWERS[0]:T.FLOWERS[-1] + 1].sum(1))
     return p[np.arange(len(tiles)), read], read == np.array([x.truth for x in tiles]), flowerish
 
 

@@ -20,7 +20,13 @@ def doubt_level(kind: int, p: float, flower_p: float) -> float:
     together get ``flower_p`` >= FLOWER_DOUBT. A set's flowers are pictures of its own, which the classifier
     spreads over many kinds when it has not seen the set; one read as a suit tile (a bird read as the 1 of
     bamboo) adds a tile to the hand."""
-    return 0.0 if not T.is_flower(kind) and flower_p >= FLOWER_DOUBT else p
+    return 0.0 if likely_flower(kind, flower_p) else p
+
+
+def likely_flower(kind: int, flower_p: float) -> bool:
+    """Whether a tile read as ``kind`` is no flower as read but likely some flower or season (flower_p, the
+    flowers' and seasons' probabilities together, at FLOWER_DOUBT or more)."""
+    return not T.is_flower(kind) and flower_p >= FLOWER_DOUBT
 
 
 def is_doubtful(kind: int, p: float, flower_p: float, limit: float = DOUBT) -> bool:
