@@ -86,7 +86,8 @@ class Doubt:
     def level(self) -> float:
         """The probability the doubt is judged by (vision.types.doubt_level): 0.0, doubtful at any limit, for a
         tile likely some flower or season."""
-        return 0.0 if self.flower_p else self.p
+        from mjtable.vision.types import doubt_level
+        return doubt_level(self.kind, self.p, self.flower_p)
 
     def __str__(self) -> str:
         alt = ", ".join(f"{T.code(k)} {q:.2f}" for k, q in self.alternatives)

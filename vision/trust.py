@@ -36,7 +36,7 @@ from typing import Optional
 from mjtable.scoring import tiles as T
 from mjtable.scoring.result import Finding
 
-from .types import DOUBT, FLOWER_DOUBT
+from .types import DOUBT, FLOWER_DOUBT, likely_flower
 
 TRUSTED, DOUBTFUL, UNREADABLE = "trusted", "doubtful", "unreadable"
 CHECK = "check"                 # Finding.severity of a finding that must be verified before any penalty
@@ -136,7 +136,7 @@ def _seat_trust(seat: str, dets: list, read_as: Optional[str], stretched: float 
                 grouping: tuple[str, ...] = ()) -> SeatTrust:
     faces = [d for d in dets if d.kind != T.BACK]
     doubtful = sum(d.kind_p < DOUBT for d in faces)
-    flowerish = sum(d.doubtful and d.kind_p >= DOUBT for d in faces)
+    flowerish = sum(likely_flower(d.kind, d.flower_p) and d.kind_p >= DOUBT for d in faces)
     px = statistics.median(min(d.width, d.height) for d in dets) if dets else 0.0
     reasons = []
     if doubtful:
