@@ -3,8 +3,10 @@
 Each face-up tile of each table (a folder of `mjtable.datasets.generate`: images/ and gt/) is cut from its
 ground-truth box and read in one look, as the runtime reads a located box (TileDetector.classify), by each
 classifier in the role asked (the seat, overhead or general classifier). The near hand (the self seat's hand,
-melds, winning tile and flowers) is counted apart from the rest (other seats, every river). The boxes are perfect,
-so the figures are the classifier's alone: compare candidates here, then measure the route with bench_tables.
+melds, winning tile and flowers) is counted apart from the rest (other seats, every river), and the flowers and seasons
+of every seat apart again: a rendered table holds few of them, each told from the others by a small number or
+character, and a whole hand is wrong when one is. The boxes are perfect, so the figures are the classifier's alone:
+compare candidates here, then measure the route with bench_tables.
 
     python -m scripts.evaluate_table_crops DIR [DIR ...] --classifier A.onnx [B.onnx ...] [--role seat] [--json]
 
@@ -49,21 +51,23 @@ def table_crops(folder: Path):
 
 
 def read_right(folders: list[Path], classifiers: list[Path], role: str) -> dict:
-    """{folder name: {classifier: {near, rest: share read right; near_n, rest_n: tiles}}}."""
+    """{folder name: {classifier: {near, rest, flowers: share read right; near_n, rest_n, flowers_n: tiles}}}."""
     dets = {c: TileDetector(DetectorConfig(threads=2, int8=False, overhead_wide=None, **{ROLES[role]: c}))
             for c in classifiers}                 # each classifier alone, no second overhead one averaged in
     out = {}
     for folder in folders:
-        hits = {c: ([], []) for c in classifiers}
+        hits = {c: ([], [], []) for c in classifiers}
         for img, boxes, kinds, near in table_crops(folder):
             for c, det in dets.items():
                 probs, _ = det.classify(img, boxes, seat=role == "seat", overhead=role == "overhead")
                 ok = probs.argmax(1) == kinds
                 hits[c][0].extend(ok[near])
                 hits[c][1].extend(ok[~near])
-        out[folder.name] = {str(c): {"near": float(np.mean(n)) if n else None, "near_n": len(n),
-                                     "rest": float(np.mean(r)) if r else None, "rest_n": len(r)}
-                            for c, (n, r) in hits.items()}
+                hits[c][2].extend(ok[np.isin(kinds, T.FLOWERS)])
+        out[folder.name] = {str(c): {name: v for part, ok in zip(("near", "rest", "flowers"), parts)
+                                     for name, v in ((part, float(np.mean(ok)) if ok else None),
+                                                     (f"{part}_n", len(ok)))}
+                            for c, parts in hits.items()}
     return out
 
 
@@ -81,9 +85,9 @@ def main(argv=None) -> int:
     for folder, by in res.items():
         print(folder)
         for c, f in by.items():
-            near = "-" if f["near"] is None else f"{100 * f['near']:5.1f} %"
-            rest = "-" if f["rest"] is None else f"{100 * f['rest']:5.1f} %"
-            print(f"  {c:55s} near hand {near} (of {f['near_n']})   the rest {rest} (of {f['rest_n']})")
+            near, rest, flowers = ("-" if f[k] is None else f"{100 * f[k]:5.1f} %" for k in ("near", "rest", "flowers"))
+            print(f"  {c:55s} near hand {near} (of {f['near_n']})   the rest {rest} (of {f['rest_n']})   "
+                  f"flowers and seasons {flowers} (of {f['flowers_n']})")
     return 0
 
 
