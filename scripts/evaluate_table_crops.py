@@ -28,6 +28,7 @@ from mjtable.vision.detector import DetectorConfig, TileDetector
 from mjtable.vision.images import load_image
 
 ROLES = {"seat": "seat_classifier", "overhead": "overhead_classifier", "general": "classifier"}
+PARTS = ("near", "rest", "flowers")     # the near hand; other seats and every river; every seat's flowers and seasons
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,7 +57,7 @@ def read_right(folders: list[Path], classifiers: list[Path], role: str) -> dict:
             for c in classifiers}                 # each classifier alone, no second overhead one averaged in
     out = {}
     for folder in folders:
-        hits = {c: ([], [], []) for c in classifiers}
+        hits = {c: tuple([] for _ in PARTS) for c in classifiers}
         for img, boxes, kinds, near in table_crops(folder):
             for c, det in dets.items():
                 probs, _ = det.classify(img, boxes, seat=role == "seat", overhead=role == "overhead")
@@ -64,10 +65,16 @@ def read_right(folders: list[Path], classifiers: list[Path], role: str) -> dict:
                 hits[c][0].extend(ok[near])
                 hits[c][1].extend(ok[~near])
                 hits[c][2].extend(ok[np.isin(kinds, T.FLOWERS)])
-        out[folder.name] = {str(c): {name: v for part, ok in zip(("near", "rest", "flowers"), parts)
-                                     for name, v in ((part, float(np.mean(ok)) if ok else None),
-                                                     (f"{part}_n", len(ok)))}
-                            for c, parts in hits.items()}
+        out[folder.name] = {str(c): _shares(parts) for c, parts in hits.items()}
+    return out
+
+
+def _shares(parts: tuple[list, ...]) -> dict:
+    """{part: share read right (None when it has no tile), part_n: its tiles} of each of PARTS."""
+    out = {}
+    for part, ok in zip(PARTS, parts):
+        out[part] = float(np.mean(ok)) if ok else None
+        out[f"{part}_n"] = len(ok)
     return out
 
 
@@ -85,7 +92,7 @@ def main(argv=None) -> int:
     for folder, by in res.items():
         print(folder)
         for c, f in by.items():
-            near, rest, flowers = ("-" if f[k] is None else f"{100 * f[k]:5.1f} %" for k in ("near", "rest", "flowers"))
+            near, rest, flowers = ("-" if f[k] is None else f"{100 * f[k]:5.1f} %" for k in PARTS)
             print(f"  {c:55s} near hand {near} (of {f['near_n']})   the rest {rest} (of {f['rest_n']})   "
                   f"flowers and seasons {flowers} (of {f['flowers_n']})")
     return 0
