@@ -59,12 +59,12 @@ def read_right(folders: list[Path], classifiers: list[Path], role: str) -> dict:
     for folder in folders:
         hits = {c: tuple([] for _ in PARTS) for c in classifiers}
         for img, boxes, kinds, near in table_crops(folder):
+            masks = (near, ~near, np.isin(kinds, T.FLOWERS))        # one per part of PARTS
             for c, det in dets.items():
                 probs, _ = det.classify(img, boxes, seat=role == "seat", overhead=role == "overhead")
                 ok = probs.argmax(1) == kinds
-                hits[c][0].extend(ok[near])
-                hits[c][1].extend(ok[~near])
-                hits[c][2].extend(ok[np.isin(kinds, T.FLOWERS)])
+                for part, mask in zip(hits[c], masks):
+                    part.extend(ok[mask])
         out[folder.name] = {str(c): _shares(parts) for c, parts in hits.items()}
     return out
 
