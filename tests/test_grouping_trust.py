@@ -258,3 +258,34 @@ def test_a_hand_turned_half_round_whose_faces_all_read_alike_either_way_is_read_
             for d in render(layout_hand(hand), angle=180.0)]
     got = pipeline.read_image(PHOTO, _Given(dets), pipeline.situation(), kind="phone")
     assert got.hand == want.hand and not [f for f in got.findings if f.severity == "violation"]
+
+
+def test_two_seats_read_with_a_winning_tile_make_both_doubtful_under_mcr_only():
+    """A loser's hand laid face up and spread in groups, its last group one tile, reads like a win: on a table
+    whose near seat had won, the left seat's 14 tiles were read as 13 and a winning tile, a sure 'false win'
+    (perfect boxes of a held-out real-looking table, bench_tables seed 7737). An MCR hand has one winner (MCR 2006
+    3.7.2 4), so two seats read as winning leave open which tile set apart is a winning tile; Sichuan lets
+    several win on one discard (一炮多响)."""
+    from mjtable.scoring.table import PlayerArea, TableState
+    from mjtable.vision.layout import Layout, Placed
+    from mjtable.vision.trust import assess
+    from mjtable.vision.types import Detection
+
+    def faces(seat, y, kinds, win):
+        out = [Placed(Detection((i * 25.0, y, i * 25.0 + 20, y + 28.0), k, "upright", 0.97), seat, "concealed")
+               for i, k in enumerate(kinds)]
+        return out + [Placed(Detection((len(kinds) * 25.0 + 15, y, len(kinds) * 25.0 + 35, y + 28.0), win,
+                                       "upright", 0.97), seat, "winning")]
+    hand = (0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 11, 12, 12)
+    backs = [Placed(Detection((i * 25.0, 300.0, i * 25.0 + 20, 328.0), 42, "face_down", 1.0), "right", "wall")
+             for i in range(30)]
+    why = "and an MCR hand has one winner"
+    for rules, left_wins, doubted in (("mcr", True, True), ("mcr", False, False), ("sichuan", True, False)):
+        players = [PlayerArea("self", concealed=hand, winning_tile=12),
+                   PlayerArea("left", concealed=hand, winning_tile=12 if left_wins else None)]
+        placed = faces("self", 0.0, hand, 12) + backs
+        placed += faces("left", 100.0, hand, 12) if left_wins else faces("left", 100.0, hand + (13,), 13)[:-1]
+        t = assess(Layout(TableState(players, rules=rules), placed, "overhead", 0.0))
+        for seat in ("self", "left"):
+            assert any(why in r for r in t.seat(seat).reasons) == doubted, (rules, left_wins, t.seat(seat).reasons)
+        assert (t.state == "trusted") == (not doubted)

@@ -11,9 +11,10 @@ leaves no trace but a wrong count. So:
   lying over another (one tile found twice), no chow's sideways tile read turned with p under DOUBT (it says whom
   the chow was claimed from) and no grouping its tiles' places leave open (_grouping_doubts: a tile read as
   exposed beside the discards, a meld that is no set but one without its end tile, a winning tile lying sideways,
-  a hand whose reading direction was a guess), else ``doubtful`` with the reasons (a copy stretched one way, an
-  export that did not keep the photo's shape, is read squeezed back from few pixels a tile: on the held-out real
-  Chinese photos every misread tile was on such a copy, scripts/bench_phone.py);
+  winning tiles at two seats of an MCR table, a hand whose reading direction was a guess), else ``doubtful``
+  with the reasons (a copy stretched one way, an export that did not keep the photo's shape, is read squeezed
+  back from few pixels a tile: on the held-out real Chinese photos every misread tile was on such a copy,
+  scripts/bench_phone.py);
 * the frame gets a state: ``unreadable`` when what was found cannot be one player's hand or a table (a few stray
   boxes on a photo of a room, one tile), ``doubtful`` when a seat is, else ``trusted``; with the reasons, and,
   when it is not trusted, how to take the photo again;
@@ -240,8 +241,10 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
     finding: a tile read as exposed lying beside the seat's discards (BESIDE_RIVER: a discard off its slot), a
     tile read as exposed lying against the seat's backs (a back misread as a face), a
     meld that is no set but one without a tile at its end (a loose tile lying close to it), a winning tile lying
-    sideways (as a meld's claimed tile does), a sure tile left out of a photographed hand lying in line against
-    it (_left_out_beside), and melds with a tile laid sideways in a hand whose reading direction was a guess
+    sideways (as a meld's claimed tile does), a winning tile set apart at two seats or more of an MCR table (a
+    hand has one winner, MCR 2006 3.7.2 4 和牌者; a hand laid face up and spread in groups, its last group one
+    tile, reads like a win), a sure tile left out of a photographed hand lying in line against it
+    (_left_out_beside), and melds with a tile laid sideways in a hand whose reading direction was a guess
     (Layout.direction_guessed: the photo turned about a quarter; the sideways tile's place says whom the meld was
     claimed from)."""
     from mjtable.scoring.areas import read_meld
@@ -270,6 +273,12 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
     for p in layout.placed:
         if p.group == "winning" and p.sideways and p.seat is not None:
             out.setdefault(p.seat, []).append("the winning tile lies sideways, as a meld's claimed tile does")
+    winners = [a.seat for a in layout.table.players if a.winning_tile is not None] if layout.table is not None else []
+    if len(winners) > 1 and layout.table.rules == "mcr":     # Sichuan lets several win (一炮多响)
+        for seat in winners:
+            out.setdefault(seat, []).append(f"{len(winners)} seats read with a winning tile set apart, and an MCR "
+                                            "hand has one winner (和牌者): a tile set apart misread as a winning "
+                                            "tile?")
     for seat, n in _twice_otherwise(layout.placed).items():
         out.setdefault(seat, []).append(f"{n} box(es) read surely as another kind lie over its tiles and were taken "
                                         "for the same tile seen twice: one tile or two?")
