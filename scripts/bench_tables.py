@@ -19,8 +19,10 @@ over all ground-truth tiles; and over the near hand's tiles: concealed, winning 
 seats' hands exact (of 3 per table), false violations (findings of severity "violation" that the ground-truth
 table's review does not have), findings of severity "check", and frames not read.
 
-    python -m scripts.bench_tables [--n 20] [--seed 7707] [--views portrait landscape topdown]
+    python -m scripts.bench_tables [--n 20] [--seed 7707 [7717 ...]] [--views portrait landscape topdown]
         [--data data] [--no-clutter] [--racks] [--workers 2] [--ways runtime regions ...] [--json]
+
+--seed: several seeds read together, their tables totalled (20 tables a view tell a figure to about 2 tables).
 
 --racks: the same tables with a clear plastic rack before most seats' hands (generate --racks), to measure what
 racks cost beside the tables without them.
@@ -171,12 +173,13 @@ def run_view(gts: list[Path], detectors: dict) -> dict:
             "ms_median": {w: statistics.median(v) if v else None for w, v in ms.items()}}
 
 
-def report(results: dict, seed: int, clutter: bool, racks: bool = False) -> list[str]:
+def report(results: dict, seeds: list[int], clutter: bool, racks: bool = False) -> list[str]:
     """The printed table: one block per view, the model's figures beside the ground-truth boxes'."""
     ways = [w for w in next(iter(results.values()))["ms_median"]]
     who_all = ways + ["gt boxes"]
     wide = max(12, *(len(w) + 2 for w in who_all))
-    lines = [f"Real-looking whole tables from held-out tile sets (seed {seed}{', clutter' if clutter else ''}"
+    seed = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {', '.join(map(str, seeds))}, together"
+    lines = [f"Real-looking whole tables from held-out tile sets ({seed}{', clutter' if clutter else ''}"
              f"{', clear racks' if racks else ''}; "
              f"MCR; view guessed)", f"{'':30s}" + "".join(f"{w:>{wide}s}" for w in who_all)]
     for view, r in results.items():
@@ -212,7 +215,8 @@ def report(results: dict, seed: int, clutter: bool, racks: bool = False) -> list
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=20, help="tables per view")
-    ap.add_argument("--seed", type=int, default=7707)
+    ap.add_argument("--seed", type=int, nargs="+", default=[7707],
+                    help="the tables of each seed, totalled together (--n tables a view of each)")
     ap.add_argument("--views", nargs="+", choices=list(VIEWS), default=list(VIEWS))
     ap.add_argument("--data", type=Path, default=ROOT / "data")
     ap.add_argument("--no-clutter", action="store_true", help="tables without objects beside the tiles")
@@ -232,11 +236,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     a = build_parser().parse_args(argv)
     from mjtable.datasets.benchsets import TRAINING_SEEDS
-    if a.n <= 0 or a.seed in TRAINING_SEEDS:
-        print("bench_tables: --n must be > 0 and --seed one no training set was made with", file=sys.stderr)
+    if a.n <= 0 or set(a.seed) & set(TRAINING_SEEDS) or len(set(a.seed)) < len(a.seed):
+        print("bench_tables: --n must be > 0 and each --seed one no training set was made with, given once",
+              file=sys.stderr)
         return 2
     try:
-        gts = {v: ensure_tables(a.data, v, a.n, a.seed, not a.no_clutter, a.workers, a.racks) for v in a.views}
+        gts = {v: [g for s in a.seed for g in ensure_tables(a.data, v, a.n, s, not a.no_clutter, a.workers, a.racks)]
+               for v in a.views}
     except FileNotFoundError as e:          # no shared data to cut the face bank from
         print(f"bench_tables: {e}", file=sys.stderr)
         return 2

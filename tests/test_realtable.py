@@ -200,13 +200,25 @@ def test_bench_tables_end_to_end(tmp_path):
         pytest.skip(f"no shared {RF.CMD} beside the repository (../shared or $MJTABLE_SHARED): no face bank")
     pytest.importorskip("albumentations", reason="the train extra (albumentations): bench_tables renders clutter")
     from tests.script_run import run_script
-    p = run_script("bench_tables", "--n", "2", "--views", "portrait", "--data", tmp_path, "--workers", "1", "--json")
+    p = run_script("bench_tables", "--n", "1", "--seed", "7707", "7717", "--views", "portrait", "--data", tmp_path,
+                   "--workers", "1", "--json")
     assert p.returncode == 0, p.stderr
-    r = json.loads(p.stdout)["portrait"]
-    assert r["n"] == 2 and len(list((tmp_path / "bench_tables").glob("portrait_*/gt/*.json"))) == 2
+    r = json.loads(p.stdout)["portrait"]          # one table of each seed, totalled
+    assert r["n"] == 2 and [len(list((tmp_path / "bench_tables" / f"portrait_{s}").glob("gt/*.json")))
+                            for s in (7707, 7717)] == [1, 1]
     model, truth = r["runtime"], r["gt boxes"]
     assert truth["tiles"] == model["tiles"] > 60
     assert truth["right"] == truth["tiles"]                 # perfect boxes are every tile, read right
     assert 0 <= model["right"] <= model["tiles"]
     assert model["every"] <= model["self"] <= 2
     assert truth["self_legal"] == truth["self"] and 0 <= model["self_legal"] <= 2   # sure tiles: nothing offered
+
+
+def test_bench_tables_refuses_a_training_seed_or_a_seed_given_twice(tmp_path, capsys):
+    """Seeds a training set was made with would be measured as unseen; a seed given twice would count its tables
+    twice. Either is one line and exit 2, before any table is made."""
+    from scripts.bench_tables import main
+    for seeds in (["7707", "101"], ["7707", "7707"]):
+        assert main(["--seed", *seeds, "--data", str(tmp_path)]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
