@@ -177,7 +177,7 @@ def report(results: dict, seeds: list[int], clutter: bool, racks: bool = False) 
     """The printed table: one block per view, the model's figures beside the ground-truth boxes'."""
     ways = [w for w in next(iter(results.values()))["ms_median"]]
     who_all = ways + ["gt boxes"]
-    wide = max(12, *(len(w) + 2 for w in who_all))
+    wide = max(14, *(len(w) + 2 for w in who_all))      # "117/120  98%" and two spaces
     seed = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {', '.join(map(str, seeds))}, together"
     lines = [f"Real-looking whole tables from held-out tile sets ({seed}{', clutter' if clutter else ''}"
              f"{', clear racks' if racks else ''}; "
