@@ -7,9 +7,8 @@ import onnxruntime as ort
 from onnx import numpy_helper
 
 from mjtable.vision.detector_config import CLASSIFIER, SEAT_CLASSIFIER
+from mjtable.vision.detector_config import OVERHEAD_CLASSIFIER as OVERHEAD   # CLASSIFIER's network, other weights
 from scripts import blend_models as B
-
-OVERHEAD = CLASSIFIER.with_name("tile_classifier_overhead.onnx")     # the same network as CLASSIFIER, other weights
 
 
 def _run(path, x):
@@ -21,7 +20,7 @@ def _weights(path):
     return {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
 
 
-def test_the_ends_are_the_two_models_and_the_middle_is_their_mean(tmp_path, capsys):
+def test_the_ends_are_the_two_models_and_the_middle_is_their_mean(tmp_path):
     x = np.random.default_rng(0).random((4, 3, 64, 64), np.float32)
     for t, like in ((0.0, CLASSIFIER), (1.0, OVERHEAD)):
         out = tmp_path / f"b{t}.onnx"

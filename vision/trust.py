@@ -260,7 +260,8 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
                                         "middle: a discard just thrown?")
     for seat, n in _exposed_near(layout.placed, backs, AMONG_BACKS).items():
         out.setdefault(seat, []).append(f"{n} tile(s) read face up lie in a row of face-down tiles: a back misread?")
-    for a in layout.table.players if layout.table is not None else ():
+    players = layout.table.players if layout.table is not None else ()
+    for a in players:
         for i, m in enumerate(a.melds):
             n = len(m.tiles)
             if m.meld is not None or n not in (MELD_MAX, MELD_MAX + 1) or read_meld(m).meld is not None:
@@ -273,7 +274,7 @@ def _grouping_doubts(layout) -> dict[str, list[str]]:
     for p in layout.placed:
         if p.group == "winning" and p.sideways and p.seat is not None:
             out.setdefault(p.seat, []).append("the winning tile lies sideways, as a meld's claimed tile does")
-    winners = [a.seat for a in layout.table.players if a.winning_tile is not None] if layout.table is not None else []
+    winners = [a.seat for a in players if a.winning_tile is not None]
     if len(winners) > 1 and layout.table.rules == "mcr":     # Sichuan lets several win (一炮多响)
         for seat in winners:
             out.setdefault(seat, []).append(f"{len(winners)} seats read with a winning tile set apart, and an MCR "
